@@ -1,0 +1,98 @@
+"""Settings: one `Settings` object read from `FAIRPAIR_*` environment variables."""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+EMBEDDED_DATABASE_URL = "sqlite+aiosqlite:///./fairpair.db"
+PLACEHOLDER_SECRET = "insecure-placeholder-change-me"
+
+SelfPreferencePolicy = Literal["exclude", "substitute", "audit", "warn", "allow"]
+
+
+class Settings(BaseSettings):
+    """Every knob of the service; defaults give the embedded quickstart."""
+
+    model_config = SettingsConfigDict(env_prefix="FAIRPAIR_", extra="ignore")
+
+    database_url: str = EMBEDDED_DATABASE_URL
+    redis_url: str | None = None
+    judges_file: Path | None = None
+    default_panel: str | None = Field(default=None, description="comma-separated judge names")
+    secret_key: SecretStr = SecretStr(PLACEHOLDER_SECRET)
+    auth: Literal["on", "off"] = "on"
+    privacy: Literal["off", "hash"] = "off"
+    log_level: str = "info"
+
+    # Limits (PRODUCT.md "Synchronous limits" and "Bad input").
+    max_text_chars: int = 100_000
+    max_body_bytes: int = 2_000_000
+    max_panel: int = 5
+    max_sync_calls: int = 20
+    compare_timeout_s: float = 120.0
+    max_request_concurrency: int = 16
+    max_concurrency: int = 256
+    max_pending: int = 1_000
+    max_tags: int = 16
+
+    # Self-preference (PRODUCT.md capability 2).
+    family_prefixes: str = (
+        "gpt-=openai,o1=openai,o3=openai,o4=openai,claude-=anthropic,gemini-=google,llama=meta"
+    )
+    self_preference: SelfPreferencePolicy = "exclude"
+    self_preference_audit_rate: float = Field(default=0.05, ge=0.0, le=1.0)
+
+    # Report (STATISTICS.md).
+    min_effect: float = 0.05
+    min_effect_correlation: float = 0.1
+    reviewer_margin: float | None = None
+
+    # Operations.
+    sweep_interval_s: float = 60.0
+    key_cache_ttl_s: float = 30.0
+    sim_seed: int = 0
+
+    @property
+    def is_embedded(self) -> bool:
+        """True on the embedded default: a SQLite database."""
+        return self.database_url.startswith("sqlite")
+
+    def panel_names(self) -> list[str]:
+        """The default panel named by `FAIRPAIR_DEFAULT_PANEL`."""
+        return [name.strip() for name in (self.default_panel or "").split(",") if name.strip()]
+
+
+class UnsafeSettingsError(RuntimeError):
+    """The settings would run an exposed service with a known secret or without auth."""
+
+
+def is_loopback(host: str) -> bool:
+    """True when `host` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_startup_safety(settings: Settings, host: str) -> None:
+    """Refuse settings that would expose secrets or an open API."""
+    if not settings.is_embedded and settings.secret_key.get_secret_value() == PLACEHOLDER_SECRET:
+        raise UnsafeSettingsError(
+            "FAIRPAIR_SECRET_KEY is the placeholder; set a real secret outside the embedded default"
+        )
+    if settings.auth == "off" and not is_loopback(host):
+        raise UnsafeSettingsError("FAIRPAIR_AUTH=off is only allowed on a loopback address")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process's settings, read once."""
+    return Settings()

@@ -1,0 +1,209 @@
+"""Expected failures as an `AppError` tree, rendered as RFC 9457 problem+json.
+
+AppError
+ ├── ValidationProblem        422 validation-error
+ ├── NotFound                 404 not-found
+ ├── Conflict                 409 conflict
+ │    ├── IdempotencyConflict     409 idempotency-conflict
+ │    ├── IdempotencyInProgress   409 idempotency-in-progress
+ │    └── ManagedByFile           409 managed-by-file
+ ├── Unauthorized             401 unauthorized
+ ├── Forbidden                403 forbidden
+ ├── PayloadTooLarge          413 payload-too-large
+ ├── TooManyCalls             422 too-many-calls
+ ├── NoJudgesConfigured       422 no-judges-configured
+ ├── RateLimited              429 rate-limited
+ ├── JudgesFailed             502 judges-failed
+ └── ServiceUnavailable       503 service-unavailable
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+PROBLEM_JSON = "application/problem+json"
+log = structlog.get_logger()
+
+
+class AppError(Exception):
+    """An expected failure with a status, a stable type slug and a title."""
+
+    status: ClassVar[int] = 400
+    slug: ClassVar[str] = "bad-request"
+    title: ClassVar[str] = "Bad request"
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra or {}
+
+
+class ValidationProblem(AppError):
+    status, slug, title = 422, "validation-error", "The request is not valid"
+
+
+class NotFound(AppError):
+    status, slug, title = 404, "not-found", "Not found"
+
+
+class Conflict(AppError):
+    status, slug, title = 409, "conflict", "Conflict"
+
+
+class IdempotencyConflict(Conflict):
+    slug, title = "idempotency-conflict", "Idempotency-Key reused with a different body"
+
+
+class IdempotencyInProgress(Conflict):
+    slug, title = "idempotency-in-progress", "A request with this Idempotency-Key is running"
+
+
+class ManagedByFile(Conflict):
+    slug, title = "managed-by-file", "This judge is managed by the judges file"
+
+
+class Unauthorized(AppError):
+    status, slug, title = 401, "unauthorized", "A valid API key is required"
+
+
+class Forbidden(AppError):
+    status, slug, title = 403, "forbidden", "The API key lacks the scope"
+
+
+class PayloadTooLarge(AppError):
+    status, slug, title = 413, "payload-too-large", "The request body is too large"
+
+
+class TooManyCalls(AppError):
+    status, slug, title = 422, "too-many-calls", "Too many judge calls for a synchronous request"
+
+
+class NoJudgesConfigured(AppError):
+    status, slug, title = 422, "no-judges-configured", "No judge named and no default panel"
+
+
+class RateLimited(AppError):
+    status, slug, title = 429, "rate-limited", "Too many requests"
+
+
+class JudgesFailed(AppError):
+    status, slug, title = 502, "judges-failed", "No judge produced a result"
+
+
+class ServiceUnavailable(AppError):
+    status, slug, title = 503, "service-unavailable", "The service cannot answer now"
+
+
+def problem(
+    status: int,
+    slug: str,
+    title: str,
+    detail: str,
+    *,
+    instance: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    """A problem+json response (RFC 9457)."""
+    body: dict[str, Any] = {"type": slug, "title": title, "status": status, "detail": detail}
+    if instance:
+        body["instance"] = instance
+    body.update(extra)
+    return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_JSON)
+
+
+def json_pointer(loc: tuple[int | str, ...]) -> str:
+    """`("body", "judges", 1)` → `/judges/1` (RFC 6901)."""
+    parts = list(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc)
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+    errors = []
+    for error in exc.errors():
+        loc = tuple(error.get("loc", ()))
+        errors.append(
+            {
+                "pointer": json_pointer(loc),
+                "in": loc[0] if loc else "body",
+                "message": error.get("msg", "invalid"),
+            }
+        )
+    return errors
+
+
+async def handle_app_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    return problem(
+        exc.status,
+        exc.slug,
+        exc.title,
+        exc.detail,
+        instance=request.url.path,
+        headers=exc.headers,
+        **exc.extra,
+    )
+
+
+async def handle_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = _validation_errors(exc)
+    detail = "; ".join(f"{e['pointer']}: {e['message']}" for e in errors[:5])
+    return problem(
+        422,
+        ValidationProblem.slug,
+        ValidationProblem.title,
+        detail,
+        instance=request.url.path,
+        errors=errors,
+    )
+
+
+async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    slugs = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large"}
+    return problem(
+        exc.status_code,
+        slugs.get(exc.status_code, "http-error"),
+        str(exc.detail),
+        str(exc.detail),
+        instance=request.url.path,
+        headers=dict(exc.headers) if exc.headers else None,
+    )
+
+
+async def handle_database_error(request: Request, exc: Exception) -> JSONResponse:
+    # A lost database is an outage, not a bug: answer 503 and let the client retry.
+    log.warning("database_unavailable", error=type(exc).__name__)
+    return problem(
+        503,
+        ServiceUnavailable.slug,
+        ServiceUnavailable.title,
+        "the database is unreachable",
+        instance=request.url.path,
+        headers={"Retry-After": "5"},
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Render every expected failure as problem+json."""
+    app.add_exception_handler(AppError, handle_app_error)
+    app.add_exception_handler(RequestValidationError, handle_validation_error)
+    app.add_exception_handler(StarletteHTTPException, handle_http_error)
+    for db_error in (OperationalError, InterfaceError, PoolTimeoutError, OSError):
+        app.add_exception_handler(db_error, handle_database_error)

@@ -1,0 +1,45 @@
+"""Shared request field types: no NUL bytes or lone surrogates, within limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import AfterValidator, StringConstraints
+
+
+@dataclass
+class TextLimits:
+    """The text limit in force; `create_app` sets it from the settings."""
+
+    max_text_chars: int = 100_000
+
+
+LIMITS = TextLimits()
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def check_text(text: str) -> str:
+    """Reject what no judge or database should see."""
+    if "\x00" in text:
+        raise ValueError("text must not contain NUL bytes")
+    if _has_lone_surrogate(text):
+        raise ValueError("text must not contain lone surrogates")
+    if len(text) > LIMITS.max_text_chars:
+        raise ValueError(f"text is longer than {LIMITS.max_text_chars} characters")
+    return text
+
+
+Text = Annotated[str, AfterValidator(check_text)]
+NonEmptyText = Annotated[str, StringConstraints(min_length=1), AfterValidator(check_text)]
+Name = Annotated[
+    str, StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
+]
+ShortText = Annotated[str, StringConstraints(max_length=200), AfterValidator(check_text)]

@@ -1,0 +1,109 @@
+"""`/v1/judges`: list, read, create and update judges."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+from fastapi import APIRouter
+
+from app.deps import AdminKey, ReadKey, RegistryDep, SessionDep, SettingsDep
+from app.judges import service
+from app.judges.models import Judge, JudgeVersion
+from app.judges.schemas import (
+    JudgeCreate,
+    JudgeFields,
+    JudgeList,
+    JudgeRead,
+    JudgeUpdate,
+    JudgeVersionRead,
+)
+
+router = APIRouter(prefix="/v1/judges", tags=["judges"])
+
+
+def official_openai(fields: JudgeFields) -> bool:
+    """JSON mode and logprobs default on only where support is known: api.openai.com."""
+    if fields.provider != "openai":
+        return False
+    return fields.base_url is None or urlparse(fields.base_url).hostname == "api.openai.com"
+
+
+def to_read(
+    judge: Judge,
+    version: JudgeVersion,
+    default_panel: list[str],
+    versions: list[JudgeVersion] | None = None,
+) -> JudgeRead:
+    """The API's view of a judge: never a key."""
+    fields = JudgeFields.model_validate(version.config)
+    known = official_openai(fields)
+    return JudgeRead(
+        name=judge.name,
+        source=judge.source,  # type: ignore[arg-type]
+        enabled=judge.enabled,
+        default=judge.name in default_panel,
+        version=version.version,
+        config_hash=version.config_hash,
+        provider=fields.provider,
+        model=fields.model,
+        family=fields.family,
+        json_mode=fields.json_mode if fields.json_mode is not None else known,
+        logprobs=fields.logprobs if fields.logprobs is not None else known,
+        has_api_key=bool(version.api_key_ciphertext or fields.api_key_env),
+        config=fields,
+        versions=[
+            JudgeVersionRead(
+                version=v.version,
+                config_hash=v.config_hash,
+                created_at=v.created_at,
+                config=JudgeFields.model_validate(v.config),
+            )
+            for v in versions
+        ]
+        if versions is not None
+        else None,
+    )
+
+
+@router.get("", operation_id="list_judges")
+async def list_judges(_: ReadKey, session: SessionDep, registry: RegistryDep) -> JudgeList:
+    """The enabled judges, with their current versions."""
+    rows = await service.list_judges(session)
+    return JudgeList(items=[to_read(j, v, registry.default_panel) for j, v in rows])
+
+
+@router.get("/{name}", operation_id="get_judge")
+async def get_judge(name: str, _: ReadKey, session: SessionDep, registry: RegistryDep) -> JudgeRead:
+    """One judge with every version it has had."""
+    judge, version = await service.get_judge(session, name)
+    versions = await service.list_versions(session, judge)
+    return to_read(judge, version, registry.default_panel, versions)
+
+
+@router.post("", status_code=201, operation_id="create_judge")
+async def create_judge(
+    body: JudgeCreate,
+    _: AdminKey,
+    session: SessionDep,
+    settings: SettingsDep,
+    registry: RegistryDep,
+) -> JudgeRead:
+    """Add a judge; its provider key is stored encrypted and never shown again."""
+    judge, version = await service.create_judge(
+        session, body, source="api", secret_key=settings.secret_key
+    )
+    return to_read(judge, version, registry.default_panel)
+
+
+@router.patch("/{name}", operation_id="update_judge")
+async def update_judge(
+    name: str,
+    body: JudgeUpdate,
+    _: AdminKey,
+    session: SessionDep,
+    settings: SettingsDep,
+    registry: RegistryDep,
+) -> JudgeRead:
+    """Change a judge: a judging field makes a new version; `enabled: false` retires it."""
+    judge, version = await service.update_judge(session, name, body, secret_key=settings.secret_key)
+    return to_read(judge, version, registry.default_panel)

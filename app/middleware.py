@@ -1,0 +1,88 @@
+"""ASGI middleware: request ids in logs and headers, and the request body size limit."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import structlog
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import PayloadTooLarge, problem
+
+log = structlog.get_logger()
+
+
+class BodyTooLarge(Exception):
+    """The streamed body passed the limit."""
+
+
+class RequestContextMiddleware:
+    """Binds a request id, limits the body, and logs one line per request."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or uuid.uuid4().hex
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        started = time.perf_counter()
+        status = {"code": 500, "sent": False}
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"], status["sent"] = message["status"], True
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode("latin-1")),
+                ]
+            await send(message)
+
+        try:
+            if self._declared_too_large(headers):
+                raise BodyTooLarge
+            await self.app(scope, self._limited(receive), send_with_id)
+        except BodyTooLarge:
+            if not status["sent"]:
+                await self._reject(scope, receive, send_with_id)
+        finally:
+            log.info(
+                "request",
+                method=scope["method"],
+                path=scope["path"],
+                status=status["code"],
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+            )
+
+    def _declared_too_large(self, headers: dict[bytes, bytes]) -> bool:
+        length = headers.get(b"content-length")
+        return length is not None and length.isdigit() and int(length) > self.max_body_bytes
+
+    def _limited(self, receive: Receive) -> Receive:
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.max_body_bytes:
+                raise BodyTooLarge
+            return message
+
+        return limited_receive
+
+    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = problem(
+            413,
+            PayloadTooLarge.slug,
+            PayloadTooLarge.title,
+            f"the body is larger than {self.max_body_bytes} bytes",
+            instance=scope["path"],
+        )
+        await response(scope, receive, send)
