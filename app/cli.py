@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
 
 import typer
 import uvicorn
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth import keys
 from app.config import UnsafeSettingsError, check_startup_safety, get_settings
 from app.db import create_engine, create_sessionmaker
+
+T = TypeVar("T")
 
 app = typer.Typer(
     help="fairpair: debiased pairwise comparison with LLM judges.", no_args_is_help=True
@@ -47,7 +51,7 @@ def migrate() -> None:
     typer.echo("database is at the latest schema")
 
 
-async def _with_session(action):  # type: ignore[no-untyped-def]
+async def _with_session(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
     engine = create_engine(get_settings().database_url)
     try:
         async with create_sessionmaker(engine)() as session:
@@ -87,3 +91,43 @@ def keys_revoke(name: str) -> None:
         typer.echo(f"no key named '{name}'", err=True)
         raise typer.Exit(1)
     typer.echo(f"revoked '{name}'")
+
+
+@app.command("sim-judge")
+def sim_judge(
+    host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to bind")] = 8100,
+    position_bias: Annotated[float, typer.Option(help="logit offset toward the first slot")] = 0.0,
+    label_bias: Annotated[
+        float, typer.Option(help="logit offset toward the pair's 2nd label")
+    ] = 0.0,
+    length_bias: Annotated[float, typer.Option(help="logit offset per tanh(Δlen/500)")] = 0.0,
+    beta: Annotated[float, typer.Option(help="weight of the quality difference")] = 1.5,
+    tie_rate: Annotated[float, typer.Option(help="share of tie answers")] = 0.0,
+    offsets: Annotated[str, typer.Option(help="scoring offsets, name=x,name=y")] = "",
+    first_slot_bonus: Annotated[float, typer.Option(help="score bonus when shown first")] = 0.0,
+    score_noise: Annotated[float, typer.Option(help="sd of scoring noise")] = 0.5,
+    latency_ms: Annotated[float, typer.Option(help="answer latency")] = 0.0,
+    error_rate: Annotated[float, typer.Option(help="share of HTTP 500 answers")] = 0.0,
+    malformed_rate: Annotated[float, typer.Option(help="share of unparseable answers")] = 0.0,
+    seed: Annotated[int, typer.Option(help="seed of every random draw")] = 0,
+) -> None:
+    """Serve the simulated judge as an OpenAI-compatible endpoint (/v1/chat/completions)."""
+    from app.judging.sim_server import parse_offsets, run_sim_judge
+    from app.judging.types import SimKnobs
+
+    knobs = SimKnobs(
+        position_bias=position_bias,
+        label_bias=label_bias,
+        length_bias=length_bias,
+        beta=beta,
+        tie_rate=tie_rate,
+        offsets=parse_offsets(offsets),
+        first_slot_bonus=first_slot_bonus,
+        score_noise=score_noise,
+        latency_ms=latency_ms,
+        error_rate=error_rate,
+        malformed_rate=malformed_rate,
+        seed=seed,
+    )
+    run_sim_judge(host, port, knobs)

@@ -55,6 +55,8 @@ class Settings(BaseSettings):
 
     # Operations.
     sweep_interval_s: float = 60.0
+    # A live request may still be writing just past its deadline; the sweeper leaves it this long.
+    sweep_grace_s: float = 10.0
     key_cache_ttl_s: float = 30.0
     sim_seed: int = 0
 

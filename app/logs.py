@@ -8,6 +8,23 @@ import sys
 import structlog
 
 
+class _CurrentStderr:
+    """Writes to whatever `sys.stderr` is now (test runners swap it)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A stream handler bound to the current `sys.stderr`, not the one at start-up."""
+
+    def __init__(self) -> None:
+        super().__init__(_CurrentStderr())
+
+
 def configure_logging(level: str = "info") -> None:
     """JSON lines on stderr for our logs and the standard library's (uvicorn, SQLAlchemy)."""
     processors: list[structlog.types.Processor] = [
@@ -19,10 +36,10 @@ def configure_logging(level: str = "info") -> None:
     structlog.configure(
         processors=[*processors, structlog.processors.JSONRenderer()],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=True,
+        logger_factory=structlog.WriteLoggerFactory(_CurrentStderr()),  # type: ignore[arg-type]
+        cache_logger_on_first_use=False,
     )
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StderrHandler()
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             processors=[

@@ -58,7 +58,7 @@ def create_app(
             registry=registry,
             pool=JudgePool(settings.max_concurrency, settings.max_pending),
         )
-        async with run_sweeper(sessionmaker, settings.sweep_interval_s):
+        async with run_sweeper(sessionmaker, settings.sweep_interval_s, settings.sweep_grace_s):
             yield state
         await registry.aclose()
         await engine.dispose()

@@ -19,7 +19,7 @@ from app.errors import NoJudgesConfigured, ValidationProblem
 from app.judges import crypto, service
 from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JudgeCreate, JudgeFields, JudgesFile, SimSettings
-from app.judging.base import Judge as JudgeClient
+from app.judging.judge import Judge as JudgeClient
 from app.judging.providers import build_judge
 
 log = structlog.get_logger()

@@ -39,7 +39,7 @@ def to_read(
     known = official_openai(fields)
     return JudgeRead(
         name=judge.name,
-        source=judge.source,  # type: ignore[arg-type]
+        source=judge.source,
         enabled=judge.enabled,
         default=judge.name in default_panel,
         version=version.version,

@@ -33,9 +33,9 @@ class SimSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    position_bias: float = Field(0.0, ge=-10, le=10)
-    label_bias: float = Field(0.0, ge=-10, le=10)
-    length_bias: float = Field(0.0, ge=-10, le=10)
+    position_bias: float = Field(0.0, ge=-50, le=50)
+    label_bias: float = Field(0.0, ge=-50, le=50)
+    length_bias: float = Field(0.0, ge=-50, le=50)
     beta: float = Field(1.5, ge=0, le=20)
     tie_rate: float = Field(0.0, ge=0, le=1)
     offsets: dict[str, float] = Field(default_factory=dict, max_length=100)

@@ -34,8 +34,8 @@ def to_judge_config(name: str, fields: JudgeFields, api_key: str | None) -> Judg
         logprobs=fields.logprobs,
         price_in_per_mtok=fields.price_in_per_mtok,
         price_out_per_mtok=fields.price_out_per_mtok,
-        templates=dict(fields.templates),
-        label_pool=tuple(tuple(pair) for pair in fields.label_pool) if fields.label_pool else None,
+        templates={str(name): source for name, source in fields.templates.items()},
+        label_pool=tuple((l1, l2) for l1, l2 in fields.label_pool) if fields.label_pool else None,
         sim=SimKnobs(**sim),
     )
 

@@ -30,7 +30,11 @@ class LiveApp:
 
     async def __aenter__(self) -> LiveApp:
         scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": self.state}
-        self._task = asyncio.create_task(self.app(scope, self._inbox.get, self._outbox.put))
+
+        async def run_lifespan() -> None:
+            await self.app(scope, self._inbox.get, self._outbox.put)
+
+        self._task = asyncio.create_task(run_lifespan())
         await self._inbox.put({"type": "lifespan.startup"})
         await self._expect("lifespan.startup.complete")
         return self

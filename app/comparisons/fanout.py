@@ -1,0 +1,157 @@
+"""One comparison's judge calls: both calls of a pair at once, pairs of a judge in sequence,
+judges at once; every call is handed to `persist` the moment it completes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import cast
+
+from app.comparisons.models import JudgeCall
+from app.comparisons.panels import Role
+from app.comparisons.pool import JudgePool
+from app.comparisons.protocols import (
+    CallOutcome,
+    Order,
+    Protocol,
+    Winner,
+    mapped_winner,
+    next_step,
+    order_of_round,
+)
+from app.db import utcnow
+from app.judges.registry import RuntimeJudge
+from app.judging.types import Criteria, PairCallResult
+
+Persist = Callable[[RuntimeJudge, Role, int, Order, PairCallResult], Awaitable[JudgeCall]]
+_order_rng = random.SystemRandom()
+
+
+@dataclass(frozen=True)
+class PairTexts:
+    """What every call of one comparison shows."""
+
+    prompt: str
+    response_a: str
+    response_b: str
+    criteria: Criteria | None
+    reference: str | None
+
+
+def deadline_failure(started: datetime) -> PairCallResult:
+    """A call cancelled at the comparison's deadline, stored as failed."""
+    now = utcnow()
+    return PairCallResult(
+        pick=None,
+        label_pair="",
+        first_label="",
+        second_label="",
+        confidence=None,
+        confidence_source=None,
+        raw_output=None,
+        provider_model=None,
+        tokens_in=None,
+        tokens_out=None,
+        cost_usd=None,
+        latency_ms=(now - started).total_seconds() * 1000,
+        started_at=started,
+        finished_at=now,
+        retries=0,
+        error_kind="deadline",
+        error="the comparison's deadline passed",
+        template_hash="",
+        nonces=(),
+        anonymized_replacements=0,
+    )
+
+
+class FanOut:
+    """Runs the protocol of each judge through the shared pool."""
+
+    def __init__(
+        self,
+        pool: JudgePool,
+        request_concurrency: int,
+        texts: PairTexts,
+        protocol: Protocol,
+        deadline: float,
+        persist: Persist,
+    ) -> None:
+        self.pool = pool
+        self.slots = asyncio.Semaphore(request_concurrency)
+        self.texts = texts
+        self.protocol = protocol
+        self.deadline = deadline
+        self.persist = persist
+
+    async def run(self, judges: list[tuple[RuntimeJudge, Role]]) -> dict[str, list[JudgeCall]]:
+        """Every judge's stored calls, by judge name."""
+        async with asyncio.TaskGroup() as group:
+            tasks = {
+                judge.name: group.create_task(self.run_judge(judge, role)) for judge, role in judges
+            }
+        return {name: task.result() for name, task in tasks.items()}
+
+    async def run_judge(self, judge: RuntimeJudge, role: Role) -> list[JudgeCall]:
+        """Pairs one after another, so that an early stop saves calls."""
+        calls: list[JudgeCall] = []
+        outcomes: list[CallOutcome] = []
+        while not (step := next_step(self.protocol, outcomes)).done:
+            rounds = step.rounds
+            orders = {r: self._order(r) for r in rounds}
+            stored = await asyncio.gather(*(self.call(judge, role, r, orders[r]) for r in rounds))
+            calls.extend(stored)
+            outcomes.extend(outcome_of(c) for c in stored)
+        return calls
+
+    def _order(self, round_index: int) -> Order:
+        if self.protocol.kind == "single":
+            return "AB" if _order_rng.random() < 0.5 else "BA"
+        return order_of_round(round_index)
+
+    async def call(
+        self, judge: RuntimeJudge, role: Role, round_index: int, order: Order
+    ) -> JudgeCall:
+        """One judge call within the deadline, stored as soon as it completes."""
+        texts = self.texts
+        first, second = (
+            (texts.response_a, texts.response_b)
+            if order == "AB"
+            else (texts.response_b, texts.response_a)
+        )
+
+        async def invoke() -> PairCallResult:
+            return await judge.client.judge_pair(
+                texts.prompt,
+                first,
+                second,
+                criteria=texts.criteria,
+                reference=texts.reference,
+                deadline=self.deadline,
+            )
+
+        started = utcnow()
+        try:
+            async with asyncio.timeout_at(self.deadline):
+                result = await self.pool.run(self.slots, invoke)
+        except TimeoutError:
+            result = deadline_failure(started)
+        return await self.persist(judge, role, round_index, order, result)
+
+
+def outcome_of(call: JudgeCall) -> CallOutcome:
+    """The protocol's view of a stored call."""
+    return CallOutcome(
+        round=call.round,
+        order=cast(Order, call.display_order),
+        winner=cast(Winner | None, call.mapped_winner),
+        confidence=call.confidence,
+    )
+
+
+def winner_of(pick: str | None, order: Order) -> str | None:
+    """The mapped winner of a parsed pick (None for a failed call)."""
+    return mapped_winner(pick, order) if pick is not None else None  # type: ignore[arg-type]

@@ -1,0 +1,234 @@
+"""Read side of comparisons: the answer shape from stored rows, lists with keyset pagination."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Select, and_, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.comparisons.protocols import JudgeVerdict, Protocol
+from app.comparisons.schemas import (
+    CallRead,
+    ComparisonList,
+    ComparisonRead,
+    ExcludedRead,
+    JudgeEntry,
+    JudgeResultRead,
+    Lengths,
+    ProtocolIn,
+)
+from app.errors import NotFound, ValidationProblem
+
+
+def confidence_source(
+    protocol: Protocol, calls: Sequence[JudgeCall], verdict: JudgeVerdict
+) -> str | None:
+    """Where a judge result's confidence comes from; never a mix of sources."""
+    if verdict.pairs_run > 1 and protocol.kind in ("shuffle", "adaptive"):
+        return "votes"
+    sources = {c.confidence_source for c in calls if c.pick is not None}
+    return sources.pop() if len(sources) == 1 else None
+
+
+def result_json(
+    protocol: Protocol, calls: Sequence[JudgeCall], verdict: JudgeVerdict | None
+) -> dict[str, Any] | None:
+    """A judge's result as stored with the comparison."""
+    if verdict is None:
+        return None
+    return {
+        "winner": verdict.winner,
+        "confidence": verdict.confidence,
+        "confidence_source": confidence_source(protocol, calls, verdict),
+        "position_consistent": verdict.position_consistent,
+        "pairs_run": verdict.pairs_run,
+    }
+
+
+def call_read(call: JudgeCall) -> CallRead:
+    """One call as the API shows it."""
+    return CallRead(
+        round=call.round,
+        display_order=call.display_order,
+        label_pair=call.label_pair,
+        labels={"A": call.label_a, "B": call.label_b},
+        pick=call.pick,
+        mapped_winner=call.mapped_winner,
+        confidence=call.confidence,
+        confidence_source=call.confidence_source,
+        latency_ms=call.latency_ms,
+        tokens_in=call.tokens_in,
+        tokens_out=call.tokens_out,
+        cost_usd=call.cost_usd,
+        retries=call.retries,
+        error_kind=call.error_kind,
+        error=call.error,
+        started_at=call.started_at,
+        finished_at=call.finished_at,
+    )
+
+
+def to_read(
+    comparison: Comparison, calls: Sequence[JudgeCall], tags: dict[str, str]
+) -> ComparisonRead:
+    """The pinned answer shape of PRODUCT.md."""
+    by_judge: dict[str, list[JudgeCall]] = defaultdict(list)
+    for call in sorted(calls, key=lambda c: (c.judge_name, c.round)):
+        by_judge[call.judge_name].append(call)
+    results = comparison.judge_results or {}
+    entries = [
+        JudgeEntry(
+            judge=name,
+            version=version,
+            role=role,
+            result=JudgeResultRead(**results[name]) if results.get(name) else None,
+            calls=[call_read(c) for c in by_judge[name]],
+        )
+        for name, version, role in comparison.panel["judges"]
+    ]
+    return ComparisonRead(
+        id=comparison.id,
+        status=comparison.status,
+        winner=comparison.winner,
+        confidence=comparison.confidence,
+        position_consistent=comparison.position_consistent,
+        bias_detected=comparison.bias_detected,
+        agreement=comparison.agreement,
+        simulated=comparison.simulated,
+        self_preference_risk=comparison.self_preference_risk,
+        judges=entries,
+        excluded=[ExcludedRead(judge=n, reason=r) for n, r in comparison.panel["excluded"]],
+        conflicted=comparison.panel.get("conflicted", []),
+        error_kind=comparison.error_kind,
+        protocol=ProtocolIn.model_validate(comparison.protocol_params),
+        tags=tags,
+        lengths=Lengths(a=comparison.len_a, b=comparison.len_b),
+        created_at=comparison.created_at,
+        completed_at=comparison.completed_at,
+    )
+
+
+async def read_many(
+    session: AsyncSession, comparisons: Sequence[Comparison]
+) -> list[ComparisonRead]:
+    """Answers for several comparisons with two queries (calls, tags)."""
+    ids = [c.id for c in comparisons]
+    calls: dict[str, list[JudgeCall]] = defaultdict(list)
+    tags: dict[str, dict[str, str]] = defaultdict(dict)
+    if ids:
+        for call in await session.scalars(
+            select(JudgeCall).where(JudgeCall.comparison_id.in_(ids))
+        ):
+            calls[call.comparison_id].append(call)
+        for tag in await session.scalars(
+            select(ComparisonTag).where(ComparisonTag.comparison_id.in_(ids))
+        ):
+            tags[tag.comparison_id][tag.key] = tag.value
+    return [to_read(c, calls[c.id], tags[c.id]) for c in comparisons]
+
+
+async def read_comparison(session: AsyncSession, comparison: Comparison) -> ComparisonRead:
+    """The answer for one stored comparison."""
+    return (await read_many(session, [comparison]))[0]
+
+
+async def get_comparison(session: AsyncSession, comparison_id: str) -> ComparisonRead:
+    """One comparison by id, or 404."""
+    comparison = await session.get(Comparison, comparison_id)
+    if comparison is None:
+        raise NotFound(f"no comparison with id '{comparison_id}'")
+    return await read_comparison(session, comparison)
+
+
+def encode_cursor(comparison: Comparison) -> str:
+    """An opaque keyset cursor after `comparison`."""
+    raw = f"{comparison.created_at.isoformat()}|{comparison.id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """The (created_at, id) a cursor points after; 422 when it is not one of ours."""
+    try:
+        created_at, _, comparison_id = (
+            base64.urlsafe_b64decode(cursor.encode()).decode().partition("|")
+        )
+        return datetime.fromisoformat(created_at), comparison_id
+    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raise ValidationProblem("/cursor: not a valid cursor") from exc
+
+
+def parse_tag_filters(tags: Sequence[str]) -> list[tuple[str, str]]:
+    """`key:value` filters; 422 for one without a colon."""
+    parsed = []
+    for i, tag in enumerate(tags):
+        key, sep, value = tag.partition(":")
+        if not sep or not key:
+            raise ValidationProblem(f"/tag/{i}: expected key:value")
+        parsed.append((key, value))
+    return parsed
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A query parameter's time, read as UTC when it names no zone."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def filtered(
+    query: Select[Comparison],
+    *,
+    judge: str | None,
+    tags: Sequence[tuple[str, str]],
+    status: str | None,
+    since: datetime | None,
+    until: datetime | None,
+) -> Select[Comparison]:
+    """Apply the list filters; tags are ANDed."""
+    if judge:
+        query = query.where(
+            Comparison.id.in_(select(JudgeCall.comparison_id).where(JudgeCall.judge_name == judge))
+        )
+    for key, value in tags:
+        query = query.where(
+            Comparison.id.in_(
+                select(ComparisonTag.comparison_id).where(
+                    ComparisonTag.key == key, ComparisonTag.value == value
+                )
+            )
+        )
+    if status:
+        query = query.where(Comparison.status == status)
+    if since:
+        query = query.where(Comparison.created_at >= as_utc(since))
+    if until:
+        query = query.where(Comparison.created_at < as_utc(until))
+    return query
+
+
+async def list_comparisons(
+    session: AsyncSession, *, limit: int, cursor: str | None, **filters: Any
+) -> ComparisonList:
+    """A page of comparisons, newest first (keyset on created_at, id)."""
+    query = filtered(select(Comparison), **filters)
+    if cursor:
+        created_at, comparison_id = decode_cursor(cursor)
+        query = query.where(
+            or_(
+                Comparison.created_at < created_at,
+                and_(Comparison.created_at == created_at, Comparison.id < comparison_id),
+            )
+        )
+    rows = list(
+        await session.scalars(
+            query.order_by(Comparison.created_at.desc(), Comparison.id.desc()).limit(limit + 1)
+        )
+    )
+    page = rows[:limit]
+    next_cursor = encode_cursor(page[-1]) if len(rows) > limit else None
+    return ComparisonList(items=await read_many(session, page), next_cursor=next_cursor)

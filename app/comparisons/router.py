@@ -1,0 +1,96 @@
+"""`POST /v1/compare` (alias `POST /compare`) and the stored comparisons."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request, Response
+
+from app.comparisons import queries, service
+from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
+from app.deps import CompareKey, ReadKey, SessionDep
+
+router = APIRouter(tags=["comparisons"])
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    code: {"description": text, "content": {"application/problem+json": {}}}
+    for code, text in [
+        (401, "no valid key"),
+        (403, "missing scope"),
+        (409, "idempotency"),
+        (413, "body too large"),
+        (422, "invalid request"),
+        (429, "rate limited"),
+        (502, "no judge produced a result"),
+        (503, "overloaded or database down"),
+    ]
+}
+# Comparisons outlive a disconnected client: the task runs to the end and is stored.
+_in_flight: set[asyncio.Task[service.CompareOutcome]] = set()
+
+
+@router.post("/v1/compare", operation_id="compare", responses=PROBLEMS)
+async def create_comparison(
+    body: CompareRequest,
+    principal: CompareKey,
+    request: Request,
+    response: Response,
+    idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
+) -> ComparisonRead:
+    """Compare two responses with debiased, swapped-order judge calls."""
+    services = service.Services(
+        request.state.settings,
+        request.state.sessionmaker,
+        request.state.registry,
+        request.state.pool,
+    )
+    task = asyncio.create_task(service.compare(body, principal, idempotency_key, services))
+    _in_flight.add(task)
+    task.add_done_callback(_in_flight.discard)
+    outcome = await asyncio.shield(task)
+    if outcome.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    if outcome.comparison.simulated:
+        response.headers["Fairpair-Simulated"] = "true"
+    return outcome.comparison
+
+
+router.add_api_route(
+    "/compare",
+    create_comparison,
+    methods=["POST"],
+    include_in_schema=False,
+    response_model=ComparisonRead,
+)
+
+
+@router.get("/v1/comparisons/{comparison_id}", operation_id="get_comparison", responses=PROBLEMS)
+async def get_comparison(comparison_id: str, _: ReadKey, session: SessionDep) -> ComparisonRead:
+    """One stored comparison with every call."""
+    return await queries.get_comparison(session, comparison_id)
+
+
+@router.get("/v1/comparisons", operation_id="list_comparisons", responses=PROBLEMS)
+async def list_comparisons(
+    _: ReadKey,
+    session: SessionDep,
+    judge: Annotated[str | None, Query(max_length=100)] = None,
+    tag: Annotated[list[str] | None, Query(max_length=16)] = None,
+    status: Status | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    cursor: Annotated[str | None, Query(max_length=500)] = None,
+) -> ComparisonList:
+    """Stored comparisons, newest first; tags are `key:value` and ANDed."""
+    return await queries.list_comparisons(
+        session,
+        limit=limit,
+        cursor=cursor,
+        judge=judge,
+        tags=queries.parse_tag_filters(tag or []),
+        status=status,
+        since=since,
+        until=until,
+    )

@@ -1,0 +1,190 @@
+"""Request and answer shapes of `/v1/compare` and `/v1/comparisons` (PRODUCT.md, pinned)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
+
+from app.comparisons.protocols import ProtocolKind
+from app.config import SelfPreferencePolicy
+from app.fields import Name, NonEmptyText, ShortText, Text
+
+Winner = Literal["A", "B", "tie"]
+Status = Literal["running", "complete", "partial", "failed"]
+TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+TagValue = Annotated[str, StringConstraints(max_length=256)]
+
+
+class ResponseIn(BaseModel):
+    """One response to compare: its text, and optionally the model and family that wrote it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: NonEmptyText
+    model: ShortText | None = None
+    family: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None
+
+
+class CriterionIn(BaseModel):
+    """One weighted criterion."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+    weight: float = Field(gt=0, le=1000)
+    description: Annotated[str, StringConstraints(max_length=2000)] = ""
+
+
+class ProtocolIn(BaseModel):
+    """`{kind, pairs | max_pairs}`: pairs for shuffle (2..5), max_pairs for adaptive (1..5)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: ProtocolKind = "swap"
+    pairs: int | None = Field(None, ge=2, le=5)
+    max_pairs: int | None = Field(None, ge=1, le=5)
+
+    @model_validator(mode="after")
+    def _knob_matches_kind(self) -> ProtocolIn:
+        if self.pairs is not None and self.kind != "shuffle":
+            raise ValueError("'pairs' applies to the shuffle protocol only")
+        if self.max_pairs is not None and self.kind != "adaptive":
+            raise ValueError("'max_pairs' applies to the adaptive protocol only")
+        return self
+
+
+class CompareRequest(BaseModel):
+    """Which of two responses to one prompt is better?"""
+
+    model_config = ConfigDict(extra="forbid")
+
+    prompt: NonEmptyText
+    response_a: ResponseIn
+    response_b: ResponseIn
+    criteria: (
+        Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+        | list[CriterionIn]
+        | None
+    ) = None
+    reference: Text | None = None
+    judges: list[Name] | None = Field(None, min_length=1, max_length=50)
+    protocol: ProtocolIn = Field(default_factory=ProtocolIn)
+    tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)
+    self_preference: SelfPreferencePolicy | None = None
+    timeout_s: float | None = Field(None, gt=0, le=3600)
+
+    @field_validator("response_a", "response_b", mode="before")
+    @classmethod
+    def _plain_string_is_text(cls, value: Any) -> Any:
+        return {"text": value} if isinstance(value, str) else value
+
+    @field_validator("criteria", mode="after")
+    @classmethod
+    def _criteria_list_not_empty(cls, value: Any) -> Any:
+        if isinstance(value, list) and not 1 <= len(value) <= 20:
+            raise ValueError("give 1 to 20 criteria")
+        return value
+
+    @field_validator("judges", mode="after")
+    @classmethod
+    def _judges_distinct(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(set(value)) != len(value):
+            raise ValueError("judges must be distinct")
+        return value
+
+
+class CallRead(BaseModel):
+    """One stored judge call."""
+
+    round: int
+    display_order: Literal["AB", "BA"]
+    label_pair: str
+    labels: dict[str, str]
+    pick: Literal["first", "second", "tie"] | None
+    mapped_winner: Winner | None
+    confidence: float | None
+    confidence_source: Literal["logprobs", "stated"] | None
+    latency_ms: float
+    tokens_in: int | None
+    tokens_out: int | None
+    cost_usd: float | None
+    retries: int
+    error_kind: str | None
+    error: str | None
+    started_at: datetime
+    finished_at: datetime
+
+
+class JudgeResultRead(BaseModel):
+    """What one judge's calls add up to."""
+
+    winner: Winner
+    confidence: float | None
+    confidence_source: Literal["logprobs", "stated", "votes"] | None = Field(
+        description="votes: the share of swap pairs voting for the verdict"
+    )
+    position_consistent: bool | None
+    pairs_run: int
+
+
+class JudgeEntry(BaseModel):
+    """One judge of the panel: its role, result and calls."""
+
+    judge: str
+    version: int
+    role: Literal["voter", "audit"]
+    result: JudgeResultRead | None
+    calls: list[CallRead]
+
+
+class ExcludedRead(BaseModel):
+    """A judge left out of the panel, and why."""
+
+    judge: str
+    reason: str
+
+
+class Lengths(BaseModel):
+    """Response lengths in characters (code points) of the submitted texts."""
+
+    a: int
+    b: int
+
+
+class ComparisonRead(BaseModel):
+    """A comparison and its debiased verdict (the answer of `POST /v1/compare`)."""
+
+    id: str
+    status: Status
+    winner: Winner | None
+    confidence: float | None
+    position_consistent: bool | None
+    bias_detected: bool | None
+    agreement: float | None
+    simulated: bool
+    self_preference_risk: bool
+    judges: list[JudgeEntry]
+    excluded: list[ExcludedRead]
+    conflicted: list[str] = Field(description="conflicted judges that voted (policy warn/allow)")
+    error_kind: str | None = None
+    protocol: ProtocolIn
+    tags: dict[str, str]
+    lengths: Lengths
+    created_at: datetime
+    completed_at: datetime | None
+
+
+class ComparisonList(BaseModel):
+    """A page of comparisons, newest first."""
+
+    items: list[ComparisonRead]
+    next_cursor: str | None

@@ -1,0 +1,396 @@
+"""`POST /v1/compare`: plan the panel, reserve the comparison, fan out, store, decide."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.auth.keys import Principal
+from app.comparisons import queries
+from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
+from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.comparisons.panels import (
+    JudgeResult,
+    PanelJudge,
+    PanelPlan,
+    Role,
+    family_of,
+    panel_verdict,
+    parse_family_prefixes,
+    plan_panel,
+)
+from app.comparisons.pool import JudgePool
+from app.comparisons.protocols import (
+    Order,
+    Protocol,
+    judge_verdict,
+    planned_calls,
+)
+from app.comparisons.schemas import CompareRequest, ComparisonRead
+from app.config import Settings
+from app.db import utcnow
+from app.errors import (
+    IdempotencyConflict,
+    IdempotencyInProgress,
+    JudgesFailed,
+    TooManyCalls,
+    ValidationProblem,
+)
+from app.judges.registry import JudgeRegistry, RuntimeJudge
+from app.judging.types import Criterion, PairCallResult
+
+IDEMPOTENCY_TTL = timedelta(hours=24)
+_audit_rng = random.SystemRandom()
+
+
+@dataclass(frozen=True)
+class CompareOutcome:
+    """The answer, and whether it was replayed from an earlier request with the same key."""
+
+    comparison: ComparisonRead
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class Services:
+    """The process-wide resources a comparison needs."""
+
+    settings: Settings
+    sessionmaker: async_sessionmaker[AsyncSession]
+    registry: JudgeRegistry
+    pool: JudgePool
+
+
+def request_hash(request: CompareRequest) -> str:
+    """SHA-256 of the canonical JSON of the validated request."""
+    canonical = json.dumps(request.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def to_protocol(request: CompareRequest) -> Protocol:
+    """The protocol the request asks for, with the spec's defaults."""
+    spec = request.protocol
+    return Protocol(kind=spec.kind, pairs=spec.pairs or 2, max_pairs=spec.max_pairs or 3)
+
+
+def to_criteria(request: CompareRequest) -> str | tuple[Criterion, ...] | None:
+    """Criteria as the judging layer takes them."""
+    if isinstance(request.criteria, list):
+        return tuple(Criterion(c.name, c.weight, c.description) for c in request.criteria)
+    return request.criteria
+
+
+def timeout_of(request: CompareRequest, settings: Settings) -> float:
+    """The request's deadline in seconds: its own, capped by the setting."""
+    if request.timeout_s is not None and request.timeout_s > settings.compare_timeout_s:
+        raise ValidationProblem(f"/timeout_s: at most {settings.compare_timeout_s} seconds")
+    return request.timeout_s or settings.compare_timeout_s
+
+
+async def compare(
+    request: CompareRequest, principal: Principal, idempotency_key: str | None, services: Services
+) -> CompareOutcome:
+    """Run one comparison end to end; every call is stored as it completes."""
+    settings = services.settings
+    digest = request_hash(request)
+    if idempotency_key:
+        replay = await find_replay(services.sessionmaker, principal.key_id, idempotency_key, digest)
+        if replay is not None:
+            return CompareOutcome(replay, replayed=True)
+    names = services.registry.panel_or_default(request.judges)
+    if len(names) > settings.max_panel:
+        raise TooManyCalls(f"at most {settings.max_panel} judges per request; use /v1/batches")
+    protocol, timeout_s = to_protocol(request), timeout_of(request, settings)
+    plan, judges = await plan_judges(request, names, services)
+    planned = planned_calls(protocol) * len(judges)
+    if planned > settings.max_sync_calls:
+        raise TooManyCalls(
+            f"{planned} planned judge calls exceed {settings.max_sync_calls}; "
+            "use /v1/batches for larger jobs"
+        )
+    services.pool.admit(planned)
+    policy = request.self_preference or settings.self_preference
+    comparison = await reserve(
+        request,
+        principal,
+        idempotency_key,
+        digest,
+        policy,
+        plan,
+        judges,
+        protocol,
+        timeout_s,
+        services.sessionmaker,
+    )
+    texts = PairTexts(
+        request.prompt,
+        request.response_a.text,
+        request.response_b.text,
+        to_criteria(request),
+        request.reference,
+    )
+    fanout = FanOut(
+        services.pool,
+        settings.max_request_concurrency,
+        texts,
+        protocol,
+        time.monotonic() + timeout_s,
+        call_writer(comparison, services.sessionmaker),
+    )
+    calls = await fanout.run([(judge, role) for judge, role in judges])
+    read = await finish(comparison, protocol, judges, calls, request.tags, services.sessionmaker)
+    if read.status == "failed":
+        raise JudgesFailed(
+            "no judge produced a result; the calls are stored", extra={"comparison_id": read.id}
+        )
+    return CompareOutcome(read, replayed=False)
+
+
+async def find_replay(
+    sessionmaker: async_sessionmaker[AsyncSession], key_id: str, key: str, digest: str
+) -> ComparisonRead | None:
+    """The stored answer for a repeated Idempotency-Key, or None to run afresh."""
+    async with sessionmaker() as session:
+        existing = await session.scalar(
+            select(Comparison).where(
+                Comparison.api_key_id == key_id, Comparison.idempotency_key == key
+            )
+        )
+        if existing is None:
+            return None
+        if existing.created_at < utcnow() - IDEMPOTENCY_TTL:
+            existing.idempotency_key = None  # expired: release the key
+            await session.commit()
+            return None
+        if existing.status == "running":
+            left = max(1, int((existing.deadline_at - utcnow()).total_seconds()) + 1)
+            raise IdempotencyInProgress(
+                "the first request with this key is still running",
+                headers={"Retry-After": str(left)},
+            )
+        if existing.request_hash != digest:
+            raise IdempotencyConflict("this Idempotency-Key was used with a different body")
+        return await queries.read_comparison(session, existing)
+
+
+async def plan_judges(
+    request: CompareRequest, names: list[str], services: Services
+) -> tuple[PanelPlan, list[tuple[RuntimeJudge, Role]]]:
+    """Resolve the panel and apply the self-preference policy: (plan, [(judge, role)])."""
+    settings, registry = services.settings, services.registry
+    prefixes = parse_family_prefixes(settings.family_prefixes)
+    async with services.sessionmaker() as session:
+        panel = await registry.resolve(session, names)
+        defaults = await registry.resolve_known(session, registry.default_panel)
+        family = {j.name: family_of(j.model, j.family, prefixes) for j in [*panel, *defaults]}
+        plan = plan_panel(
+            [PanelJudge(j.name, family[j.name]) for j in panel],
+            family_a=family_of(request.response_a.model, request.response_a.family, prefixes),
+            family_b=family_of(request.response_b.model, request.response_b.family, prefixes),
+            policy=request.self_preference or settings.self_preference,
+            default_panel=[PanelJudge(j.name, family[j.name]) for j in defaults],
+            audit_draw=lambda _name: _audit_rng.random(),
+            audit_rate=settings.self_preference_audit_rate,
+        )
+        by_name = {j.name: j for j in [*panel, *defaults]}
+    voters: list[tuple[RuntimeJudge, Role]] = [(by_name[n], "voter") for n in plan.voters]
+    return plan, voters + [(by_name[n], "audit") for n in plan.audits]
+
+
+async def reserve(
+    request: CompareRequest,
+    principal: Principal,
+    idempotency_key: str | None,
+    digest: str,
+    policy: str,
+    plan: PanelPlan,
+    judges: list[tuple[RuntimeJudge, Role]],
+    protocol: Protocol,
+    timeout_s: float,
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> Comparison:
+    """Insert the comparison as `running` (reserving the key) before any judge is paid."""
+    a, b = request.response_a, request.response_b
+    now = utcnow()
+    comparison = Comparison(
+        id=str(uuid.uuid4()),
+        created_at=now,
+        deadline_at=now + timedelta(seconds=timeout_s),
+        status="running",
+        api_key_id=principal.key_id,
+        idempotency_key=idempotency_key,
+        request_hash=digest,
+        prompt=request.prompt,
+        response_a=a.text,
+        response_b=b.text,
+        reference=request.reference,
+        len_a=len(a.text),
+        len_b=len(b.text),
+        placebo=a.text == b.text,
+        model_a=a.model,
+        model_b=b.model,
+        family_a=a.family,
+        family_b=b.family,
+        criteria=request.model_dump(mode="json")["criteria"],
+        protocol=protocol.kind,
+        protocol_params=request.protocol.model_dump(exclude_none=True),
+        planned_rounds=planned_calls(protocol),
+        self_preference=policy,
+        timeout_s=timeout_s,
+        simulated=any(j.simulated for j, _ in judges),
+        self_preference_risk=plan.self_preference_risk,
+        panel={
+            "judges": [[j.name, j.version, role] for j, role in judges],
+            "excluded": [list(e) for e in plan.excluded],
+            "conflicted": list(plan.conflicted),
+        },
+    )
+    async with sessionmaker() as session:
+        session.add(comparison)
+        session.add_all(
+            ComparisonTag(comparison_id=comparison.id, key=k, value=v)
+            for k, v in request.tags.items()
+        )
+        try:
+            await session.commit()
+        except IntegrityError as exc:  # a concurrent request holds the same key
+            raise IdempotencyInProgress(
+                "a request with this Idempotency-Key is running", headers={"Retry-After": "1"}
+            ) from exc
+    return comparison
+
+
+def call_writer(comparison: Comparison, sessionmaker: async_sessionmaker[AsyncSession]):  # type: ignore[no-untyped-def]
+    """Persist each call in its own short transaction, as it completes."""
+
+    async def persist(
+        judge: RuntimeJudge, role: Role, round_index: int, order: Order, result: PairCallResult
+    ) -> JudgeCall:
+        row = call_row(comparison, judge, role, round_index, order, result)
+        async with sessionmaker() as session:
+            session.add(row)
+            await session.commit()
+        return row
+
+    return persist
+
+
+def call_row(
+    comparison: Comparison,
+    judge: RuntimeJudge,
+    role: Role,
+    round_index: int,
+    order: Order,
+    result: PairCallResult,
+) -> JudgeCall:
+    """The stored form of one call (JUDGING.md "What is recorded")."""
+    first, second = result.first_label, result.second_label
+    label_a, label_b = (first, second) if order == "AB" else (second, first)
+    second_of_pair = result.label_pair.partition("/")[2]
+    return JudgeCall(
+        comparison_id=comparison.id,
+        judge_name=judge.name,
+        judge_version=judge.version,
+        judge_config_hash=judge.config_hash,
+        judge_family=judge.family,
+        role=role,
+        protocol=comparison.protocol,
+        round=round_index,
+        design=round_index < 2 if comparison.protocol != "single" else round_index == 0,
+        display_order=order,
+        label_pair=result.label_pair,
+        label_a=label_a,
+        label_b=label_b,
+        first_slot_second_label=bool(first) and first == second_of_pair,
+        template_hash=result.template_hash,
+        nonces=list(result.nonces),
+        anonymized_replacements=result.anonymized_replacements,
+        provider_model=result.provider_model,
+        raw_output=result.raw_output,
+        pick=result.pick,
+        mapped_winner=winner_of(result.pick, order),
+        confidence=result.confidence,
+        confidence_source=result.confidence_source,
+        latency_ms=result.latency_ms,
+        started_at=result.started_at,
+        finished_at=result.finished_at,
+        tokens_in=result.tokens_in,
+        tokens_out=result.tokens_out,
+        cost_usd=result.cost_usd,
+        retries=result.retries,
+        error_kind=result.error_kind,
+        error=result.error,
+    )
+
+
+async def finish(
+    comparison: Comparison,
+    protocol: Protocol,
+    judges: list[tuple[RuntimeJudge, Role]],
+    calls: dict[str, list[JudgeCall]],
+    tags: dict[str, str],
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> ComparisonRead:
+    """Decide per judge and for the panel, and write the verdict and status last."""
+    results = {
+        judge.name: judge_result(protocol, judge.name, role, calls[judge.name])
+        for judge, role in judges
+    }
+    verdict = panel_verdict(list(results.values()))
+    with_result = [r for r in results.values() if r.winner is not None]
+    status = (
+        "failed"
+        if verdict is None
+        else "complete"
+        if len(with_result) == len(results)
+        else "partial"
+    )
+    values = {
+        "status": status,
+        "completed_at": utcnow(),
+        "winner": verdict.winner if verdict else None,
+        "confidence": verdict.confidence if verdict else None,
+        "agreement": verdict.agreement if verdict else None,
+        "position_consistent": verdict.position_consistent if verdict else None,
+        "bias_detected": verdict.bias_detected if verdict else None,
+        "judge_results": {
+            name: queries.result_json(
+                protocol, calls[name], judge_verdict(protocol, [outcome_of(c) for c in calls[name]])
+            )
+            for name in results
+        },
+    }
+    if status == "failed":
+        values["idempotency_key"] = None  # a failed outcome releases the key
+    async with sessionmaker() as session:
+        await session.execute(
+            update(Comparison).where(Comparison.id == comparison.id).values(**values)
+        )
+        await session.commit()
+    for key, value in values.items():
+        setattr(comparison, key, value)
+    return queries.to_read(comparison, [c for name in results for c in calls[name]], tags)
+
+
+def judge_result(protocol: Protocol, name: str, role: Role, calls: list[JudgeCall]) -> JudgeResult:
+    """One judge's verdict as the panel sees it."""
+    verdict = judge_verdict(protocol, [outcome_of(c) for c in calls])
+    if verdict is None:
+        return JudgeResult(name=name, winner=None, role=role)
+    return JudgeResult(
+        name=name,
+        winner=verdict.winner,
+        confidence=verdict.confidence,
+        position_consistent=verdict.position_consistent,
+        bias_detected=verdict.bias_detected,
+        role=role,
+    )
