@@ -176,7 +176,12 @@ async def handle_validation_error(request: Request, exc: Exception) -> JSONRespo
 
 async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    slugs = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large"}
+    slugs = {
+        400: "validation-error",
+        404: "not-found",
+        405: "method-not-allowed",
+        413: "payload-too-large",
+    }
     return problem(
         exc.status_code,
         slugs.get(exc.status_code, "http-error"),

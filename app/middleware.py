@@ -13,10 +13,6 @@ from app.errors import PayloadTooLarge, problem
 log = structlog.get_logger()
 
 
-class BodyTooLarge(Exception):
-    """The streamed body passed the limit."""
-
-
 class RequestContextMiddleware:
     """Binds a request id, limits the body, and logs one line per request."""
 
@@ -45,12 +41,11 @@ class RequestContextMiddleware:
             await send(message)
 
         try:
-            if self._declared_too_large(headers):
-                raise BodyTooLarge
-            await self.app(scope, self._limited(receive), send_with_id)
-        except BodyTooLarge:
-            if not status["sent"]:
+            body = await self._read_body(headers, receive)
+            if body is None:
                 await self._reject(scope, receive, send_with_id)
+            else:
+                await self.app(scope, self._replay(body, receive), send_with_id)
         finally:
             log.info(
                 "request",
@@ -60,22 +55,38 @@ class RequestContextMiddleware:
                 duration_ms=round((time.perf_counter() - started) * 1000, 2),
             )
 
-    def _declared_too_large(self, headers: dict[bytes, bytes]) -> bool:
+    async def _read_body(self, headers: dict[bytes, bytes], receive: Receive) -> bytes | None:
+        """The whole body, or None past the limit (declared or streamed)."""
         length = headers.get(b"content-length")
-        return length is not None and length.isdigit() and int(length) > self.max_body_bytes
-
-    def _limited(self, receive: Receive) -> Receive:
-        seen = 0
-
-        async def limited_receive() -> Message:
-            nonlocal seen
+        if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
+            return None
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.max_body_bytes:
-                raise BodyTooLarge
-            return message
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                return None
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        return b"".join(chunks)
 
-        return limited_receive
+    @staticmethod
+    def _replay(body: bytes, receive: Receive) -> Receive:
+        """Hand the buffered body to the app once, then pass through (disconnects)."""
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return replay
 
     async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = problem(

@@ -80,6 +80,13 @@ class JudgeRegistry:
         elif self.settings.is_embedded:
             await self._sync([BUILTIN_SIM], source="builtin")
             self.default_panel = self.default_panel or [BUILTIN_SIM.name]
+        await self._warm()
+
+    async def _warm(self) -> None:
+        # Build every enabled judge now: SDK imports and clients must not slow the first request.
+        async with self.sessionmaker() as session:
+            for judge, version in await service.list_judges(session):
+                self._runtime(judge, version)
 
     async def _sync(self, judges: Sequence[JudgeCreate], source: str) -> None:
         async with self.sessionmaker() as session:

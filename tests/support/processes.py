@@ -1,0 +1,72 @@
+"""Run `fairpair` commands as real processes on free loopback ports."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2
+
+FAIRPAIR = str(Path(sys.executable).with_name("fairpair"))
+
+
+def free_port() -> int:
+    """A port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def run_cli(*args: str, env: dict[str, str]) -> str:
+    """Run a fairpair command to completion; its stdout."""
+    result = subprocess.run(
+        [FAIRPAIR, *args],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def wait_until_up(url: str, timeout_s: float = 30) -> None:
+    """Poll `url` until it answers."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx2.TransportError):
+            if httpx2.get(url, timeout=1).status_code < 500:
+                return
+        time.sleep(0.1)
+    raise TimeoutError(f"{url} did not come up")
+
+
+@contextlib.contextmanager
+def running(*args: str, env: dict[str, str], health_url: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A fairpair process, up and answering `health_url`; terminated on exit."""
+    process = subprocess.Popen(
+        [FAIRPAIR, *args],
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_up(health_url)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:  # open keep-alive connections can hold uvicorn's graceful shutdown
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

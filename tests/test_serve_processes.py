@@ -1,0 +1,222 @@
+"""`fairpair` as real processes: migrate, keys, serve on PostgreSQL and on the embedded default,
+judging through the openai provider against `fairpair sim-judge` over real HTTP, and a SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import TypeVar
+
+import httpx2
+import pytest
+from sqlalchemy import select
+
+from app.comparisons.models import Comparison, JudgeCall
+from app.db import create_engine, create_sessionmaker
+from app.judges.models import JudgeVersion
+from tests.support.processes import FAIRPAIR, free_port, run_cli, running, wait_until_up
+
+EQUAL = "\n[sim q=0]"
+T = TypeVar("T")
+
+
+def judges_file(tmp_path: Path, sim_port: int) -> Path:
+    path = tmp_path / "judges.toml"
+    path.write_text(f"""
+default_panel = ["http-sim"]
+
+[[judges]]
+name = "http-sim"
+provider = "openai"
+model = "sim-http"
+base_url = "http://127.0.0.1:{sim_port}/v1"
+api_key = "sk-local"
+""")
+    return path
+
+
+async def rows(url: str, model: type[T]) -> list[T]:
+    engine = create_engine(url)
+    async with create_sessionmaker(engine)() as session:
+        result = list(await session.scalars(select(model)))
+    await engine.dispose()
+    return result
+
+
+def test_postgresql_deployment_round_trips_judges_and_compares_over_real_http(
+    own_pg: str, tmp_path: Path
+) -> None:
+    sim_port, api_port = free_port(), free_port()
+    env = {
+        "FAIRPAIR_DATABASE_URL": own_pg,
+        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),
+    }
+    run_cli("migrate", env=env)
+    admin = run_cli("keys", "create", "--name", "ops", "--scopes", "admin", env=env).strip()
+    admin = admin.splitlines()[-1]
+    reader = run_cli("keys", "create", "--name", "ro", "--scopes", "read", env=env).splitlines()[-1]
+    base = f"http://127.0.0.1:{api_port}"
+    with (
+        running(
+            "sim-judge",
+            "--port",
+            str(sim_port),
+            "--latency-ms",
+            "20",
+            env={},
+            health_url=f"http://127.0.0.1:{sim_port}/v1/models",
+        ),
+        running(
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(api_port),
+            env=env,
+            health_url=f"{base}/healthz",
+        ),
+    ):
+        assert httpx2.get(f"{base}/readyz").status_code == 200
+        assert httpx2.get(f"{base}/v1/judges").status_code == 401
+        as_admin = {"Authorization": f"Bearer {admin}"}
+        judge = {
+            "name": "api-judge",
+            "provider": "openai",
+            "model": "gpt-4o-mini",
+            "base_url": f"http://127.0.0.1:{sim_port}/v1",
+            "api_key": "sk-never-echoed",
+        }
+        created = httpx2.post(f"{base}/v1/judges", json=judge, headers=as_admin)
+        assert created.status_code == 201
+        assert "sk-never-echoed" not in created.text
+        listed = httpx2.get(f"{base}/v1/judges", headers=as_admin)
+        assert "api-judge" in listed.text
+        assert "sk-never-echoed" not in listed.text
+        forbidden = httpx2.post(
+            f"{base}/v1/judges",
+            json={**judge, "name": "x"},
+            headers={"Authorization": f"Bearer {reader}"},
+        )
+        assert forbidden.status_code == 403
+        body = {
+            "prompt": "2+2?",
+            "response_a": "4\n[sim q=2]",
+            "response_b": "5\n[sim q=-2]",
+            "judges": ["http-sim", "api-judge"],
+        }
+        answer = httpx2.post(f"{base}/v1/compare", json=body, headers=as_admin, timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["winner"] == "A"
+        assert answer.json()["status"] == "complete"
+    ciphertexts = [v.api_key_ciphertext for v in asyncio.run(rows(own_pg, JudgeVersion))]
+    assert any(ciphertexts)
+    assert all("sk-never-echoed" not in (c or "") for c in ciphertexts)
+
+
+def test_embedded_default_serves_health_openapi_and_a_simulated_comparison(tmp_path: Path) -> None:
+    port = free_port()
+    env = {"FAIRPAIR_AUTH": "off"}
+    base = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [FAIRPAIR, "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_up(f"{base}/healthz")
+        assert httpx2.get(f"{base}/openapi.json").json()["info"]["title"] == "fairpair"
+        answer = httpx2.post(
+            f"{base}/v1/compare",
+            timeout=30,
+            json={"prompt": "p", "response_a": "a", "response_b": "b"},
+        )
+        assert answer.status_code == 200
+        assert answer.json()["simulated"] is True
+        assert answer.headers["fairpair-simulated"] == "true"
+        assert (tmp_path / "fairpair.db").exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def test_auth_off_on_a_public_address_refuses_to_start(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [FAIRPAIR, "serve", "--host", "0.0.0.0", "--port", str(free_port())],
+        cwd=tmp_path,
+        env={**os.environ, "FAIRPAIR_AUTH": "off"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "loopback" in result.stderr
+
+
+@pytest.mark.slow
+def test_sigkill_mid_comparison_keeps_completed_calls_and_the_sweeper_closes_it(
+    own_pg: str, tmp_path: Path
+) -> None:
+    sim_port, api_port = free_port(), free_port()
+    env = {
+        "FAIRPAIR_DATABASE_URL": own_pg,
+        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_AUTH": "off",
+        "FAIRPAIR_SWEEP_GRACE_S": "0",
+        "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),
+    }
+    base = f"http://127.0.0.1:{api_port}"
+    body = {
+        "prompt": "p",
+        "response_a": "a" + EQUAL,
+        "response_b": "b" + EQUAL,
+        "protocol": {"kind": "shuffle", "pairs": 5},
+        "timeout_s": 4,
+    }
+    with running(
+        "sim-judge",
+        "--port",
+        str(sim_port),
+        "--latency-ms",
+        "700",
+        "--tie-rate",
+        "1",
+        env={},
+        health_url=f"http://127.0.0.1:{sim_port}/v1/models",
+    ):
+        with running(
+            "serve", "--port", str(api_port), env=env, health_url=f"{base}/healthz"
+        ) as api:
+            # All-tie pairs never reach a majority early: kill during the second pair.
+            killer = _kill_after(api, 1.2)
+            with pytest.raises(httpx2.TransportError):
+                httpx2.post(f"{base}/v1/compare", json=body, timeout=10)
+            killer.join()
+        comparison = asyncio.run(rows(own_pg, Comparison))[0]
+        calls = asyncio.run(rows(own_pg, JudgeCall))
+        assert comparison.status == "running"
+        assert sorted(c.round for c in calls) == [0, 1]
+        time.sleep(max(0.0, (comparison.deadline_at.timestamp() - time.time())) + 0.5)
+        with running("serve", "--port", str(api_port), env=env, health_url=f"{base}/healthz"):
+            swept = asyncio.run(rows(own_pg, Comparison))[0]
+    assert (swept.status, swept.error_kind) == ("partial", "interrupted")
+    assert len(asyncio.run(rows(own_pg, JudgeCall))) == 2
+
+
+def _kill_after(process: subprocess.Popen[bytes], seconds: float) -> threading.Thread:
+    def kill() -> None:
+        time.sleep(seconds)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+
+    thread = threading.Thread(target=kill)
+    thread.start()
+    return thread
