@@ -220,3 +220,28 @@ def _kill_after(process: subprocess.Popen[bytes], seconds: float) -> threading.T
     thread = threading.Thread(target=kill)
     thread.start()
     return thread
+
+
+def test_sqlite_deployment_compares_through_the_sim_judge_over_http(tmp_path: Path) -> None:
+    sim_port, api_port = free_port(), free_port()
+    env = {
+        "FAIRPAIR_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'fp.db'}",
+        "FAIRPAIR_AUTH": "off",
+        "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),
+    }
+    base = f"http://127.0.0.1:{api_port}"
+    with (
+        running(
+            "sim-judge",
+            "--port",
+            str(sim_port),
+            env={},
+            health_url=f"http://127.0.0.1:{sim_port}/v1/models",
+        ),
+        running("serve", "--port", str(api_port), env=env, health_url=f"{base}/healthz"),
+    ):
+        body = {"prompt": "p", "response_a": "a\n[sim q=-2]", "response_b": "b\n[sim q=2]"}
+        answer = httpx2.post(f"{base}/v1/compare", json=body, timeout=30).json()
+        assert (answer["status"], answer["winner"], answer["simulated"]) == ("complete", "B", False)
+        stored = httpx2.get(f"{base}/v1/comparisons/{answer['id']}").json()
+        assert stored == answer

@@ -264,3 +264,22 @@ async def test_interrupted_comparisons_are_swept(clean_pg: str) -> None:
         assert (row.status, row.error_kind) == ("failed", "interrupted")
         assert await session.scalar(select(func.count()).select_from(Comparison)) == 1
     await engine.dispose()
+
+
+async def test_client_disconnect_does_not_cancel_and_a_retry_gets_the_stored_answer(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+    clean_pg: str,
+) -> None:
+    client = await live_factory(settings_factory(sim_judges(latency_ms=400)))
+    headers = {**comparer, "Idempotency-Key": "k-disconnect"}
+    request = asyncio.create_task(client.post("/v1/compare", headers=headers, json=BODY))
+    await asyncio.sleep(0.15)
+    request.cancel()  # the client goes away mid-comparison
+    await asyncio.sleep(0.8)
+    retry = await client.post("/v1/compare", headers=headers, json=BODY)
+    assert retry.status_code == 200
+    assert retry.headers["idempotent-replayed"] == "true"
+    assert retry.json()["status"] == "complete"
+    assert len(await stored_calls(clean_pg, retry.json()["id"])) == 2
