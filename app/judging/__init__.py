@@ -1,0 +1,1 @@
+"""Talking to judge models: prompts, parsing, providers, retries and the simulated judge."""

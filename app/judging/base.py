@@ -1,0 +1,283 @@
+"""The provider-independent call flow: render, send, retry, parse, record."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Generic, TypeVar
+
+from app.judging.anonymize import NO_ANONYMIZATION, default_anonymizer
+from app.judging.judge import ChatRequest, Completion, redact
+from app.judging.parsing import (
+    ParsedPair,
+    UnparseableAnswerError,
+    pair_confidence,
+    parse_pair_answer,
+    parse_score_answer,
+)
+from app.judging.prompts import PromptRenderer, RenderedPrompt
+from app.judging.ratelimit import RequestRateLimiter
+from app.judging.retries import CallFailedError, RetryPolicy, send_with_retries
+from app.judging.types import (
+    Criteria,
+    ErrorKind,
+    JudgeConfig,
+    PairCallResult,
+    Rubric,
+    ScoreCallResult,
+)
+from app.judging.versioning import judge_config_hash
+
+T = TypeVar("T")
+
+_PAIR_FORMAT = (
+    '{"winner": "<one of the two labels, or tie>", "confidence": <number from 0 to 1>, '
+    '"reason": "<one sentence>"}'
+)
+_SCORES_FORMAT = '{"scores": {"<label>": <number>, ...}, "reason": "<one or two sentences>"}'
+
+
+@dataclass
+class _Outcome(Generic[T]):
+    parsed: T | None = None
+    completion: Completion | None = None
+    raw_output: str | None = None
+    provider_model: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    retries: int = 0
+    error_kind: ErrorKind | None = None
+    error: str | None = None
+
+    def add(self, completion: Completion) -> None:
+        self.raw_output = completion.text
+        self.provider_model = completion.provider_model or self.provider_model
+        self.tokens_in = _add_optional(self.tokens_in, completion.tokens_in)
+        self.tokens_out = _add_optional(self.tokens_out, completion.tokens_out)
+
+
+@dataclass
+class _Timing:
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    started: float = field(default_factory=time.monotonic)
+
+    def finish(self) -> tuple[datetime, float]:
+        return datetime.now(UTC), (time.monotonic() - self.started) * 1000
+
+
+def _add_optional(total: int | None, more: int | None) -> int | None:
+    if more is None:
+        return total
+    return (total or 0) + more
+
+
+class BaseJudge(ABC):
+    """Shared call flow; providers only implement one request in `_complete`."""
+
+    def __init__(self, config: JudgeConfig) -> None:
+        self.config = config
+        self.config_hash = judge_config_hash(config)
+        anonymizer = default_anonymizer() if config.anonymize else NO_ANONYMIZATION
+        self.renderer = PromptRenderer(config.templates, config.effective_label_pool, anonymizer)
+        self._slots = asyncio.Semaphore(config.max_concurrency)
+        self._limiter = RequestRateLimiter(config.rpm) if config.rpm else None
+        self._policy = RetryPolicy(config.max_attempts, config.backoff_base_s, config.backoff_max_s)
+        self._default_rng: random.Random = random.SystemRandom()
+        # Jitter has its own generator so that retries never shift a seeded caller's draws.
+        self._jitter_rng = random.Random()
+
+    @abstractmethod
+    async def _complete(self, request: ChatRequest, timeout_s: float) -> Completion:
+        """Send one request; raise ProviderCallError on failure."""
+
+    async def aclose(self) -> None:  # noqa: B027 - providers without a client keep it
+        """Release the judge's HTTP client."""
+
+    async def _send(self, request: ChatRequest, deadline: float) -> Completion:
+        async with self._slots:
+            if self._limiter is not None:
+                await self._limiter.acquire()
+            # Measured after queueing, so a request never gets more time than the call has left.
+            seconds_left = deadline - time.monotonic()
+            return await self._complete(request, min(self.config.timeout_s, seconds_left))
+
+    async def _send_with_retries(
+        self, request: ChatRequest, deadline: float
+    ) -> tuple[Completion, int]:
+        return await send_with_retries(
+            lambda: self._send(request, deadline),
+            deadline=deadline,
+            policy=self._policy,
+            rng=self._jitter_rng,
+        )
+
+    async def _ask(
+        self,
+        request: ChatRequest,
+        parse: Callable[[Completion], T],
+        reminder: str,
+        deadline: float,
+    ) -> _Outcome[T]:
+        """Send with retries, then parse; an unparseable answer gets exactly one repair."""
+        outcome: _Outcome[T] = _Outcome()
+        for is_repair in (False, True):
+            try:
+                completion, extra = await self._send_with_retries(request, deadline)
+            except CallFailedError as failure:
+                outcome.retries += failure.extra_requests
+                outcome.error_kind, outcome.error = failure.kind, failure.message
+                return outcome
+            outcome.retries += extra
+            outcome.add(completion)
+            try:
+                outcome.parsed, outcome.completion = parse(completion), completion
+                outcome.error_kind = outcome.error = None
+                return outcome
+            except UnparseableAnswerError as err:
+                outcome.error_kind, outcome.error = "unparseable", str(err)
+            if not is_repair:
+                outcome.retries += 1
+                request = ChatRequest(
+                    request.system,
+                    f"{request.user}\n\n{reminder}",
+                    request.answer_kind,
+                    request.want_logprobs,
+                )
+        return outcome
+
+    def _cost(self, tokens_in: int | None, tokens_out: int | None) -> float | None:
+        if tokens_in is None or tokens_out is None:
+            return None
+        return (
+            tokens_in * self.config.price_in_per_mtok + tokens_out * self.config.price_out_per_mtok
+        ) / 1e6
+
+    async def judge_pair(
+        self,
+        prompt: str,
+        first_text: str,
+        second_text: str,
+        *,
+        criteria: Criteria | None = None,
+        reference: str | None = None,
+        deadline: float,
+        rng: random.Random | None = None,
+    ) -> PairCallResult:
+        """Ask which of two shown responses is better; failures come back as results."""
+        timing = _Timing()
+        rendered = self.renderer.render_pair(
+            prompt,
+            first_text,
+            second_text,
+            rng=rng or self._default_rng,
+            criteria=criteria,
+            reference=reference,
+        )
+        first_label, second_label = rendered.labels
+        request = ChatRequest(rendered.system, rendered.user, "pair", self.config.use_logprobs)
+        reminder = (
+            f"Reminder: answer with exactly one JSON object and nothing else: {_PAIR_FORMAT} "
+            f"The labels are {first_label} and {second_label}."
+        )
+        outcome = await self._ask(
+            request,
+            lambda c: parse_pair_answer(c.text, first_label, second_label),
+            reminder,
+            deadline,
+        )
+        return self._pair_result(rendered, outcome, timing)
+
+    def _pair_result(
+        self, rendered: RenderedPrompt, outcome: _Outcome[ParsedPair], timing: _Timing
+    ) -> PairCallResult:
+        first_label, second_label = rendered.labels
+        confidence, source = None, None
+        if outcome.parsed is not None and outcome.completion is not None:
+            confidence, source = pair_confidence(
+                outcome.parsed, outcome.completion.logprobs, first_label, second_label
+            )
+        finished_at, latency_ms = timing.finish()
+        return PairCallResult(
+            pick=outcome.parsed.pick if outcome.parsed is not None else None,
+            label_pair=rendered.label_pair or f"{first_label}/{second_label}",
+            first_label=first_label,
+            second_label=second_label,
+            confidence=confidence,
+            confidence_source=source,
+            raw_output=outcome.raw_output,
+            provider_model=outcome.provider_model,
+            tokens_in=outcome.tokens_in,
+            tokens_out=outcome.tokens_out,
+            cost_usd=self._cost(outcome.tokens_in, outcome.tokens_out),
+            latency_ms=latency_ms,
+            started_at=timing.started_at,
+            finished_at=finished_at,
+            retries=outcome.retries,
+            error_kind=outcome.error_kind,
+            error=redact(outcome.error, self.config.api_key) if outcome.error else None,
+            template_hash=rendered.template_hash,
+            nonces=rendered.nonces,
+            anonymized_replacements=rendered.anonymized_replacements,
+        )
+
+    async def judge_scores(
+        self,
+        prompt: str,
+        shown_texts: Sequence[str],
+        rubric: Rubric,
+        *,
+        criteria: Criteria | None = None,
+        deadline: float,
+        rng: random.Random | None = None,
+    ) -> ScoreCallResult:
+        """Score responses shown in the given order; failures come back as results."""
+        timing = _Timing()
+        rendered = self.renderer.render_scores(
+            prompt,
+            shown_texts,
+            rubric,
+            rng=rng or self._default_rng,
+            max_chars=self.config.max_score_chars,
+            criteria=criteria,
+        )
+        request = ChatRequest(rendered.system, rendered.user, "scores", self.config.use_logprobs)
+        reminder = (
+            f"Reminder: answer with exactly one JSON object and nothing else: {_SCORES_FORMAT} "
+            f"Score every label: {', '.join(rendered.labels)}; each from {rubric.min:g} "
+            f"to {rubric.max:g}."
+        )
+        outcome = await self._ask(
+            request,
+            lambda c: parse_score_answer(c.text, rendered.labels, rubric),
+            reminder,
+            deadline,
+        )
+        return self._score_result(rendered, outcome, timing)
+
+    def _score_result(
+        self, rendered: RenderedPrompt, outcome: _Outcome[tuple[float, ...]], timing: _Timing
+    ) -> ScoreCallResult:
+        finished_at, latency_ms = timing.finish()
+        return ScoreCallResult(
+            labels=rendered.labels,
+            scores=outcome.parsed,
+            raw_output=outcome.raw_output,
+            provider_model=outcome.provider_model,
+            tokens_in=outcome.tokens_in,
+            tokens_out=outcome.tokens_out,
+            cost_usd=self._cost(outcome.tokens_in, outcome.tokens_out),
+            latency_ms=latency_ms,
+            started_at=timing.started_at,
+            finished_at=finished_at,
+            retries=outcome.retries,
+            error_kind=outcome.error_kind,
+            error=redact(outcome.error, self.config.api_key) if outcome.error else None,
+            template_hash=rendered.template_hash,
+            nonces=rendered.nonces,
+            anonymized_replacements=rendered.anonymized_replacements,
+        )

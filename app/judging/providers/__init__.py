@@ -1,0 +1,26 @@
+"""Judge providers behind one interface, and the factory that picks one."""
+
+from __future__ import annotations
+
+import httpx2
+
+from app.judging.judge import Judge
+from app.judging.types import JudgeConfig
+
+
+def build_judge(
+    config: JudgeConfig, *, transport: httpx2.AsyncBaseTransport | None = None
+) -> Judge:
+    """The judge for `config`; `transport` replaces the network (tests, replays)."""
+    # Imported here so that a process using only the sim never loads both SDKs.
+    if config.provider == "openai":
+        from app.judging.providers.openai import OpenAIJudge
+
+        return OpenAIJudge(config, transport=transport)
+    if config.provider == "anthropic":
+        from app.judging.providers.anthropic import AnthropicJudge
+
+        return AnthropicJudge(config, transport=transport)
+    from app.judging.providers.sim import SimJudge
+
+    return SimJudge(config)

@@ -1,0 +1,48 @@
+"""An in-process requests-per-minute limiter for one judge."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+WINDOW_S = 60.0
+
+
+class RequestRateLimiter:
+    """Sliding one-minute window: at most `rpm` requests start in any 60 seconds."""
+
+    def __init__(
+        self,
+        rpm: int,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        if rpm < 1:
+            raise ValueError("rpm must be at least 1")
+        self.rpm = rpm
+        self._clock = clock
+        self._sleep = sleep
+        self._started: deque[float] = deque()
+        self._lock = asyncio.Lock()
+
+    def _wait_time(self) -> float:
+        now = self._clock()
+        while self._started and self._started[0] <= now - WINDOW_S:
+            self._started.popleft()
+        if len(self._started) < self.rpm:
+            return 0.0
+        return self._started[0] + WINDOW_S - now
+
+    async def acquire(self) -> None:
+        """Wait until one more request may start, then count it."""
+        # The lock keeps waiters in arrival order, so nobody starves.
+        async with self._lock:
+            wait = self._wait_time()
+            if wait > 0:
+                # After this sleep the oldest start has left the window (the margin covers
+                # the event loop waking a hair early).
+                await self._sleep(wait + 0.001)
+                self._wait_time()
+            self._started.append(self._clock())

@@ -1,0 +1,213 @@
+"""`fairpair sim-judge`: the simulated judge as an OpenAI-compatible HTTP endpoint (raw ASGI)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import uvicorn
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.judging.simulation import (
+    AttemptCounter,
+    SimReply,
+    estimate_tokens,
+    messages_key,
+    simulate_chat,
+)
+from app.judging.types import SimKnobs, TokenLogprob
+
+MAX_BODY_BYTES = 32 * 1024 * 1024
+_JSON = (b"content-type", b"application/json")
+_SIMULATED = (b"fairpair-simulated", b"true")
+
+
+class BadRequestError(ValueError):
+    """The request body is not a chat completion request the sim understands."""
+
+
+def parse_offsets(text: str) -> dict[str, float]:
+    """Parse reviewer offsets written as `name=1,other=-0.5`."""
+    offsets: dict[str, float] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, equals, value = item.rpartition("=")
+        if not equals or not name.strip():
+            raise ValueError(f"offset {item!r} is not name=number")
+        try:
+            offsets[name.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"offset {item!r} is not name=number") from None
+    return offsets
+
+
+def _content_text(content: object) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    raise BadRequestError("message content must be a string or a list of text parts")
+
+
+def _chat_request(body: bytes) -> tuple[str, list[dict[str, str]], int | None]:
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        raise BadRequestError("the body is not JSON") from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("messages"), list):
+        raise BadRequestError("the body needs a list of messages")
+    messages = [
+        {"role": str(m.get("role", "")), "content": _content_text(m.get("content", ""))}
+        for m in payload["messages"]
+        if isinstance(m, dict)
+    ]
+    top_logprobs: int | None = None
+    if payload.get("logprobs"):
+        top = payload.get("top_logprobs")
+        top_logprobs = top if isinstance(top, int) else 0
+    return str(payload.get("model") or "sim"), messages, top_logprobs
+
+
+def _logprobs_json(tokens: tuple[TokenLogprob, ...] | None) -> dict[str, Any] | None:
+    if tokens is None:
+        return None
+    return {
+        "content": [
+            {
+                "token": t.token,
+                "logprob": t.logprob,
+                "bytes": None,
+                "top_logprobs": [{"token": a, "logprob": lp, "bytes": None} for a, lp in t.top],
+            }
+            for t in tokens
+        ]
+    }
+
+
+def _completion_json(model: str, messages: list[dict[str, str]], reply: SimReply) -> dict[str, Any]:
+    prompt_tokens = sum(estimate_tokens(m["content"]) for m in messages)
+    completion_tokens = estimate_tokens(reply.text)
+    return {
+        "id": "chatcmpl-sim-" + messages_key(model, messages)[:24],
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.text},
+                "finish_reason": "stop",
+                "logprobs": _logprobs_json(reply.logprobs),
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+async def _send_json(
+    send: Send,
+    status: int,
+    body: Mapping[str, Any],
+    extra_headers: tuple[tuple[bytes, bytes], ...] = (),
+) -> None:
+    encoded = json.dumps(body).encode()
+    headers = [_JSON, _SIMULATED, (b"content-length", str(len(encoded)).encode()), *extra_headers]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": encoded})
+
+
+def _error_body(message: str, kind: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise BadRequestError("the body is too large")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: SimReply) -> None:
+    if reply.latency_s > 0:
+        await asyncio.sleep(reply.latency_s)
+    if reply.status == 200:
+        await _send_json(send, 200, _completion_json(model, messages, reply))
+    elif reply.status == 429:
+        wait = reply.retry_after_s or 0.0
+        headers = ((b"retry-after", b"1"), (b"retry-after-ms", str(int(wait * 1000)).encode()))
+        await _send_json(send, 429, _error_body(reply.text, "rate_limit_error"), headers)
+    else:
+        kind = "server_error" if reply.status >= 500 else "invalid_request_error"
+        await _send_json(send, reply.status, _error_body(reply.text, kind))
+
+
+class SimJudgeApp:
+    """The ASGI app: `POST /v1/chat/completions`, `GET /v1/models`, `GET /healthz`."""
+
+    def __init__(self, knobs: SimKnobs) -> None:
+        self.knobs = knobs
+        self._attempts = AttemptCounter()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        route = (scope["method"], scope["path"].rstrip("/"))
+        if route == ("POST", "/v1/chat/completions"):
+            await self._chat_completions(receive, send)
+        elif route == ("GET", "/v1/models"):
+            models = [{"id": "sim", "object": "model", "created": 0, "owned_by": "fairpair"}]
+            await _send_json(send, 200, {"object": "list", "data": models})
+        elif route == ("GET", "/healthz"):
+            await _send_json(send, 200, {"status": "ok"})
+        else:
+            await _send_json(send, 404, _error_body("not found", "not_found_error"))
+
+    async def _chat_completions(self, receive: Receive, send: Send) -> None:
+        try:
+            model, messages, top_logprobs = _chat_request(await _read_body(receive))
+        except BadRequestError as err:
+            await _send_json(send, 400, _error_body(str(err), "invalid_request_error"))
+            return
+        attempt = self._attempts.next_attempt(messages_key(model, messages))
+        reply = simulate_chat(
+            self.knobs, model, messages, attempt=attempt, top_logprobs=top_logprobs
+        )
+        await _reply(send, model, messages, reply)
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def create_sim_app(knobs: SimKnobs) -> ASGIApp:
+    """The sim-judge ASGI app for these knobs."""
+    return SimJudgeApp(knobs)
+
+
+def run_sim_judge(host: str, port: int, knobs: SimKnobs) -> None:
+    """Serve the sim judge until interrupted (blocking)."""
+    uvicorn.run(create_sim_app(knobs), host=host, port=port, access_log=False, log_level="info")

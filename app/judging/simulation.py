@@ -1,0 +1,236 @@
+"""The simulated judge: a pure function from (knobs, model, chat messages, attempt) to an answer.
+
+The in-process `sim` provider and the `fairpair sim-judge` HTTP server both call
+`simulate_chat`, so they answer identically to identical messages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import re
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+from app.judging.blocks import ResponseBlock, parse_response_blocks, text_outside_blocks
+from app.judging.types import SimKnobs, TokenLogprob
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_SIM_Q_LINE = re.compile(rf"(?:^|\n)\[sim q=({_NUMBER})\][ \t]*\n?\Z")
+_SCALE = re.compile(r"scale from (-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)")
+_STANDARD_NORMAL = NormalDist()
+MALFORMED_ANSWER = "Both responses have merits; it is hard to say which one is better."
+RETRY_AFTER_S = 0.05
+
+
+@dataclass(frozen=True)
+class SimReply:
+    """The sim's answer: an HTTP-like status, the text and optional token logprobs."""
+
+    status: int
+    text: str
+    logprobs: tuple[TokenLogprob, ...] | None
+    latency_s: float
+    retry_after_s: float | None = None
+
+
+def latent_quality(text: str) -> tuple[float, str]:
+    """The text's latent quality q and the text the judge sees (without a `[sim q=]` line)."""
+    match = _SIM_Q_LINE.search(text)
+    if match is not None:
+        return float(match.group(1)), text[: match.start()]
+    digest = hashlib.sha256(text.encode()).digest()
+    uniform = (int.from_bytes(digest[:8], "big") + 0.5) / 2**64
+    return _STANDARD_NORMAL.inv_cdf(uniform), text
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count (four characters a token), for the sim's usage figures."""
+    return len(text) // 4 + 1
+
+
+def _sigmoid(z: float) -> float:
+    # Written both ways so that extreme [sim q=...] values cannot overflow exp().
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    return math.exp(z) / (1.0 + math.exp(z))
+
+
+def _rng(
+    knobs: SimKnobs, model: str, messages: Sequence[Mapping[str, str]], *salt: object
+) -> random.Random:
+    payload = [knobs.seed, model, [[m["role"], m["content"]] for m in messages], *salt]
+    digest = hashlib.sha256(json.dumps(payload).encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def messages_key(model: str, messages: Sequence[Mapping[str, str]]) -> str:
+    """A short key identifying one request, for counting repeated attempts."""
+    payload = json.dumps([model, [[m["role"], m["content"]] for m in messages]])
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class AttemptCounter:
+    """How often each identical request was seen, so a retry is not doomed to repeat a fault."""
+
+    def __init__(self, capacity: int = 100_000) -> None:
+        self._seen: OrderedDict[str, int] = OrderedDict()
+        self._capacity = capacity
+
+    def next_attempt(self, key: str) -> int:
+        """0 for the first time `key` is seen, then 1, 2, ..."""
+        attempt = self._seen.pop(key, -1) + 1
+        self._seen[key] = attempt
+        if len(self._seen) > self._capacity:
+            self._seen.popitem(last=False)
+        return attempt
+
+
+def _answer_tokens(
+    pieces: Sequence[str], special: int, top: Sequence[tuple[str, float]], chosen_lp: float
+) -> tuple[TokenLogprob, ...]:
+    return tuple(
+        TokenLogprob(piece, chosen_lp, tuple(top))
+        if index == special
+        else TokenLogprob(piece, 0.0, ((piece, 0.0),))
+        for index, piece in enumerate(pieces)
+    )
+
+
+def _decide_pair(
+    knobs: SimKnobs, first: ResponseBlock, second: ResponseBlock, rng: random.Random
+) -> tuple[str, dict[str, float]]:
+    q1, text1 = latent_quality(first.text)
+    q2, text2 = latent_quality(second.text)
+    # Label bias favours the alphabetically later label: the second of every default pair.
+    s = 1.0 if first.label.casefold() > second.label.casefold() else -1.0
+    z = (
+        knobs.beta * (q1 - q2)
+        + knobs.position_bias
+        + knobs.label_bias * s
+        + knobs.length_bias * math.tanh((len(text1) - len(text2)) / 500)
+    )
+    p_first = _sigmoid(z)
+    probabilities = {
+        first.label: (1 - knobs.tie_rate) * p_first,
+        second.label: (1 - knobs.tie_rate) * (1 - p_first),
+        "tie": knobs.tie_rate,
+    }
+    u_tie, u_pick = rng.random(), rng.random()
+    if u_tie < knobs.tie_rate:
+        return "tie", probabilities
+    return (first.label if u_pick < p_first else second.label), probabilities
+
+
+def _pair_reply(
+    knobs: SimKnobs, blocks: Sequence[ResponseBlock], rng: random.Random, top_logprobs: int | None
+) -> tuple[str, tuple[TokenLogprob, ...] | None]:
+    winner, probabilities = _decide_pair(knobs, blocks[-2], blocks[-1], rng)
+    confidence = probabilities[winner]
+    # Tokens as a chat model would emit them; the label is token 4, after `"winner"`.
+    tail = f'", "confidence": {confidence:.4f}, "reason": "Simulated judgement."}}'
+    pieces = ['{"', "winner", '":', ' "', winner, tail]
+    if top_logprobs is None:
+        return "".join(pieces), None
+    top = sorted(
+        ((label, math.log(p)) for label, p in probabilities.items() if p > 0),
+        key=lambda item: -item[1],
+    )[: max(top_logprobs, 1)]
+    return "".join(pieces), _answer_tokens(pieces, 4, top, math.log(confidence))
+
+
+def _scale(system: str) -> tuple[float, float]:
+    match = _SCALE.search(system)
+    return (float(match.group(1)), float(match.group(2))) if match else (1.0, 5.0)
+
+
+def _score(
+    knobs: SimKnobs,
+    block: ResponseBlock,
+    shown_first: bool,
+    offset: float,
+    scale: tuple[float, float],
+    rng: random.Random,
+) -> float:
+    q, text = latent_quality(block.text)
+    low, high = scale
+    raw = (
+        (low + high) / 2
+        + q
+        + offset
+        + knobs.first_slot_bonus * shown_first
+        + knobs.length_bias * math.tanh((len(text) - 500) / 500)
+        + rng.gauss(0.0, knobs.score_noise)
+    )
+    return float(min(max(math.floor(raw + 0.5), low), high))
+
+
+def _scores_reply(
+    knobs: SimKnobs,
+    model: str,
+    system: str,
+    blocks: Sequence[ResponseBlock],
+    rng: random.Random,
+    top_logprobs: int | None,
+) -> tuple[str, tuple[TokenLogprob, ...] | None]:
+    offset = knobs.offsets.get(model, 0.0)
+    scale = _scale(system)
+    scores = {
+        b.label: _score(knobs, b, index == 0, offset, scale, rng) for index, b in enumerate(blocks)
+    }
+    text = json.dumps(
+        {
+            "scores": {k: int(v) if v.is_integer() else v for k, v in scores.items()},
+            "reason": "Simulated scores.",
+        }
+    )
+    if top_logprobs is None:
+        return text, None
+    return text, _answer_tokens([text], -1, (), 0.0)
+
+
+def _fault(knobs: SimKnobs, rng: random.Random) -> SimReply | None:
+    latency = knobs.latency_ms / 1000
+    u = rng.random()
+    if u < knobs.rate_limit_rate:
+        return SimReply(429, "simulated rate limit", None, latency, RETRY_AFTER_S)
+    if u < knobs.rate_limit_rate + knobs.error_rate:
+        return SimReply(500, "simulated server error", None, latency)
+    if rng.random() < knobs.malformed_rate:
+        return SimReply(200, MALFORMED_ANSWER, None, latency)
+    return None
+
+
+def _message_text(messages: Sequence[Mapping[str, str]], role: str) -> str:
+    texts = [m["content"] for m in messages if m["role"] == role]
+    return texts[-1] if texts else ""
+
+
+def simulate_chat(
+    knobs: SimKnobs,
+    model: str,
+    messages: Sequence[Mapping[str, str]],
+    *,
+    attempt: int = 0,
+    top_logprobs: int | None = None,
+) -> SimReply:
+    """Answer one chat request the way JUDGING.md's simulated judge does."""
+    fault = _fault(knobs, _rng(knobs, model, messages, "fault", attempt))
+    if fault is not None:
+        return fault
+    user = _message_text(messages, "user")
+    blocks = parse_response_blocks(user)
+    rng = _rng(knobs, model, messages, "decide")
+    latency = knobs.latency_ms / 1000
+    if '"scores"' in text_outside_blocks(user) and blocks:
+        system = _message_text(messages, "system")
+        text, tokens = _scores_reply(knobs, model, system, blocks, rng, top_logprobs)
+        return SimReply(200, text, tokens, latency)
+    if len(blocks) < 2:
+        return SimReply(400, "sim-judge: found no two response blocks", None, latency)
+    text, tokens = _pair_reply(knobs, blocks, rng, top_logprobs)
+    return SimReply(200, text, tokens, latency)

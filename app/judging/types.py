@@ -1,0 +1,278 @@
+"""Plain value types shared by the judging package: configs, rubrics and call results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+from urllib.parse import urlsplit
+
+Provider = Literal["openai", "anthropic", "sim"]
+Pick = Literal["first", "second", "tie"]
+ConfidenceSource = Literal["logprobs", "stated"]
+ErrorKind = Literal[
+    "rate_limited",
+    "server_error",
+    "timeout",
+    "connection",
+    "unparseable",
+    "unsupported_parameter",
+    "deadline",
+    "bad_request",
+    "auth",
+]
+TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]
+TEMPLATE_NAMES: tuple[TemplateName, ...] = (
+    "pairwise_system",
+    "pairwise_user",
+    "scoring_system",
+    "scoring_user",
+)
+LabelPool = tuple[tuple[str, str], ...]
+
+DEFAULT_LABEL_POOL: LabelPool = (("X", "Y"), ("P", "Q"), ("K", "M"), ("R", "S"), ("F", "H"))
+
+
+@dataclass(frozen=True)
+class SimKnobs:
+    """Biases and faults of the simulated judge; every bias is a logit offset."""
+
+    position_bias: float = 0.0
+    label_bias: float = 0.0
+    length_bias: float = 0.0
+    beta: float = 1.5
+    tie_rate: float = 0.0
+    offsets: Mapping[str, float] = field(default_factory=dict)
+    first_slot_bonus: float = 0.0
+    score_noise: float = 0.5
+    latency_ms: float = 0.0
+    error_rate: float = 0.0
+    malformed_rate: float = 0.0
+    rate_limit_rate: float = 0.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        rates = {
+            "tie_rate": self.tie_rate,
+            "error_rate": self.error_rate,
+            "malformed_rate": self.malformed_rate,
+            "rate_limit_rate": self.rate_limit_rate,
+        }
+        for name, rate in rates.items():
+            if not 0.0 <= rate <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1")
+        if self.error_rate + self.rate_limit_rate > 1.0:
+            raise ValueError("error_rate + rate_limit_rate must not exceed 1")
+        if self.score_noise < 0 or self.latency_ms < 0:
+            raise ValueError("score_noise and latency_ms must not be negative")
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """Everything needed to call one judge; `api_key` is already resolved by the caller."""
+
+    name: str
+    provider: Provider
+    model: str
+    base_url: str | None = None
+    api_key: str | None = None
+    family: str | None = None
+    temperature: float = 0.0
+    timeout_s: float = 60.0
+    max_concurrency: int = 8
+    rpm: int | None = None
+    json_mode: bool | None = None
+    logprobs: bool | None = None
+    price_in_per_mtok: float = 0.0
+    price_out_per_mtok: float = 0.0
+    templates: Mapping[str, str] = field(default_factory=dict)
+    label_pool: LabelPool | None = None
+    anonymize: bool = True
+    sim: SimKnobs = field(default_factory=SimKnobs)
+    max_attempts: int = 4
+    backoff_base_s: float = 0.5
+    backoff_max_s: float = 20.0
+    max_tokens: int = 1024
+    max_score_chars: int = 200_000
+
+    def __post_init__(self) -> None:
+        positive = {
+            "timeout_s": self.timeout_s,
+            "max_concurrency": self.max_concurrency,
+            "max_attempts": self.max_attempts,
+            "max_tokens": self.max_tokens,
+            "max_score_chars": self.max_score_chars,
+            "rpm": self.rpm if self.rpm is not None else 1,
+        }
+        for name, value in positive.items():
+            if value <= 0:
+                raise ValueError(f"{name} must be positive")
+        non_negative = {
+            "temperature": self.temperature,
+            "price_in_per_mtok": self.price_in_per_mtok,
+            "price_out_per_mtok": self.price_out_per_mtok,
+            "backoff_base_s": self.backoff_base_s,
+            "backoff_max_s": self.backoff_max_s,
+        }
+        for name, value in non_negative.items():
+            if value < 0:
+                raise ValueError(f"{name} must not be negative")
+
+    @property
+    def base_url_host(self) -> str | None:
+        """Host of `base_url`, or the provider's official host when it is unset."""
+        if self.base_url is None:
+            return {"openai": "api.openai.com", "anthropic": "api.anthropic.com"}.get(self.provider)
+        return urlsplit(self.base_url).hostname
+
+    @property
+    def use_json_mode(self) -> bool:
+        """Whether requests ask for a JSON object answer."""
+        if self.json_mode is not None:
+            return self.json_mode
+        return self.base_url_host == "api.openai.com"
+
+    @property
+    def use_logprobs(self) -> bool:
+        """Whether requests ask for token logprobs (never for the Messages API)."""
+        if self.provider == "anthropic":
+            return False
+        if self.logprobs is not None:
+            return self.logprobs
+        return self.base_url_host == "api.openai.com"
+
+    @property
+    def effective_label_pool(self) -> LabelPool:
+        """The configured label pool, or the default one."""
+        return self.label_pool if self.label_pool is not None else DEFAULT_LABEL_POOL
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One weighted judging criterion."""
+
+    name: str
+    weight: float
+    description: str
+
+
+DEFAULT_CRITERIA: tuple[Criterion, ...] = (
+    Criterion("correctness", 0.35, "Facts, reasoning and code are right; nothing misleading."),
+    Criterion("relevance", 0.25, "Answers the request as asked and follows its constraints."),
+    Criterion("completeness", 0.2, "Covers what the request needs, and no more."),
+    Criterion(
+        "conciseness",
+        0.2,
+        "No padding, repetition or filler; the length fits the request.",
+    ),
+)
+
+Criteria = str | tuple[Criterion, ...] | list[Criterion]
+
+
+@dataclass(frozen=True)
+class RubricLevel:
+    """One level of a scoring rubric, with optional anchor examples."""
+
+    score: float
+    description: str
+    anchors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """A scoring scale from `min` to `max` with described levels."""
+
+    min: float
+    max: float
+    levels: tuple[RubricLevel, ...]
+
+    @property
+    def midpoint(self) -> float:
+        """Centre of the scale (the simulated judge's baseline score)."""
+        return (self.min + self.max) / 2
+
+
+DEFAULT_RUBRIC = Rubric(
+    min=1,
+    max=5,
+    levels=(
+        RubricLevel(1, "Wrong, off-topic or unusable; or mostly padding."),
+        RubricLevel(2, "Major errors or omissions; or much longer than needed."),
+        RubricLevel(3, "Mostly right with some errors, gaps, padding or repetition."),
+        RubricLevel(4, "Right and complete with minor flaws; little or no padding."),
+        RubricLevel(
+            5,
+            "Right, complete and concise: nothing missing, nothing superfluous. "
+            "A short complete answer earns this as much as a long one.",
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class PairCallResult:
+    """One pairwise judge call, as it is recorded."""
+
+    pick: Pick | None
+    label_pair: str
+    first_label: str
+    second_label: str
+    confidence: float | None
+    confidence_source: ConfidenceSource | None
+    raw_output: str | None
+    provider_model: str | None
+    tokens_in: int | None
+    tokens_out: int | None
+    cost_usd: float | None
+    latency_ms: float
+    started_at: datetime
+    finished_at: datetime
+    retries: int
+    error_kind: ErrorKind | None
+    error: str | None
+    template_hash: str
+    nonces: tuple[str, ...]
+    anonymized_replacements: int
+
+    @property
+    def ok(self) -> bool:
+        """True when the judge gave a usable pick."""
+        return self.pick is not None
+
+
+@dataclass(frozen=True)
+class ScoreCallResult:
+    """One scoring call over 1..20 shown responses, as it is recorded."""
+
+    labels: tuple[str, ...]
+    scores: tuple[float, ...] | None
+    raw_output: str | None
+    provider_model: str | None
+    tokens_in: int | None
+    tokens_out: int | None
+    cost_usd: float | None
+    latency_ms: float
+    started_at: datetime
+    finished_at: datetime
+    retries: int
+    error_kind: ErrorKind | None
+    error: str | None
+    template_hash: str
+    nonces: tuple[str, ...]
+    anonymized_replacements: int
+
+    @property
+    def ok(self) -> bool:
+        """True when the judge scored every shown response."""
+        return self.scores is not None
+
+
+@dataclass(frozen=True)
+class TokenLogprob:
+    """One generated token with its logprob and the alternatives the provider reported."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
