@@ -54,6 +54,11 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+def rowcount(result: object) -> int:
+    """Rows an UPDATE or DELETE touched (the typed Result does not declare it)."""
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 def utcnow() -> datetime:
     """The current time, timezone-aware."""
     return datetime.now(UTC)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Annotated, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.keys import ANONYMOUS, KeyCache, Principal
+from app.auth.ratelimit import KeyRateLimiter
 from app.config import Settings
-from app.errors import Forbidden, Unauthorized
+from app.errors import Forbidden, RateLimited, Unauthorized
 
 if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from app.batches.queue import ItemQueue
     from app.comparisons.pool import JudgePool
     from app.judges.registry import JudgeRegistry
 
@@ -24,8 +29,12 @@ class State(TypedDict):
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     key_cache: KeyCache
+    key_limiter: KeyRateLimiter
     registry: JudgeRegistry
     pool: JudgePool
+    in_flight: set[asyncio.Task[Any]]
+    batch_queue: ItemQueue
+    redis: Redis | None
 
 
 def get_settings(request: Request) -> Settings:
@@ -88,6 +97,13 @@ async def authenticate(request: Request) -> Principal:
     if principal is None:
         raise Unauthorized(
             "the API key is not valid or was revoked", headers={"WWW-Authenticate": "Bearer"}
+        )
+    limiter: KeyRateLimiter = request.state.key_limiter
+    wait = limiter.retry_after(principal.key_id)
+    if wait is not None:
+        raise RateLimited(
+            f"more than {limiter.per_minute} requests a minute with this key",
+            headers={"Retry-After": str(wait)},
         )
     return principal
 

@@ -205,10 +205,20 @@ async def handle_database_error(request: Request, exc: Exception) -> JSONRespons
     )
 
 
+# What an unreachable or failing database raises (drivers' connect errors are OSErrors).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    OperationalError,
+    InterfaceError,
+    PoolTimeoutError,
+    OSError,
+    TimeoutError,
+)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Render every expected failure as problem+json."""
     app.add_exception_handler(AppError, handle_app_error)
     app.add_exception_handler(RequestValidationError, handle_validation_error)
     app.add_exception_handler(StarletteHTTPException, handle_http_error)
-    for db_error in (OperationalError, InterfaceError, PoolTimeoutError, OSError):
+    for db_error in DATABASE_ERRORS:
         app.add_exception_handler(db_error, handle_database_error)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Mapping
+from typing import Any
 
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -16,9 +18,13 @@ log = structlog.get_logger()
 class RequestContextMiddleware:
     """Binds a request id, limits the body, and logs one line per request."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, path_limits: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        # Paths with a body limit of their own (`POST /v1/batches` takes FAIRPAIR_MAX_BATCH_BYTES).
+        self.path_limits = dict(path_limits or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -29,7 +35,7 @@ class RequestContextMiddleware:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id)
         started = time.perf_counter()
-        status = {"code": 500, "sent": False}
+        status: dict[str, Any] = {"code": None, "sent": False}  # None: the client went away
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -41,9 +47,10 @@ class RequestContextMiddleware:
             await send(message)
 
         try:
-            body = await self._read_body(headers, receive)
+            limit = self.path_limits.get(scope["path"], self.max_body_bytes)
+            body = await self._read_body(headers, receive, limit)
             if body is None:
-                await self._reject(scope, receive, send_with_id)
+                await self._reject(scope, receive, send_with_id, limit)
             else:
                 await self.app(scope, self._replay(body, receive), send_with_id)
         finally:
@@ -55,10 +62,12 @@ class RequestContextMiddleware:
                 duration_ms=round((time.perf_counter() - started) * 1000, 2),
             )
 
-    async def _read_body(self, headers: dict[bytes, bytes], receive: Receive) -> bytes | None:
+    async def _read_body(
+        self, headers: dict[bytes, bytes], receive: Receive, limit: int
+    ) -> bytes | None:
         """The whole body, or None past the limit (declared or streamed)."""
         length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
+        if length is not None and length.isdigit() and int(length) > limit:
             return None
         chunks: list[bytes] = []
         size, more = 0, True
@@ -68,7 +77,7 @@ class RequestContextMiddleware:
                 break
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body_bytes:
+            if size > limit:
                 return None
             chunks.append(chunk)
             more = message.get("more_body", False)
@@ -88,12 +97,12 @@ class RequestContextMiddleware:
 
         return replay
 
-    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _reject(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         response = problem(
             413,
             PayloadTooLarge.slug,
             PayloadTooLarge.title,
-            f"the body is larger than {self.max_body_bytes} bytes",
+            f"the body is larger than {limit} bytes",
             instance=scope["path"],
         )
         await response(scope, receive, send)

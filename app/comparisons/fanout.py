@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
@@ -79,6 +79,7 @@ class FanOut:
         protocol: Protocol,
         deadline: float,
         persist: Persist,
+        draw_seed: str | None = None,
     ) -> None:
         self.pool = pool
         self.slots = asyncio.Semaphore(request_concurrency)
@@ -86,31 +87,53 @@ class FanOut:
         self.protocol = protocol
         self.deadline = deadline
         self.persist = persist
+        self.draw_seed = draw_seed
 
-    async def run(self, judges: list[tuple[RuntimeJudge, Role]]) -> dict[str, list[JudgeCall]]:
-        """Every judge's stored calls, by judge name."""
+    async def run(
+        self,
+        judges: list[tuple[RuntimeJudge, Role]],
+        stored: Mapping[str, Sequence[JudgeCall]] | None = None,
+    ) -> dict[str, list[JudgeCall]]:
+        """Every judge's stored calls, by judge name; rounds in `stored` are not asked again."""
+        stored = stored or {}
         async with asyncio.TaskGroup() as group:
             tasks = {
-                judge.name: group.create_task(self.run_judge(judge, role)) for judge, role in judges
+                judge.name: group.create_task(self.run_judge(judge, role, stored.get(judge.name)))
+                for judge, role in judges
             }
         return {name: task.result() for name, task in tasks.items()}
 
-    async def run_judge(self, judge: RuntimeJudge, role: Role) -> list[JudgeCall]:
-        """Pairs one after another, so that an early stop saves calls."""
+    async def run_judge(
+        self, judge: RuntimeJudge, role: Role, stored: Sequence[JudgeCall] | None = None
+    ) -> list[JudgeCall]:
+        """Pairs one after another, so that an early stop saves calls.
+
+        The protocol replays over `stored` calls (a resumed batch item) and asks only for the
+        rounds it still lacks, so a round is never made twice.
+        """
+        known = {c.round: c for c in stored or ()}
         calls: list[JudgeCall] = []
         outcomes: list[CallOutcome] = []
         while not (step := next_step(self.protocol, outcomes)).done:
-            rounds = step.rounds
-            orders = {r: self._order(r) for r in rounds}
-            stored = await asyncio.gather(*(self.call(judge, role, r, orders[r]) for r in rounds))
-            calls.extend(stored)
-            outcomes.extend(outcome_of(c) for c in stored)
+            fresh = [r for r in step.rounds if r not in known]
+            orders = {r: self._order(judge, r) for r in fresh}
+            made = await asyncio.gather(*(self.call(judge, role, r, orders[r]) for r in fresh))
+            done = sorted([*(known[r] for r in step.rounds if r in known), *made], key=_round)
+            calls.extend(done)
+            outcomes.extend(outcome_of(c) for c in done)
         return calls
 
-    def _order(self, round_index: int) -> Order:
+    def _order(self, judge: RuntimeJudge, round_index: int) -> Order:
         if self.protocol.kind == "single":
-            return "AB" if _order_rng.random() < 0.5 else "BA"
+            rng = self._rng(judge, round_index) or _order_rng
+            return "AB" if rng.random() < 0.5 else "BA"
         return order_of_round(round_index)
+
+    def _rng(self, judge: RuntimeJudge, round_index: int) -> random.Random | None:
+        """A reproducible draw per call when seeded (tests, benchmarks), else the system's."""
+        if self.draw_seed is None:
+            return None
+        return random.Random(f"{self.draw_seed}:{judge.name}:{round_index}")
 
     async def call(
         self, judge: RuntimeJudge, role: Role, round_index: int, order: Order
@@ -131,6 +154,7 @@ class FanOut:
                 criteria=texts.criteria,
                 reference=texts.reference,
                 deadline=self.deadline,
+                rng=self._rng(judge, round_index),
             )
 
         started = utcnow()
@@ -140,6 +164,10 @@ class FanOut:
         except TimeoutError:
             result = deadline_failure(started)
         return await self.persist(judge, role, round_index, order, result)
+
+
+def _round(call: JudgeCall) -> int:
+    return call.round
 
 
 def outcome_of(call: JudgeCall) -> CallOutcome:

@@ -26,8 +26,6 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (503, "overloaded or database down"),
     ]
 }
-# Comparisons outlive a disconnected client: the task runs to the end and is stored.
-_in_flight: set[asyncio.Task[service.CompareOutcome]] = set()
 
 
 @router.post("/v1/compare", operation_id="compare", responses=PROBLEMS)
@@ -46,8 +44,10 @@ async def create_comparison(
         request.state.pool,
     )
     task = asyncio.create_task(service.compare(body, principal, idempotency_key, services))
-    _in_flight.add(task)
-    task.add_done_callback(_in_flight.discard)
+    # The comparison outlives a disconnected client; shutdown drains what is in flight.
+    in_flight: set[asyncio.Task[Any]] = request.state.in_flight
+    in_flight.add(task)
+    task.add_done_callback(in_flight.discard)
     outcome = await asyncio.shield(task)
     if outcome.replayed:
         response.headers["Idempotent-Replayed"] = "true"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
@@ -9,13 +10,14 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.keys import Principal
-from app.comparisons import queries
+from app.comparisons import queries, sweeper
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.panels import (
@@ -39,14 +41,17 @@ from app.comparisons.schemas import CompareRequest, ComparisonRead
 from app.config import Settings
 from app.db import utcnow
 from app.errors import (
+    DATABASE_ERRORS,
     IdempotencyConflict,
     IdempotencyInProgress,
     JudgesFailed,
+    ServiceUnavailable,
     TooManyCalls,
     ValidationProblem,
 )
 from app.judges.registry import JudgeRegistry, RuntimeJudge
 from app.judging.types import Criterion, PairCallResult
+from app.privacy import KEEP_TEXTS, TextKeeper
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
 _audit_rng = random.SystemRandom()
@@ -68,6 +73,11 @@ class Services:
     sessionmaker: async_sessionmaker[AsyncSession]
     registry: JudgeRegistry
     pool: JudgePool
+
+    @property
+    def keeper(self) -> TextKeeper:
+        """What is stored of texts (privacy mode keeps only HMACs)."""
+        return TextKeeper.from_settings(self.settings)
 
 
 def request_hash(request: CompareRequest) -> str:
@@ -129,7 +139,7 @@ async def compare(
         judges,
         protocol,
         timeout_s,
-        services.sessionmaker,
+        services,
     )
     texts = PairTexts(
         request.prompt,
@@ -138,16 +148,23 @@ async def compare(
         to_criteria(request),
         request.reference,
     )
+    writer = CallWriter(comparison, services.sessionmaker, services.keeper)
     fanout = FanOut(
         services.pool,
         settings.max_request_concurrency,
         texts,
         protocol,
         time.monotonic() + timeout_s,
-        call_writer(comparison, services.sessionmaker),
+        writer,
+        draw_seed=f"{settings.draw_seed}:{digest}" if settings.draw_seed is not None else None,
     )
-    calls = await fanout.run([(judge, role) for judge, role in judges])
-    read = await finish(comparison, protocol, judges, calls, request.tags, services.sessionmaker)
+    try:
+        calls = await fanout.run(judges)
+    except asyncio.CancelledError:
+        # Shutdown cancelled the fan-out: keep what was stored and close the comparison.
+        await asyncio.shield(mark_interrupted(comparison.id, services.sessionmaker))
+        raise
+    read = await finish(comparison, protocol, judges, calls, request.tags, writer)
     if read.status == "failed":
         raise JudgesFailed(
             "no judge produced a result; the calls are stored", extra={"comparison_id": read.id}
@@ -216,10 +233,11 @@ async def reserve(
     judges: list[tuple[RuntimeJudge, Role]],
     protocol: Protocol,
     timeout_s: float,
-    sessionmaker: async_sessionmaker[AsyncSession],
+    services: Services,
 ) -> Comparison:
     """Insert the comparison as `running` (reserving the key) before any judge is paid."""
     a, b = request.response_a, request.response_b
+    keeper, prefixes = services.keeper, parse_family_prefixes(services.settings.family_prefixes)
     now = utcnow()
     comparison = Comparison(
         id=str(uuid.uuid4()),
@@ -229,17 +247,20 @@ async def reserve(
         api_key_id=principal.key_id,
         idempotency_key=idempotency_key,
         request_hash=digest,
-        prompt=request.prompt,
-        response_a=a.text,
-        response_b=b.text,
-        reference=request.reference,
+        prompt=keeper.text(request.prompt),
+        response_a=keeper.text(a.text),
+        response_b=keeper.text(b.text),
+        reference=keeper.text(request.reference),
+        prompt_hmac=keeper.hmac(request.prompt),
+        response_a_hmac=keeper.hmac(a.text),
+        response_b_hmac=keeper.hmac(b.text),
         len_a=len(a.text),
         len_b=len(b.text),
         placebo=a.text == b.text,
         model_a=a.model,
         model_b=b.model,
-        family_a=a.family,
-        family_b=b.family,
+        family_a=family_of(a.model, a.family, prefixes),
+        family_b=family_of(b.model, b.family, prefixes),
         criteria=request.model_dump(mode="json")["criteria"],
         protocol=protocol.kind,
         protocol_params=request.protocol.model_dump(exclude_none=True),
@@ -254,7 +275,7 @@ async def reserve(
             "conflicted": list(plan.conflicted),
         },
     )
-    async with sessionmaker() as session:
+    async with services.sessionmaker() as session:
         session.add(comparison)
         session.add_all(
             ComparisonTag(comparison_id=comparison.id, key=k, value=v)
@@ -269,19 +290,37 @@ async def reserve(
     return comparison
 
 
-def call_writer(comparison: Comparison, sessionmaker: async_sessionmaker[AsyncSession]):  # type: ignore[no-untyped-def]
-    """Persist each call in its own short transaction, as it completes."""
+class CallWriter:
+    """Stores each call in its own short transaction as it completes; keeps what it could not."""
 
-    async def persist(
-        judge: RuntimeJudge, role: Role, round_index: int, order: Order, result: PairCallResult
+    def __init__(
+        self,
+        comparison: Comparison,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        keeper: TextKeeper = KEEP_TEXTS,
+    ) -> None:
+        self.comparison = comparison
+        self.sessionmaker = sessionmaker
+        self.keeper = keeper
+        self.unsaved: list[JudgeCall] = []
+
+    async def __call__(
+        self,
+        judge: RuntimeJudge,
+        role: Role,
+        round_index: int,
+        order: Order,
+        result: PairCallResult,
     ) -> JudgeCall:
-        row = call_row(comparison, judge, role, round_index, order, result)
-        async with sessionmaker() as session:
-            session.add(row)
-            await session.commit()
+        row = call_row(self.comparison, judge, role, round_index, order, result, self.keeper)
+        try:
+            async with self.sessionmaker() as session:
+                session.add(row)
+                await session.commit()
+        except DATABASE_ERRORS:
+            # The judge answered but the database did not: the answer still carries the call.
+            self.unsaved.append(row)
         return row
-
-    return persist
 
 
 def call_row(
@@ -291,6 +330,7 @@ def call_row(
     round_index: int,
     order: Order,
     result: PairCallResult,
+    keeper: TextKeeper = KEEP_TEXTS,
 ) -> JudgeCall:
     """The stored form of one call (JUDGING.md "What is recorded")."""
     first, second = result.first_label, result.second_label
@@ -315,7 +355,8 @@ def call_row(
         nonces=list(result.nonces),
         anonymized_replacements=result.anonymized_replacements,
         provider_model=result.provider_model,
-        raw_output=result.raw_output,
+        raw_output=keeper.text(result.raw_output),
+        raw_output_hmac=keeper.hmac(result.raw_output),
         pick=result.pick,
         mapped_winner=winner_of(result.pick, order),
         confidence=result.confidence,
@@ -338,23 +379,49 @@ async def finish(
     judges: list[tuple[RuntimeJudge, Role]],
     calls: dict[str, list[JudgeCall]],
     tags: dict[str, str],
-    sessionmaker: async_sessionmaker[AsyncSession],
+    writer: CallWriter,
 ) -> ComparisonRead:
     """Decide per judge and for the panel, and write the verdict and status last."""
+    values = verdict_values(protocol, judges, calls)
+    for key, value in values.items():
+        setattr(comparison, key, value)
+    read = queries.to_read(comparison, [c for name in calls for c in calls[name]], tags)
+    if not await write_verdict(comparison.id, values, writer.sessionmaker) or writer.unsaved:
+        raise ServiceUnavailable(
+            "the judges answered but the database is unreachable; the result is not stored",
+            headers={"Retry-After": "5"},
+            extra={"not_persisted": True, "result": read.model_dump(mode="json")},
+        )
+    return read
+
+
+async def write_verdict(
+    comparison_id: str, values: dict[str, Any], sessionmaker: async_sessionmaker[AsyncSession]
+) -> bool:
+    """Store the verdict; False when the database is unreachable."""
+    try:
+        async with sessionmaker() as session:
+            await session.execute(
+                update(Comparison).where(Comparison.id == comparison_id).values(**values)
+            )
+            await session.commit()
+    except DATABASE_ERRORS:
+        return False
+    return True
+
+
+def verdict_values(
+    protocol: Protocol, judges: list[tuple[RuntimeJudge, Role]], calls: dict[str, list[JudgeCall]]
+) -> dict[str, Any]:
+    """The comparison's final columns: status, panel verdict, per-judge results."""
     results = {
         judge.name: judge_result(protocol, judge.name, role, calls[judge.name])
         for judge, role in judges
     }
     verdict = panel_verdict(list(results.values()))
-    with_result = [r for r in results.values() if r.winner is not None]
-    status = (
-        "failed"
-        if verdict is None
-        else "complete"
-        if len(with_result) == len(results)
-        else "partial"
-    )
-    values = {
+    complete = all(r.winner is not None for r in results.values())
+    status = "failed" if verdict is None else "complete" if complete else "partial"
+    values: dict[str, Any] = {
         "status": status,
         "completed_at": utcnow(),
         "winner": verdict.winner if verdict else None,
@@ -371,14 +438,16 @@ async def finish(
     }
     if status == "failed":
         values["idempotency_key"] = None  # a failed outcome releases the key
+    return values
+
+
+async def mark_interrupted(
+    comparison_id: str, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Close a comparison whose fan-out was cancelled; the sweeper's rule, applied at once."""
     async with sessionmaker() as session:
-        await session.execute(
-            update(Comparison).where(Comparison.id == comparison.id).values(**values)
-        )
+        await sweeper.close_interrupted(session, Comparison.id == comparison_id)
         await session.commit()
-    for key, value in values.items():
-        setattr(comparison, key, value)
-    return queries.to_read(comparison, [c for name in results for c in calls[name]], tags)
 
 
 def judge_result(protocol: Protocol, name: str, role: Role, calls: list[JudgeCall]) -> JudgeResult:

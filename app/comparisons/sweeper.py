@@ -8,42 +8,43 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import structlog
-from sqlalchemy import exists, select, update
+from sqlalchemy import ColumnElement, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.comparisons.models import Comparison, JudgeCall
-from app.db import utcnow
+from app.db import rowcount, utcnow
 
 log = structlog.get_logger()
 
 
-async def sweep(sessionmaker: async_sessionmaker[AsyncSession], grace_s: float) -> int:
-    """Mark running comparisons past deadline + grace `partial` (some call parsed) or `failed`."""
-    cutoff = utcnow() - timedelta(seconds=grace_s)
-    stale = (Comparison.status == "running") & (Comparison.deadline_at < cutoff)
+async def close_interrupted(session: AsyncSession, condition: ColumnElement[bool]) -> int:
+    """Mark running comparisons matching `condition` `partial` (a call parsed) or `failed`."""
+    running = (Comparison.status == "running") & condition
     parsed = exists(
         select(JudgeCall.id).where(
             JudgeCall.comparison_id == Comparison.id, JudgeCall.pick.is_not(None)
         )
     )
+    now = utcnow()
+    partial = await session.execute(
+        update(Comparison)
+        .where(running, parsed)
+        .values(status="partial", error_kind="interrupted", completed_at=now)
+    )
+    failed = await session.execute(
+        update(Comparison)
+        .where(running)
+        .values(status="failed", error_kind="interrupted", completed_at=now, idempotency_key=None)
+    )
+    return rowcount(partial) + rowcount(failed)
+
+
+async def sweep(sessionmaker: async_sessionmaker[AsyncSession], grace_s: float) -> int:
+    """Close running comparisons past their deadline plus a grace period."""
+    cutoff = utcnow() - timedelta(seconds=grace_s)
     async with sessionmaker() as session:
-        partial = await session.execute(
-            update(Comparison)
-            .where(stale, parsed)
-            .values(status="partial", error_kind="interrupted", completed_at=utcnow())
-        )
-        failed = await session.execute(
-            update(Comparison)
-            .where(stale)
-            .values(
-                status="failed",
-                error_kind="interrupted",
-                completed_at=utcnow(),
-                idempotency_key=None,
-            )
-        )
+        swept = await close_interrupted(session, Comparison.deadline_at < cutoff)
         await session.commit()
-    swept = int(partial.rowcount or 0) + int(failed.rowcount or 0)  # type: ignore[attr-defined]
     if swept:
         log.warning("swept_interrupted_comparisons", count=swept)
     return swept

@@ -16,7 +16,7 @@ from app.judging.types import SimKnobs
 from tests.support.sim import CountingTransport, http_sim_judges_toml
 
 EQUAL = "\n[sim q=0]"
-BODY = {"prompt": "What is 2+2?", "response_a": "4" + "\n[sim q=2]", "response_b": "5\n[sim q=-2]"}
+BODY = {"prompt": "What is 2+2?", "response_a": "4\n[sim q=4]", "response_b": "5\n[sim q=-4]"}
 
 
 def sim_judges(**knobs: float) -> str:
