@@ -25,6 +25,7 @@ import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, ValidationError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -109,6 +110,46 @@ class ServiceUnavailable(AppError):
     status, slug, title = 503, "service-unavailable", "The service cannot answer now"
 
 
+class Problem(BaseModel):
+    """An RFC 9457 problem; some types add members (`errors`, `comparison_id`, ...)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+
+
+# Every operation may answer these; documented once for the whole API.
+PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem, "description": description}
+    for status, description in [
+        (401, "no valid API key"),
+        (403, "the key lacks the scope"),
+        (404, "not found"),
+        (409, "conflict"),
+        (413, "body too large"),
+        (422, "invalid request"),
+        (429, "rate limited"),
+        (502, "no judge produced a result"),
+        (503, "overloaded, or a dependency is unreachable"),
+    ]
+}
+
+
+def problem_media_type(openapi: dict[str, Any]) -> dict[str, Any]:
+    """Document error answers as application/problem+json, which is what they are."""
+    for path in openapi.get("paths", {}).values():
+        for operation in path.values():
+            for status, response in operation.get("responses", {}).items():
+                content = response.get("content", {})
+                if status[0] in "45" and "application/json" in content:
+                    content["application/problem+json"] = content.pop("application/json")
+    return openapi
+
+
 def problem(
     status: int,
     slug: str,
@@ -174,6 +215,24 @@ async def handle_validation_error(request: Request, exc: Exception) -> JSONRespo
     )
 
 
+async def handle_model_error(request: Request, exc: Exception) -> JSONResponse:
+    # A service validated merged or stored data (a PATCH with nulls, say): still the client's input.
+    assert isinstance(exc, ValidationError)
+    errors = [
+        {"pointer": json_pointer(tuple(e["loc"])), "in": "body", "message": e["msg"]}
+        for e in exc.errors()
+    ]
+    detail = "; ".join(f"{e['pointer']}: {e['message']}" for e in errors[:5])
+    return problem(
+        422,
+        ValidationProblem.slug,
+        ValidationProblem.title,
+        detail,
+        instance=request.url.path,
+        errors=errors,
+    )
+
+
 async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     slugs = {
@@ -219,6 +278,7 @@ def install_error_handlers(app: FastAPI) -> None:
     """Render every expected failure as problem+json."""
     app.add_exception_handler(AppError, handle_app_error)
     app.add_exception_handler(RequestValidationError, handle_validation_error)
+    app.add_exception_handler(ValidationError, handle_model_error)
     app.add_exception_handler(StarletteHTTPException, handle_http_error)
     for db_error in DATABASE_ERRORS:
         app.add_exception_handler(db_error, handle_database_error)

@@ -13,22 +13,9 @@ from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRe
 from app.deps import CompareKey, ReadKey, SessionDep
 
 router = APIRouter(tags=["comparisons"])
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [
-        (401, "no valid key"),
-        (403, "missing scope"),
-        (409, "idempotency"),
-        (413, "body too large"),
-        (422, "invalid request"),
-        (429, "rate limited"),
-        (502, "no judge produced a result"),
-        (503, "overloaded or database down"),
-    ]
-}
 
 
-@router.post("/v1/compare", operation_id="compare", responses=PROBLEMS)
+@router.post("/v1/compare", operation_id="compare")
 async def create_comparison(
     body: CompareRequest,
     principal: CompareKey,
@@ -65,13 +52,13 @@ router.add_api_route(
 )
 
 
-@router.get("/v1/comparisons/{comparison_id}", operation_id="get_comparison", responses=PROBLEMS)
+@router.get("/v1/comparisons/{comparison_id}", operation_id="get_comparison")
 async def get_comparison(comparison_id: str, _: ReadKey, session: SessionDep) -> ComparisonRead:
     """One stored comparison with every call."""
     return await queries.get_comparison(session, comparison_id)
 
 
-@router.get("/v1/comparisons", operation_id="list_comparisons", responses=PROBLEMS)
+@router.get("/v1/comparisons", operation_id="list_comparisons")
 async def list_comparisons(
     _: ReadKey,
     session: SessionDep,
