@@ -1,12 +1,25 @@
-# fairpair API and worker image. Minimal for now: the ecosystem issue adds multi-stage builds.
-FROM python:3.11-slim
+# fairpair: one image for the API, the batch worker and the demo sim-judge.
+# Build stage: a virtualenv with the dependencies, built where compilers may be needed.
+FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /srv/fairpair
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
-RUN pip install --no-cache-dir -e . && useradd --system --uid 10001 fairpair
+# The same install command CI runs outside a container (.ci/dockerfile-commands).
+RUN pip install -e .
+
+# Run stage: the virtualenv and the source, as a non-root user.
+FROM python:3.11-slim
+ENV PATH=/opt/venv/bin:$PATH PYTHONUNBUFFERED=1
+WORKDIR /srv/fairpair
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build /srv/fairpair /srv/fairpair
+RUN useradd --system --uid 10001 --home /srv/fairpair fairpair
 USER fairpair
 EXPOSE 8000
-HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
-  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz')"
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"]
 CMD ["fairpair", "serve", "--host", "0.0.0.0", "--port", "8000"]
