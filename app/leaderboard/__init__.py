@@ -1,0 +1,1 @@
+"""`GET /v1/leaderboard`: Bradley-Terry ratings of generating models and baseline win rates."""

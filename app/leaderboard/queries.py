@@ -1,0 +1,141 @@
+"""Read-side SQL for the leaderboard: the outcomes between generating models (STATISTICS.md).
+
+An outcome is a complete, non-placebo comparison whose two responses name different models,
+scored for model A as y = 1 (A won), ½ (tie) or 0 (B won) from the final, debiased verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import ColumnElement, Select, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.comparisons.models import Comparison, ComparisonTag
+
+# STATISTICS.md: Python fits on at most the 100,000 most recent observations of a figure.
+MAX_OUTCOMES = 100_000
+
+
+@dataclass(frozen=True)
+class LeaderboardFilters:
+    """Which comparisons count; no `since` means every stored comparison."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    tags: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Watermark:
+    """A cheap fingerprint of the eligible comparisons: it moves when a new one completes."""
+
+    count: int
+    last_completed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class PairCount:
+    """How often one ordered pair of models ended with one verdict (A, B or tie)."""
+
+    model_a: str
+    model_b: str
+    winner: str
+    count: int
+
+
+@dataclass(frozen=True)
+class BaselineGame:
+    """One direct comparison of `model` with the baseline: its outcome and Δlen for `model`."""
+
+    model: str
+    y: float
+    delta_len: int
+
+
+def eligible(filters: LeaderboardFilters) -> list[ColumnElement[bool]]:
+    """Conditions selecting the comparisons that are leaderboard outcomes."""
+    conditions: list[ColumnElement[bool]] = [
+        Comparison.status == "complete",
+        Comparison.placebo.is_(False),
+        Comparison.winner.in_(("A", "B", "tie")),
+        Comparison.model_a.is_not(None),
+        Comparison.model_b.is_not(None),
+        Comparison.model_a != "",
+        Comparison.model_b != "",
+        Comparison.model_a != Comparison.model_b,
+    ]
+    if filters.since is not None:
+        conditions.append(Comparison.created_at >= filters.since)
+    if filters.until is not None:
+        conditions.append(Comparison.created_at < filters.until)
+    for key, value in filters.tags:
+        tagged = select(ComparisonTag.comparison_id).where(
+            ComparisonTag.key == key, ComparisonTag.value == value
+        )
+        conditions.append(Comparison.id.in_(tagged))
+    return conditions
+
+
+async def watermark(session: AsyncSession, filters: LeaderboardFilters) -> Watermark:
+    """Count and latest completion of the eligible comparisons."""
+    query = select(func.count(), func.max(Comparison.completed_at)).where(*eligible(filters))
+    count, last = (await session.execute(query)).one()
+    return Watermark(count=int(count), last_completed_at=last)
+
+
+def _most_recent_ids(filters: LeaderboardFilters, limit: int) -> Select[Any]:
+    return (
+        select(Comparison.id)
+        .where(*eligible(filters))
+        .order_by(Comparison.created_at.desc(), Comparison.id.desc())
+        .limit(limit)
+    )
+
+
+async def pair_counts(
+    session: AsyncSession, filters: LeaderboardFilters, *, limit: int | None = None
+) -> list[PairCount]:
+    """Verdict counts per ordered model pair; over the `limit` most recent outcomes if given."""
+    conditions = eligible(filters)
+    if limit is not None:
+        conditions = [Comparison.id.in_(_most_recent_ids(filters, limit))]
+    query = (
+        select(Comparison.model_a, Comparison.model_b, Comparison.winner, func.count())
+        .where(*conditions)
+        .group_by(Comparison.model_a, Comparison.model_b, Comparison.winner)
+        .order_by(Comparison.model_a, Comparison.model_b, Comparison.winner)
+    )
+    # eligible() keeps only rows with both models and a verdict: none of these is NULL.
+    rows = cast("list[tuple[str, str, str, int]]", (await session.execute(query)).all())
+    return [PairCount(a, b, w, int(n)) for a, b, w, n in rows]
+
+
+async def baseline_games(
+    session: AsyncSession, filters: LeaderboardFilters, baseline: str
+) -> list[BaselineGame]:
+    """The most recent direct comparisons with the baseline, from the other model's side."""
+    query = (
+        select(
+            Comparison.model_a,
+            Comparison.model_b,
+            Comparison.len_a,
+            Comparison.len_b,
+            Comparison.winner,
+        )
+        .where(*eligible(filters))
+        .where((Comparison.model_a == baseline) | (Comparison.model_b == baseline))
+        .order_by(Comparison.created_at.desc(), Comparison.id.desc())
+        .limit(MAX_OUTCOMES)
+    )
+    rows = cast("list[tuple[str, str, int, int, str]]", (await session.execute(query)).all())
+    games = []
+    for model_a, model_b, len_a, len_b, winner in rows:
+        y_a = 1.0 if winner == "A" else 0.0 if winner == "B" else 0.5
+        if model_b == baseline:
+            games.append(BaselineGame(model=model_a, y=y_a, delta_len=len_a - len_b))
+        else:
+            games.append(BaselineGame(model=model_b, y=1.0 - y_a, delta_len=len_b - len_a))
+    return games

@@ -1,0 +1,229 @@
+"""The leaderboard use case: read outcomes, fit off the event loop, cache until new data arrives."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import utcnow
+from app.leaderboard import queries
+from app.leaderboard.queries import BaselineGame, LeaderboardFilters, PairCount, Watermark
+from app.leaderboard.schemas import (
+    BaselineWinRate,
+    Leaderboard,
+    LeaderboardFiltersRead,
+    ModelStanding,
+)
+from app.reports import ratings
+from app.reports.ratings import Game
+
+BOOTSTRAP_ROUNDS = 200
+BOOTSTRAP_SEED = 0
+Y_OF_WINNER = {"A": 1.0, "tie": 0.5, "B": 0.0}
+
+
+@dataclass(frozen=True)
+class LeaderboardQuery:
+    """What a leaderboard answer depends on besides the data: its cache key."""
+
+    filters: LeaderboardFilters = field(default_factory=LeaderboardFilters)
+    baseline: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """What the fit needs: verdict counts over all outcomes and over the fitted (recent) ones."""
+
+    totals: list[PairCount]
+    fitted: list[PairCount]
+    sampled: bool
+    baseline_games: list[BaselineGame]
+
+
+class LeaderboardCache:
+    """Answers per query, valid while the eligible comparisons' watermark is unchanged."""
+
+    def __init__(self, capacity: int = 64) -> None:
+        self._entries: OrderedDict[LeaderboardQuery, tuple[Watermark, Leaderboard]] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[LeaderboardQuery, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._capacity = capacity
+
+    def get(self, query: LeaderboardQuery, mark: Watermark) -> Leaderboard | None:
+        """The cached answer if it was computed at this watermark."""
+        entry = self._entries.get(query)
+        if entry is None or entry[0] != mark:
+            return None
+        self._entries.move_to_end(query)
+        return entry[1]
+
+    def put(self, query: LeaderboardQuery, mark: Watermark, answer: Leaderboard) -> None:
+        """Keep an answer, evicting the least recently used beyond capacity."""
+        self._entries[query] = (mark, answer)
+        self._entries.move_to_end(query)
+        while len(self._entries) > self._capacity:
+            self._entries.popitem(last=False)
+
+    def lock(self, query: LeaderboardQuery) -> asyncio.Lock:
+        """One lock per query, so simultaneous cold requests fit once."""
+        lock = self._locks.get(query)
+        if lock is None:
+            lock = self._locks[query] = asyncio.Lock()
+        return lock
+
+
+async def get_leaderboard(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    cache: LeaderboardCache,
+    query: LeaderboardQuery,
+) -> Leaderboard:
+    """The leaderboard, from cache unless comparisons arrived since it was computed."""
+    async with sessionmaker() as session:
+        mark = await queries.watermark(session, query.filters)
+    cached = cache.get(query, mark)
+    if cached is not None:
+        return cached
+    async with cache.lock(query):
+        cached = cache.get(query, mark)  # filled while this request waited
+        if cached is not None:
+            return cached
+        # Read after the watermark: the data is at least as new as the mark it is cached under.
+        async with sessionmaker() as session:
+            outcomes = await read_outcomes(session, query)
+        answer = await asyncio.to_thread(compute_leaderboard, query, outcomes)
+        cache.put(query, mark, answer)
+        return answer
+
+
+async def read_outcomes(session: AsyncSession, query: LeaderboardQuery) -> Outcomes:
+    """Verdict counts (all, and the most recent ones when there are too many to fit)."""
+    totals = await queries.pair_counts(session, query.filters)
+    sampled = sum(p.count for p in totals) > queries.MAX_OUTCOMES
+    fitted = (
+        await queries.pair_counts(session, query.filters, limit=queries.MAX_OUTCOMES)
+        if sampled
+        else totals
+    )
+    games = (
+        await queries.baseline_games(session, query.filters, query.baseline)
+        if query.baseline is not None
+        else []
+    )
+    return Outcomes(totals=totals, fitted=fitted, sampled=sampled, baseline_games=games)
+
+
+def expand_games(pairs: Sequence[PairCount], index: dict[str, int]) -> list[Game]:
+    """One game per comparison, in a backend-independent order (the bootstrap depends on it)."""
+    games: list[Game] = []
+    for p in sorted(pairs, key=lambda p: (p.model_a, p.model_b, p.winner)):
+        games += [(index[p.model_a], index[p.model_b], Y_OF_WINNER[p.winner])] * p.count
+    return games
+
+
+def records(pairs: Sequence[PairCount]) -> dict[str, tuple[int, int, int]]:
+    """Wins, ties and losses per model."""
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for p in pairs:
+        slot_a = {"A": 0, "tie": 1, "B": 2}[p.winner]
+        tally[p.model_a][slot_a] += p.count
+        tally[p.model_b][2 - slot_a] += p.count
+    return {model: (w, t, lost) for model, (w, t, lost) in tally.items()}
+
+
+def competition_ranks(ratings_by_model: dict[str, float]) -> dict[str, int]:
+    """1 for the highest rating; equal ratings share a rank ("1224")."""
+    ordered = sorted(ratings_by_model.values(), reverse=True)
+    return {m: 1 + ordered.index(r) for m, r in ratings_by_model.items()}
+
+
+def baseline_win_rates(
+    games: Sequence[BaselineGame], models: Sequence[str], baseline: str
+) -> dict[str, BaselineWinRate]:
+    """Raw and length-controlled win rates of every other model against the baseline."""
+    by_model: dict[str, list[BaselineGame]] = defaultdict(list)
+    for game in games:
+        by_model[game.model].append(game)
+    rates = {}
+    for model in models:
+        if model == baseline:
+            continue
+        mine = by_model[model]
+        lc = ratings.length_controlled_win_rate([g.y for g in mine], [g.delta_len for g in mine])
+        rates[model] = BaselineWinRate(
+            n=lc["n"],
+            win_rate=lc["raw"],
+            win_rate_se=lc["raw_se"],
+            lc_win_rate=lc["lc"],
+            lc_win_rate_se=lc["lc_se"],
+            lc_warning=lc["lc_warning"],
+            reason=lc["reason"],
+        )
+    return rates
+
+
+def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderboard:
+    """Fit Bradley-Terry with bootstrap CIs and the baseline win rates (CPU-bound; pure)."""
+    computed_at = utcnow()
+    record = records(outcomes.totals)
+    models = sorted(record)
+    index = {model: k for k, model in enumerate(models)}
+    fitted = expand_games(outcomes.fitted, index)
+    rows = ratings.leaderboard(len(models), fitted, BOOTSTRAP_ROUNDS, BOOTSTRAP_SEED)
+    rated = {models[r["model"]]: r["rating"] for r in rows if r["rating"] is not None}
+    ranks = competition_ranks(rated)
+    vs_baseline = (
+        baseline_win_rates(outcomes.baseline_games, models, query.baseline)
+        if query.baseline is not None
+        else {}
+    )
+    standings = [
+        standing(models[row["model"]], row, record, ranks, vs_baseline) for row in rows
+    ]
+    standings.sort(key=lambda s: (s.rank is None, s.rank or 0, -s.games, s.model))
+    return Leaderboard(
+        computed_at=computed_at,
+        filters=filters_read(query),
+        n=len(fitted),
+        sampled=outcomes.sampled,
+        models=standings,
+    )
+
+
+def standing(
+    model: str,
+    row: ratings.ModelRating,
+    record: dict[str, tuple[int, int, int]],
+    ranks: dict[str, int],
+    vs_baseline: dict[str, BaselineWinRate],
+) -> ModelStanding:
+    """One model's row of the answer."""
+    wins, ties, losses = record[model]
+    return ModelStanding(
+        model=model,
+        rank=ranks.get(model),
+        rating=row["rating"],
+        ci95=row["ci95"],
+        theta=row["theta"],
+        games=wins + ties + losses,
+        wins=wins,
+        ties=ties,
+        losses=losses,
+        reason=row["reason"],
+        vs_baseline=vs_baseline.get(model),
+    )
+
+
+def filters_read(query: LeaderboardQuery) -> LeaderboardFiltersRead:
+    """The filters as echoed in the answer."""
+    return LeaderboardFiltersRead(
+        since=query.filters.since,
+        until=query.filters.until,
+        tags=[f"{key}:{value}" for key, value in query.filters.tags],
+        baseline=query.baseline,
+    )
