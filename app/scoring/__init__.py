@@ -1,0 +1,1 @@
+"""Pointwise scoring with rubrics: `/v1/score`, score sessions, and reviewer calibration."""
