@@ -72,6 +72,9 @@ def assert_problem(
         ({**BODY, "timeout_s": -1}, "/timeout_s"),
         ({**BODY, "unexpected": 1}, "/unexpected"),
         ({"prompt": "p"}, "/response_a"),
+        ({**BODY, "tags": {"k": "a\x00b"}}, "/tags/k"),
+        ({**BODY, "criteria": "be \x00 fair"}, "/criteria"),
+        ({**BODY, "criteria": [{"name": "x\x00", "weight": 1}]}, "/criteria"),
     ],
 )
 async def test_invalid_compare_bodies_are_422_naming_the_field(
@@ -202,6 +205,8 @@ async def test_invalid_list_parameters_are_422(
         "cursor=%%%",
         "status=odd",
         "since=yesterday",
+        "tag=k:%00",
+        "since=0001-01-01T00:00:00%2B14:00",
     ):
         response = await limited.get(f"/v1/comparisons?{query}", headers=reader)
         assert_problem(response, 422, "validation-error")

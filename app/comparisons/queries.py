@@ -25,6 +25,7 @@ from app.comparisons.schemas import (
     ProtocolIn,
 )
 from app.errors import NotFound, ValidationProblem
+from app.fields import check_text
 
 
 def confidence_source(
@@ -171,13 +172,20 @@ def parse_tag_filters(tags: Sequence[str]) -> list[tuple[str, str]]:
         key, sep, value = tag.partition(":")
         if not sep or not key:
             raise ValidationProblem(f"/tag/{i}: expected key:value")
+        try:
+            check_text(tag)
+        except ValueError as exc:
+            raise ValidationProblem(f"/tag/{i}: {exc}") from exc
         parsed.append((key, value))
     return parsed
 
 
-def as_utc(moment: datetime) -> datetime:
-    """A query parameter's time, read as UTC when it names no zone."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+def as_utc(moment: datetime, name: str = "since") -> datetime:
+    """A query parameter's time in UTC (naive means UTC); 422 when UTC cannot hold it."""
+    try:
+        return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment).astimezone(UTC)
+    except OverflowError as exc:
+        raise ValidationProblem(f"/{name}: out of range") from exc
 
 
 def filtered(
@@ -207,7 +215,7 @@ def filtered(
     if since:
         query = query.where(Comparison.created_at >= as_utc(since))
     if until:
-        query = query.where(Comparison.created_at < as_utc(until))
+        query = query.where(Comparison.created_at < as_utc(until, "until"))
     return query
 
 

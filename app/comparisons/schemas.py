@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -16,12 +17,12 @@ from pydantic import (
 
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
-from app.fields import Name, NonEmptyText, ShortText, Text
+from app.fields import Name, NonEmptyText, ShortText, Text, check_text
 
 Winner = Literal["A", "B", "tie"]
 Status = Literal["running", "complete", "partial", "failed"]
-TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
-TagValue = Annotated[str, StringConstraints(max_length=256)]
+TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(check_text)]
+TagValue = Annotated[str, StringConstraints(max_length=256), AfterValidator(check_text)]
 
 
 class ResponseIn(BaseModel):
@@ -39,9 +40,11 @@ class CriterionIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+    name: Annotated[
+        str, StringConstraints(min_length=1, max_length=100), AfterValidator(check_text)
+    ]
     weight: float = Field(gt=0, le=1000)
-    description: Annotated[str, StringConstraints(max_length=2000)] = ""
+    description: Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)] = ""
 
 
 class ProtocolIn(BaseModel):
@@ -71,7 +74,9 @@ class CompareRequest(BaseModel):
     response_a: ResponseIn
     response_b: ResponseIn
     criteria: (
-        Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+        Annotated[
+            str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(check_text)
+        ]
         | list[CriterionIn]
         | None
     ) = None
