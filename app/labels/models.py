@@ -1,0 +1,32 @@
+"""Calibration labels: a human's gold verdict on a stored comparison."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base, UTCDateTime, utcnow
+
+# SQLite only auto-increments an INTEGER PRIMARY KEY.
+BigIntId = BigInteger().with_variant(Integer, "sqlite")
+
+
+class Label(Base):
+    """One labeler's latest verdict on one comparison (a new label replaces the old one)."""
+
+    __tablename__ = "labels"
+    # The unique key's leading column also serves lookups by comparison.
+    __table_args__ = (UniqueConstraint("comparison_id", "labeler"),)
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True, autoincrement=True)
+    comparison_id: Mapped[str] = mapped_column(
+        ForeignKey("comparisons.id", ondelete="CASCADE")
+    )
+    labeler: Mapped[str] = mapped_column(String(200))
+    winner: Mapped[str] = mapped_column(String(4))  # A | B | tie
+    # Drawn from the random labeling queue, rather than chosen by the labeler.
+    from_queue: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

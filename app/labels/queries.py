@@ -1,0 +1,217 @@
+"""Read-side SQL of calibration labels: gold labels, the labeling queue, the report's counts.
+
+Gold label of a comparison: the winner named by more of its labelers' latest labels than any
+other winner (a labeler's new label replaces the old one, so every row is a latest label);
+when two winners share the most labels the comparison is `disputed` and has no gold label.
+
+The report's counts use the bias report's scope (`app.reports.queries.scope`: judge, judge version,
+call time, tags, protocol; running comparisons ignored, placebo comparisons excluded) and parsed
+design calls only. They return integer counts and float sums, never rates; `app.labels.report`
+turns them into estimates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    Select,
+    String,
+    Subquery,
+    and_,
+    case,
+    cast,
+    distinct,
+    exists,
+    func,
+    literal,
+    literal_column,
+    null,
+    select,
+)
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.labels.models import Label
+from app.reports.queries import (
+    MAX_OBSERVATIONS,
+    PARSED_DESIGN,
+    ReportFilters,
+    calls_query,
+    fetch,
+    scope,
+)
+
+WINNERS = ("A", "B", "tie")
+# Lower edges of the confidence deciles 1..9, as `stats.reliability_deciles` draws them.
+DECILE_EDGES = tuple(round(k / 10, 1) for k in range(1, 10))
+CONFIDENT = 0.9  # `confident_wrong_rate` counts wrong calls at or above this confidence
+_call = JudgeCall
+
+
+# Gold labels
+
+
+def gold_labels(*conditions: ColumnElement[bool]) -> Subquery:
+    """Per labelled comparison: votes per winner, labelers, the gold label (NULL: disputed),
+    whether all labelers agree, whether any label came from the queue, the last label's time."""
+    votes = {w: func.count().filter(Label.winner == w) for w in WINNERS}
+    a, b, t = votes["A"], votes["B"], votes["tie"]
+    gold = case((and_(a > b, a > t), "A"), (and_(b > a, b > t), "B"),
+                (and_(t > a, t > b), "tie"), else_=null())
+    return (select(
+        Label.comparison_id.label("comparison_id"), a.label("votes_a"), b.label("votes_b"),
+        t.label("votes_tie"), func.count().label("labelers"), gold.label("gold"),
+        case((func.count(distinct(Label.winner)) == 1, 1), else_=0).label("unanimous"),
+        func.max(case((Label.from_queue, 1), else_=0)).label("from_queue"),
+        func.max(Label.updated_at).label("labelled_at"))
+        .where(*conditions).group_by(Label.comparison_id).subquery("gold"))
+
+
+async def gold_of(session: AsyncSession, comparison_id: str) -> Row[Any] | None:
+    """The `gold_labels` row of one comparison; None when it has no label."""
+    gold = gold_labels(Label.comparison_id == comparison_id)
+    return (await session.execute(select(gold))).first()
+
+
+# The labeling queue
+
+
+def queue_candidates(judge: str | None) -> Select[Any]:
+    """Complete, non-placebo comparisons with no label (of `judge`, when given)."""
+    query = select(Comparison.id).where(
+        Comparison.status == "complete", Comparison.placebo.is_(False),
+        ~exists().where(Label.comparison_id == Comparison.id))
+    if judge is not None:
+        query = query.where(Comparison.id.in_(
+            select(JudgeCall.comparison_id).where(JudgeCall.judge_name == judge)))
+    return query
+
+
+async def count_candidates(session: AsyncSession, judge: str | None) -> int:
+    """How many comparisons the queue draws from."""
+    subquery = queue_candidates(judge).subquery()
+    return int(await session.scalar(select(func.count()).select_from(subquery)) or 0)
+
+
+async def candidates_at(session: AsyncSession, judge: str | None,
+                        positions: Sequence[int]) -> list[Comparison]:
+    """The candidates at 0-based `positions` in id order, in the order of `positions`."""
+    ranked = queue_candidates(judge).add_columns(
+        func.row_number().over(order_by=Comparison.id).label("rn")).subquery()
+    rows = await fetch(session, select(ranked.c.id, ranked.c.rn).where(
+        ranked.c.rn.in_([p + 1 for p in positions])))
+    by_position = {row.rn - 1: row.id for row in rows}
+    ids = [by_position[p] for p in positions if p in by_position]
+    found = {c.id: c for c in await session.scalars(
+        select(Comparison).where(Comparison.id.in_(ids)))}
+    return [found[i] for i in ids if i in found]
+
+
+async def tags_of(session: AsyncSession, ids: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The tags of each comparison."""
+    tags: dict[str, dict[str, str]] = {i: {} for i in ids}
+    for tag in await session.scalars(
+            select(ComparisonTag).where(ComparisonTag.comparison_id.in_(ids))):
+        tags[tag.comparison_id][tag.key] = tag.value
+    return tags
+
+
+# The report
+
+
+def judge_winner(session: AsyncSession) -> ColumnElement[Any]:
+    """The call's judge's debiased winner on its comparison (`judge_results[judge].winner`)."""
+    results = Comparison.judge_results
+    if session.get_bind().dialect.name == "postgresql":
+        return func.jsonb_extract_path_text(results, JudgeCall.judge_name, "winner")
+    # Judge names are `[A-Za-z0-9._:-]`: nothing to escape inside the quoted path key.
+    path = literal('$."', String) + JudgeCall.judge_name + literal('".winner', String)
+    return func.json_extract(results, path)
+
+
+def observations(session: AsyncSession, filters: ReportFilters, gold: Subquery) -> Subquery:
+    """One row per (judge, labelled comparison) in scope, and one per labelled comparison for
+    the panel (judge NULL, voters' calls, the final verdict): parsed design calls `n`, those
+    matching the gold label `k`, those with a confidence `n_conf`, the verdict, the labels."""
+    hit = and_(PARSED_DESIGN, _call.mapped_winner == gold.c.gold)
+    label_columns = [gold.c[name] for name in
+                     ("gold", "labelers", "unanimous", "from_queue", "labelled_at")]
+
+    def per(judge: Any, verdict: Any, n_conf: Any, conditions: list[ColumnElement[bool]],
+            keys: list[Any]) -> Select[Any]:
+        return (calls_query(
+            judge.label("judge"), _call.comparison_id.label("comparison_id"),
+            func.count().filter(PARSED_DESIGN).label("n"), func.count().filter(hit).label("k"),
+            n_conf.label("n_conf"), verdict.label("verdict"), *label_columns,
+            conditions=conditions)
+            .join(gold, gold.c.comparison_id == _call.comparison_id)
+            .group_by(*keys, _call.comparison_id, *label_columns))
+
+    judges = per(_call.judge_name, func.max(judge_winner(session)),
+                 func.count().filter(PARSED_DESIGN, _call.confidence.is_not(None)),
+                 scope(filters), [_call.judge_name])
+    panel = per(cast(null(), String), func.max(Comparison.winner), literal(0),
+                [*scope(filters, judges=False), _call.role == "voter"], [])
+    return judges.union_all(panel).subquery("observations")
+
+
+async def call_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge: gold-labelled comparisons by (calls matching gold `k`, parsed design calls
+    `n`, has a confident call, among the MAX_OBSERVATIONS most recent) -> `rows`."""
+    obs = observations(session, filters, gold_labels())
+    rank = func.row_number().over(partition_by=obs.c.judge,
+                                  order_by=[obs.c.labelled_at.desc(), obs.c.comparison_id.desc()])
+    ranked = select(obs.c.judge, obs.c.k, obs.c.n, (obs.c.n_conf > 0).label("confident"),
+                    (rank <= MAX_OBSERVATIONS).label("kept")).where(
+        obs.c.gold.is_not(None), obs.c.n > 0).subquery("ranked")
+    keys = [ranked.c[name] for name in ("judge", "k", "n", "confident", "kept")]
+    return await fetch(session, select(*keys, func.count().label("rows")).group_by(*keys))
+
+
+async def verdict_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge: gold-labelled comparisons with a result, by (verdict, gold) -> `rows`."""
+    obs = observations(session, filters, gold_labels())
+    keys = [obs.c.judge, obs.c.verdict, obs.c.gold]
+    return await fetch(session, select(*keys, func.count().label("rows"))
+                       .where(obs.c.gold.is_not(None), obs.c.verdict.is_not(None))
+                       .group_by(*keys))
+
+
+async def label_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge: labelled comparisons by (disputed, any label from the queue, ≥ 2 labelers,
+    all labelers agree) -> `rows`."""
+    obs = observations(session, filters, gold_labels())
+    flags = select(obs.c.judge, obs.c.gold.is_(None).label("disputed"), obs.c.from_queue,
+                   (obs.c.labelers >= 2).label("multi"), obs.c.unanimous).subquery("flags")
+    keys = list(flags.c)
+    return await fetch(session, select(*keys, func.count().label("rows")).group_by(*keys))
+
+
+def decile(confidence: Any) -> ColumnElement[int]:
+    """The reliability decile 0..9 of a confidence (an edge belongs to the upper decile)."""
+    whens = [(confidence >= edge, k) for k, edge in reversed(list(enumerate(DECILE_EDGES, 1)))]
+    return case(*whens, else_=0)
+
+
+async def confidence_cube(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge, confidence source and decile, over parsed design calls with a confidence on
+    gold-labelled comparisons: `n`, Σc `s`, Σc² `ss`, hits, Σc over hits `s_hit`, and
+    `confident_wrong` (c ≥ 0.9 and wrong)."""
+    gold = gold_labels()
+    c = _call.confidence
+    hit = _call.mapped_winner == gold.c.gold
+    bucket = decile(c).label("decile")
+    query = calls_query(
+        _call.judge_name.label("judge"), _call.confidence_source.label("source"), bucket,
+        func.count().label("n"), func.sum(c).label("s"), func.sum(c * c).label("ss"),
+        func.count().filter(hit).label("hits"),
+        func.sum(case((hit, c), else_=0.0)).label("s_hit"),
+        func.count().filter(c >= CONFIDENT, ~hit).label("confident_wrong"),
+        conditions=[*scope(filters), PARSED_DESIGN, c.is_not(None), gold.c.gold.is_not(None)])
+    query = query.join(gold, gold.c.comparison_id == _call.comparison_id)
+    return await fetch(session, query.group_by(_call.judge_name, _call.confidence_source,
+                                               literal_column("decile")))

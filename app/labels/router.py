@@ -1,0 +1,46 @@
+"""`POST /v1/comparisons/{id}/labels` and `GET /v1/labeling-queue` (scope `label`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Response
+
+from app.deps import LabelKey, SessionDep
+from app.labels import service
+from app.labels.schemas import LabelIn, LabelingQueue, LabelRead
+
+router = APIRouter(tags=["labels"])
+
+
+@router.post(
+    "/v1/comparisons/{comparison_id}/labels",
+    operation_id="create_label",
+    status_code=201,
+    responses={200: {"model": LabelRead, "description": "the labeler's earlier label replaced"}},
+)
+async def create_label(
+    comparison_id: Annotated[str, Path(max_length=36)],
+    body: LabelIn,
+    _: LabelKey,
+    session: SessionDep,
+    response: Response,
+) -> LabelRead:
+    """Attach a human's verdict to a stored comparison; the gold label is its labelers' majority."""
+    label, created = await service.create_label(session, comparison_id, body)
+    if not created:
+        response.status_code = 200
+    return label
+
+
+@router.get("/v1/labeling-queue", operation_id="get_labeling_queue")
+async def get_labeling_queue(
+    _: LabelKey,
+    session: SessionDep,
+    judge: Annotated[str | None, Query(max_length=100)] = None,
+    n: Annotated[int, Query(ge=1, le=200)] = 20,
+    seed: Annotated[int | None, Query(ge=0, le=service.MAX_SEED)] = None,
+) -> LabelingQueue:
+    """A uniform random sample of unlabelled complete comparisons (of `judge`), so that the
+    calibration set is a random sample; the same `seed` draws the same sample."""
+    return await service.labeling_queue(session, judge, n, seed)

@@ -1,0 +1,156 @@
+"""Issue 6: `POST /v1/comparisons/{id}/labels` and `GET /v1/labeling-queue`."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import httpx2
+import pytest
+from scipy import stats
+
+from app.db import create_engine, create_sessionmaker
+from app.labels.service import labeling_queue
+from tests.conftest import make_key
+from tests.labels.builders import Rows, Swap
+
+
+@pytest.fixture
+async def labeler(clean_pg: str) -> dict[str, str]:
+    """Headers of a key with the `label` scope only."""
+    return await make_key(clean_pg, "labeler", ["label"])
+
+
+async def stored(clean_pg: str, count: int = 1, **fields: object) -> list[str]:
+    """`count` complete comparisons judged by judge-a."""
+    rows = Rows()
+    ids = [rows.comparison(Swap("judge-a", "first", "second"), **fields)  # type: ignore[arg-type]
+           for _ in range(count)]
+    await rows.insert(clean_pg)
+    return ids
+
+
+async def post_label(client: httpx2.AsyncClient, headers: dict[str, str], comparison_id: str,
+                     labeler: str, winner: str, **extra: object) -> httpx2.Response:
+    body = {"winner": winner, "labeler": labeler, **extra}
+    return await client.post(f"/v1/comparisons/{comparison_id}/labels", headers=headers,
+                             json=body)
+
+
+async def test_a_new_label_by_the_same_labeler_replaces_the_old_one(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    (comparison_id,) = await stored(clean_pg)
+    first = await post_label(client, labeler, comparison_id, "ann", "A")
+    assert first.status_code == 201, first.text
+    assert first.json()["gold"] == {"winner": "A", "disputed": False, "labelers": 1,
+                                    "votes": {"A": 1, "B": 0, "tie": 0}}
+    again = await post_label(client, labeler, comparison_id, "ann", "B", from_queue=True)
+    assert again.status_code == 200
+    body = again.json()
+    assert (body["winner"], body["from_queue"], body["gold"]["labelers"]) == ("B", True, 1)
+    assert body["created_at"] == first.json()["created_at"] < body["updated_at"]
+
+
+@pytest.mark.parametrize(("labels", "gold"), [
+    (["A", "A", "B"], "A"),
+    (["tie", "tie", "A"], "tie"),
+    (["A", "A", "B", "tie"], "A"),  # the most labels, though not more than half
+    (["A", "B"], None),
+    (["A", "B", "tie"], None),
+    (["A", "A", "B", "B", "tie"], None),
+])
+async def test_gold_is_the_majority_of_distinct_labelers_and_an_even_split_is_disputed(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str], labels: list[str],
+    gold: str | None,
+) -> None:
+    (comparison_id,) = await stored(clean_pg)
+    for i, winner in enumerate(labels):
+        response = await post_label(client, labeler, comparison_id, f"person-{i}", winner)
+    assert response.json()["gold"]["winner"] == gold
+    assert response.json()["gold"]["disputed"] is (gold is None)
+
+
+async def test_labels_need_the_label_scope_an_existing_comparison_and_a_valid_body(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str], reader: dict[str, str]
+) -> None:
+    (comparison_id,) = await stored(clean_pg)
+    forbidden = await post_label(client, reader, comparison_id, "ann", "A")
+    assert (forbidden.status_code, forbidden.json()["type"].rsplit("/", 1)[-1]) == (
+        403, "forbidden")
+    missing = await post_label(client, labeler, "no-such-comparison", "ann", "A")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"].startswith("application/problem+json")
+    for body in ({"winner": "C", "labeler": "ann"}, {"winner": "A", "labeler": "  "},
+                 {"winner": "A", "labeler": "a\x00"}, {"winner": "A"},
+                 {"winner": "A", "labeler": "ann", "extra": 1}):
+        bad = await client.post(f"/v1/comparisons/{comparison_id}/labels", headers=labeler,
+                                json=body)
+        assert bad.status_code == 422, body
+    queue = await client.get("/v1/labeling-queue", headers=reader)
+    assert queue.status_code == 403
+
+
+async def test_queue_offers_only_unlabelled_complete_comparisons_of_the_judge(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    rows = Rows()
+    wanted = {rows.comparison(Swap("judge-a", "first", "second")) for _ in range(3)}
+    other_judge = rows.comparison(Swap("judge-b", "first", "second"))
+    labelled = rows.comparison(Swap("judge-a", "first", "second"))
+    rows.label(labelled, "ann", "A")
+    for status in ("running", "partial", "failed"):
+        rows.comparison(Swap("judge-a", "first", "second"), status=status)
+    rows.comparison(Swap("judge-a", "first", "first"), placebo=True)
+    await rows.insert(clean_pg)
+    response = await client.get("/v1/labeling-queue", headers=labeler,
+                                params={"judge": "judge-a", "n": 50, "seed": 7})
+    assert response.status_code == 200, response.text
+    page = response.json()
+    assert {item["id"] for item in page["items"]} == wanted
+    assert (page["available"], page["seed"], page["next_cursor"]) == (3, 7, None)
+    item = page["items"][0]
+    assert item["response_b"] == "b"
+    assert not {"winner", "judges"} & item.keys()  # labelers must not anchor on a verdict
+    everyone = (await client.get("/v1/labeling-queue", headers=labeler)).json()
+    assert {i["id"] for i in everyone["items"]} == {*wanted, other_judge}
+
+
+async def test_queue_draw_is_reproducible_with_its_seed(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    await stored(clean_pg, 30)
+    draws = [(await client.get("/v1/labeling-queue", headers=labeler,
+                               params={"n": 5, "seed": seed})).json() for seed in (1, 1, 2)]
+    ids = [[item["id"] for item in draw["items"]] for draw in draws]
+    assert ids[0] == ids[1] != ids[2]
+    unseeded = (await client.get("/v1/labeling-queue", headers=labeler, params={"n": 5})).json()
+    replayed = (await client.get("/v1/labeling-queue", headers=labeler,
+                                 params={"n": 5, "seed": unseeded["seed"]})).json()
+    assert replayed["items"] == unseeded["items"]
+
+
+async def test_queue_is_a_uniform_sample(clean_pg: str) -> None:
+    """χ² over 600 draws of 5 out of 20: every comparison equally likely to be offered."""
+    ids = await stored(clean_pg, 20)
+    engine = create_engine(clean_pg)
+    offered: Counter[str] = Counter()
+    async with create_sessionmaker(engine)() as session:
+        for seed in range(600):
+            queue = await labeling_queue(session, None, 5, seed)
+            drawn = [item.id for item in queue.items]
+            assert len(set(drawn)) == 5
+            offered.update(drawn)
+    await engine.dispose()
+    assert set(offered) == set(ids)
+    observed = [offered[i] for i in ids]
+    assert stats.chisquare(observed).pvalue > 0.01  # expected 150 each
+
+
+async def test_operations_have_stable_ids_and_document_both_label_answers(
+    client: httpx2.AsyncClient,
+) -> None:
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    create = paths["/v1/comparisons/{comparison_id}/labels"]["post"]
+    assert create["operationId"] == "create_label"
+    assert {"200", "201", "404", "422"} <= create["responses"].keys()
+    assert paths["/v1/labeling-queue"]["get"]["operationId"] == "get_labeling_queue"
