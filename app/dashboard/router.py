@@ -1,0 +1,195 @@
+"""`/dashboard`: server-rendered pages over the report's queries; charts as SVG, no JavaScript."""
+
+from __future__ import annotations
+
+import base64
+from typing import Annotated, Any
+from urllib.parse import parse_qs, urlencode
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from app.dashboard.auth import COOKIE, COOKIE_MAX_AGE_S, Viewer, may_read, verify_token
+from app.dashboard.cache import PageCache, watermark
+from app.dashboard.charts import SvgRenderer
+from app.dashboard.filters import WINDOWS, FiltersDep, PageFilters
+from app.dashboard.service import PAGES, PageView, Sources
+from app.deps import SessionDep, SessionmakerDep, SettingsDep
+from app.errors import NotFound, Unauthorized, ValidationProblem
+from app.leaderboard.router import CacheDep
+
+router = APIRouter(prefix="/dashboard", tags=["dashboard"], include_in_schema=False)
+TEMPLATES = Environment(loader=PackageLoader("app.dashboard", "templates"),
+                        autoescape=select_autoescape(["j2"]), enable_async=False)
+# No script may run, nothing loads from elsewhere; charts are data: images.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+                               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "private, no-store",
+}
+NAV = [("overview", "/dashboard", "Overview"), ("reviewers", "/dashboard/reviewers", "Reviewers"),
+       ("position-score", "/dashboard/position-score", "Position-score bias"),
+       ("leaderboard", "/dashboard/leaderboard", "Leaderboard")]
+
+
+def get_renderer(request: Request) -> SvgRenderer:
+    """The app's SVG renderer and cache, created on first use (one per process)."""
+    state = request.app.state
+    renderer: SvgRenderer | None = getattr(state, "dashboard_renderer", None)
+    if renderer is None:
+        renderer = state.dashboard_renderer = SvgRenderer()
+    return renderer
+
+
+RendererDep = Annotated[SvgRenderer, Depends(get_renderer)]
+
+
+def get_page_cache(request: Request) -> PageCache:
+    """The app's page-view cache, created on first use (one per process)."""
+    state = request.app.state
+    cache: PageCache | None = getattr(state, "dashboard_pages", None)
+    if cache is None:
+        cache = state.dashboard_pages = PageCache()
+    return cache
+
+
+PageCacheDep = Annotated[PageCache, Depends(get_page_cache)]
+
+
+def sources(session: SessionDep, sessionmaker: SessionmakerDep, settings: SettingsDep,
+            cache: CacheDep, pages: PageCacheDep) -> Sources:
+    """Everything a page builder reads from."""
+    return Sources(session, sessionmaker, settings, cache, pages)
+
+
+async def page_view(page: str, src: Sources, filters: PageFilters) -> PageView:
+    """The page's view, from the cache unless something was stored since it was built."""
+    mark = await watermark(src.session)
+    return await src.pages.view((page, filters), mark, lambda: PAGES[page](src, filters))
+
+
+SourcesDep = Annotated[Sources, Depends(sources)]
+
+
+def html(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """A rendered template with the dashboard's security headers."""
+    body = TEMPLATES.get_template(template).render(nav=NAV, windows=WINDOWS, **context)
+    return HTMLResponse(body, status_code=status_code, headers=SECURITY_HEADERS)
+
+
+def login_redirect(request: Request) -> RedirectResponse:
+    """To the login form, coming back here afterwards."""
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/dashboard/login?{urlencode({'next': target})}", status_code=303)
+
+
+async def render_page(page: str, request: Request, viewer: Any, src: Sources,
+                      filters: PageFilters, renderer: SvgRenderer) -> Response:
+    """Build a page's view, draw its charts and render its template."""
+    if viewer is None:
+        return login_redirect(request)
+    view = await page_view(page, src, filters)
+    figures = []
+    for chart in view.charts:
+        svg = await renderer.svg(chart.spec) if chart.spec is not None else None
+        figures.append({"chart": chart, "src": svg and "data:image/svg+xml;base64,"
+                        + base64.b64encode(svg.encode()).decode(),
+                        "json": f"/dashboard/charts/{page}/{chart.name}.json?{filters.query()}"})
+    return html(view.template, view=view, page=page, figures=figures, filters=filters,
+                auth=src.settings.auth == "on", **view.context)
+
+
+@router.get("")
+async def show_overview(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
+                        renderer: RendererDep) -> Response:
+    """Every judge's position bias, consistency against the floors, flags and failures."""
+    return await render_page("overview", request, viewer, src, filters, renderer)
+
+
+@router.get("/judge")
+async def show_judge(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
+                     renderer: RendererDep) -> Response:
+    """One judge: time series, label preference, placebo, length, human agreement."""
+    if filters.judge is None:
+        raise ValidationProblem("/judge: required on the judge page")
+    return await render_page("judge", request, viewer, src, filters, renderer)
+
+
+@router.get("/reviewers")
+async def show_reviewers(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
+                         renderer: RendererDep) -> Response:
+    """Reviewer offsets with CIs and the ±τ band."""
+    return await render_page("reviewers", request, viewer, src, filters, renderer)
+
+
+@router.get("/position-score")
+async def show_position_score(request: Request, viewer: Viewer, src: SourcesDep,
+                              filters: FiltersDep, renderer: RendererDep) -> Response:
+    """Position-score bias and length-score correlation."""
+    return await render_page("position-score", request, viewer, src, filters, renderer)
+
+
+@router.get("/leaderboard")
+async def show_leaderboard(request: Request, viewer: Viewer, src: SourcesDep,
+                           filters: FiltersDep, renderer: RendererDep) -> Response:
+    """Model ratings with CIs."""
+    return await render_page("leaderboard", request, viewer, src, filters, renderer)
+
+
+@router.get("/charts/{page}/{name}.json")
+async def download_chart(viewer: Viewer, src: SourcesDep, filters: FiltersDep,
+                         page: Annotated[str, Path(max_length=32)],
+                         name: Annotated[str, Path(max_length=64)]) -> JSONResponse:
+    """One chart's Vega-Lite spec with its data inline."""
+    if viewer is None:
+        raise Unauthorized("log in at /dashboard/login or send Authorization: Bearer",
+                           headers={"WWW-Authenticate": "Bearer"})
+    if page not in PAGES or (page == "judge" and filters.judge is None):
+        raise NotFound(f"no dashboard page {page!r} (the judge page needs ?judge=)")
+    view = await page_view(page, src, filters)
+    chart = next((c for c in view.charts if c.name == name), None)
+    if chart is None:
+        raise NotFound(f"no chart {name!r} on {page}")
+    body = chart.spec if chart.spec is not None else {"title": chart.title, "empty": chart.empty}
+    return JSONResponse(body, headers={
+        "Content-Disposition": f'attachment; filename="{page}-{name}.json"'})
+
+
+def safe_next(target: str | None) -> str:
+    """Only dashboard paths: the login form is no open redirect."""
+    if target and target.startswith("/dashboard") and not target.startswith("//"):
+        return target
+    return "/dashboard"
+
+
+@router.get("/login")
+async def show_login(next: str | None = None) -> HTMLResponse:
+    """The login form: paste a key with the `read` scope."""
+    return html("login.html.j2", next=safe_next(next), error=None)
+
+
+@router.post("/login")
+async def log_in(request: Request) -> Response:
+    """Check the key like the API does and keep it in an HTTP-only cookie."""
+    form = parse_qs((await request.body()).decode(errors="replace"))
+    token = (form.get("key") or [""])[0].strip()
+    target = safe_next((form.get("next") or [""])[0])
+    principal = await verify_token(request, token) if token else None
+    if principal is None or not may_read(principal):
+        return html("login.html.j2", status_code=401, next=target,
+                    error="That key is not valid, was revoked, or lacks the read scope.")
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(COOKIE, token, max_age=COOKIE_MAX_AGE_S, path="/dashboard",
+                        httponly=True, samesite="strict", secure=request.url.scheme == "https")
+    return response
+
+
+@router.post("/logout")
+async def log_out() -> Response:
+    """Forget the key."""
+    response = RedirectResponse("/dashboard/login", status_code=303)
+    response.delete_cookie(COOKIE, path="/dashboard")
+    return response
