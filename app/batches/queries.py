@@ -1,0 +1,167 @@
+"""Read side of batches: status and counts aggregated in SQL, results in submission order."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.batches.models import Batch, BatchItem
+from app.batches.schemas import (
+    BatchCounts,
+    BatchItemList,
+    BatchItemRead,
+    BatchRead,
+    BatchStatus,
+    ItemError,
+)
+from app.comparisons import queries as comparison_queries
+from app.comparisons.models import Comparison, JudgeCall
+from app.comparisons.schemas import ComparisonRead
+from app.errors import NotFound, ValidationProblem
+
+
+def batch_status(batch: Batch, counts: BatchCounts) -> BatchStatus:
+    """Derived from the items: nothing is written to the batch row as items finish."""
+    if batch.cancelled_at is not None:
+        return "cancelled"
+    if counts.queued + counts.running:
+        started = counts.running + counts.completed + counts.failed
+        return "running" if started else "queued"
+    return "failed" if counts.failed and not counts.completed else "completed"
+
+
+def new_batch_read(batch: Batch) -> BatchRead:
+    """A batch just stored: every item queued."""
+    return BatchRead(
+        id=batch.id,
+        status="queued",
+        total=batch.item_count,
+        counts=BatchCounts(queued=batch.item_count),
+        progress=0.0,
+        calls=0,
+        cost_usd=0.0,
+        created_at=batch.created_at,
+        started_at=None,
+        finished_at=None,
+        cancelled_at=None,
+    )
+
+
+async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
+    """Status, counts, times and cost so far: two aggregate queries."""
+    rows = await session.execute(
+        select(
+            BatchItem.status,
+            func.count(),
+            func.min(BatchItem.started_at),
+            func.max(BatchItem.finished_at),
+        )
+        .where(BatchItem.batch_id == batch.id)
+        .group_by(BatchItem.status)
+    )
+    by_status: dict[str, int] = {}
+    starts: list[datetime] = []
+    ends: list[datetime] = []
+    for status, count, started_at, finished_at in rows:
+        by_status[status] = count
+        starts += [started_at] if started_at else []
+        ends += [finished_at] if finished_at else []
+    counts = BatchCounts(**by_status)
+    calls, cost = (
+        await session.execute(
+            select(func.count(JudgeCall.id), func.coalesce(func.sum(JudgeCall.cost_usd), 0.0))
+            .join(BatchItem, BatchItem.target_id == JudgeCall.comparison_id)
+            .where(BatchItem.batch_id == batch.id)
+        )
+    ).one()
+    status = batch_status(batch, counts)
+    finished = counts.completed + counts.failed + counts.cancelled
+    return BatchRead(
+        id=batch.id,
+        status=status,
+        total=batch.item_count,
+        counts=counts,
+        progress=round(finished / batch.item_count, 4) if batch.item_count else 1.0,
+        calls=int(calls),
+        cost_usd=float(cost or 0.0),
+        created_at=batch.created_at,
+        started_at=min(starts) if starts else None,
+        finished_at=max(ends) if ends and not counts.queued + counts.running else None,
+        cancelled_at=batch.cancelled_at,
+    )
+
+
+async def get_batch(session: AsyncSession, batch_id: str) -> BatchRead:
+    """One batch by id, or 404."""
+    batch = await session.get(Batch, batch_id)
+    if batch is None:
+        raise NotFound(f"no batch with id '{batch_id}'")
+    return await read_batch(session, batch)
+
+
+def encode_cursor(position: int) -> str:
+    """An opaque cursor after the item at `position`."""
+    return base64.urlsafe_b64encode(f"p{position}".encode()).decode()
+
+
+def decode_cursor(cursor: str) -> int:
+    """The position a cursor points after; 422 when it is not one of ours."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
+        if not raw.startswith("p"):
+            raise ValueError(raw)
+        return int(raw[1:])
+    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raise ValidationProblem("/cursor: not a valid cursor") from exc
+
+
+def item_read(item: BatchItem, comparison: ComparisonRead | None) -> BatchItemRead:
+    """One item as the API shows it (never its payload)."""
+    failed = item.status == "failed"
+    return BatchItemRead(
+        position=item.position,
+        item_id=item.item_id,
+        kind=item.kind,
+        status=item.status,
+        comparison_id=item.target_id if item.kind == "compare" else None,
+        score_session_id=item.target_id if item.kind == "score" else None,
+        comparison=comparison,
+        score_session=None,
+        error=ItemError(type=item.error_kind or "error", detail=item.error or "")
+        if failed
+        else None,
+        attempts=item.attempts,
+        started_at=item.started_at,
+        finished_at=item.finished_at,
+    )
+
+
+async def list_results(
+    session: AsyncSession, batch_id: str, *, limit: int, cursor: str | None, status: str | None
+) -> BatchItemList:
+    """A page of items in submission order, each with its comparison once one is stored."""
+    if await session.get(Batch, batch_id) is None:
+        raise NotFound(f"no batch with id '{batch_id}'")
+    query: Any = select(BatchItem).where(BatchItem.batch_id == batch_id)
+    if status:
+        query = query.where(BatchItem.status == status)
+    if cursor:
+        query = query.where(BatchItem.position > decode_cursor(cursor))
+    rows = list(await session.scalars(query.order_by(BatchItem.position).limit(limit + 1)))
+    page = rows[:limit]
+    compared = [i.target_id for i in page if i.kind == "compare"]
+    found = (
+        list(await session.scalars(select(Comparison).where(Comparison.id.in_(compared))))
+        if compared
+        else []
+    )
+    reads = {c.id: c for c in await comparison_queries.read_many(session, found)}
+    return BatchItemList(
+        items=[item_read(item, reads.get(item.target_id)) for item in page],
+        next_cursor=encode_cursor(page[-1].position) if len(rows) > limit else None,
+    )

@@ -1,0 +1,84 @@
+"""`/v1/batches`: submit up to 10,000 compare or score items, follow them, read their results."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+
+from app.auth.keys import Principal
+from app.batches import queries, service
+from app.batches.queue import ItemQueue
+from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatus
+from app.deps import CompareKey, ReadKey, SessionDep, authenticate
+
+router = APIRouter(tags=["batches"])
+BatchId = Annotated[str, Path(max_length=36, pattern=r"^[0-9a-f-]+$")]
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    code: {"description": text, "content": {"application/problem+json": {}}}
+    for code, text in [
+        (401, "no valid key"),
+        (403, "missing scope"),
+        (404, "no such batch"),
+        (409, "idempotency"),
+        (413, "body too large (FAIRPAIR_MAX_BATCH_BYTES)"),
+        (422, "invalid request"),
+        (503, "database down"),
+    ]
+}
+
+
+def get_batch_queue(request: Request) -> ItemQueue:
+    """The process's batch queue."""
+    queue: ItemQueue = request.state.batch_queue
+    return queue
+
+
+@router.post("/v1/batches", operation_id="create_batch", status_code=202, responses=PROBLEMS)
+async def create_batch(
+    body: BatchCreate,
+    principal: Annotated[Principal, Depends(authenticate)],
+    request: Request,
+    response: Response,
+    queue: Annotated[ItemQueue, Depends(get_batch_queue)],
+    idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
+) -> BatchRead:
+    """Queue compare and score items to run in the background; 202 with the batch."""
+    outcome = await service.submit(
+        body,
+        principal,
+        idempotency_key,
+        request.state.settings,
+        request.state.sessionmaker,
+        request.state.registry,
+        queue,
+    )
+    response.headers["Location"] = f"/v1/batches/{outcome.batch.id}"
+    if outcome.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return outcome.batch
+
+
+@router.get("/v1/batches/{batch_id}", operation_id="get_batch", responses=PROBLEMS)
+async def get_batch(batch_id: BatchId, _: ReadKey, session: SessionDep) -> BatchRead:
+    """A batch's status, counts by status, progress, times and cost so far."""
+    return await queries.get_batch(session, batch_id)
+
+
+@router.get("/v1/batches/{batch_id}/results", operation_id="list_batch_results", responses=PROBLEMS)
+async def list_batch_results(
+    batch_id: BatchId,
+    _: ReadKey,
+    session: SessionDep,
+    status: ItemStatus | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    cursor: Annotated[str | None, Query(max_length=500)] = None,
+) -> BatchItemList:
+    """Items in submission order, each with its comparison (or score session) or its error."""
+    return await queries.list_results(session, batch_id, limit=limit, cursor=cursor, status=status)
+
+
+@router.delete("/v1/batches/{batch_id}", operation_id="cancel_batch", responses=PROBLEMS)
+async def cancel_batch(batch_id: BatchId, _: CompareKey, session: SessionDep) -> BatchRead:
+    """Cancel the items not started yet; running items finish and keep their results."""
+    return await service.cancel(session, batch_id)

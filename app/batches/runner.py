@@ -1,0 +1,208 @@
+"""Runs one delivery of a batch item: take its lease, run its request, record the outcome.
+
+The lease is renewed every third of its length while the item runs, so a slow item is never
+handed to a second process; a process that finds its lease taken stops working on the item.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+
+import structlog
+from cryptography.fernet import InvalidToken
+from pydantic import ValidationError
+from sqlalchemy import select
+
+from app import metrics
+from app.batches import leases
+from app.batches.leases import Claim
+from app.batches.models import Batch
+from app.comparisons.resume import run_item_comparison
+from app.comparisons.schemas import CompareRequest
+from app.comparisons.service import Services
+from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
+from app.judges import crypto
+
+log = structlog.get_logger()
+API_KEY_CACHE = 1000
+# Failures that say nothing about the item: it runs again once the database is back.
+POSTPONED: tuple[type[Exception], ...] = (ServiceUnavailable, *DATABASE_ERRORS)
+
+
+class LeaseLostError(Exception):
+    """Another process holds the item now (this one stalled past its lease)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an item ended: completed, or failed with a problem type and a sentence."""
+
+    status: str
+    error_kind: str | None = None
+    error: str | None = None
+
+
+class ItemRunner:
+    """Runs item deliveries; `slots` bounds them when the process has no other bound."""
+
+    def __init__(self, services: Services, owner: str, slots: int | None = None) -> None:
+        self.services = services
+        self.owner = owner
+        self.lease_s = services.settings.batch_lease_s
+        self._slots = asyncio.Semaphore(slots) if slots else None
+        self.waiting = 0
+        self._active: dict[asyncio.Task[object], Claim | None] = {}
+        self.released: list[str] = []
+        self.stopping = False
+        self._api_keys: dict[str, str] = {}
+
+    async def __call__(self, item_id: str) -> None:
+        """Run one delivery of the item (a delivery of a finished or held item does nothing)."""
+        task = asyncio.current_task()
+        assert task is not None
+        if self.stopping:
+            return  # still queued in the database: sent again by the next process
+        self._active[task] = None
+        try:
+            if self._slots is None:
+                await self._deliver(task, item_id)
+                return
+            self.waiting += 1
+            try:
+                await self._slots.acquire()
+            finally:
+                self.waiting -= 1
+            try:
+                await self._deliver(task, item_id)
+            finally:
+                self._slots.release()
+        finally:
+            self._active.pop(task, None)
+
+    async def _deliver(self, task: asyncio.Task[object], item_id: str) -> None:
+        claim = await leases.claim(self.services.sessionmaker, item_id, self.owner, self.lease_s)
+        if claim is None:
+            return  # finished, cancelled, or running elsewhere under a live lease
+        self._active[task] = claim
+        structlog.contextvars.bind_contextvars(batch_id=claim.batch_id, item_id=claim.item_id)
+        if claim.attempts > self.services.settings.batch_max_attempts:
+            await self._settle(claim, Outcome("failed", "too-many-attempts", "delivered too often"))
+            return
+        try:
+            outcome = await self._hold(claim)
+        except asyncio.CancelledError:
+            await asyncio.shield(self._hand_back(claim))
+            raise
+        except LeaseLostError:
+            log.warning("batch_item_lease_lost", item_id=item_id)
+            return
+        except POSTPONED as exc:
+            # The lease lapses and the item is sent again once the database is back.
+            log.warning("batch_item_postponed", item_id=item_id, error=type(exc).__name__)
+            return
+        await self._settle(claim, outcome)
+
+    async def _settle(self, claim: Claim, outcome: Outcome) -> None:
+        held = await leases.settle(
+            self.services.sessionmaker, claim, outcome.status, outcome.error_kind, outcome.error
+        )
+        if held:
+            metrics.record_batch_item(outcome.status)
+        else:
+            log.warning("batch_item_lease_lost", item_id=claim.item_id)
+
+    async def _hand_back(self, claim: Claim) -> None:
+        with contextlib.suppress(*DATABASE_ERRORS):
+            if await leases.release(self.services.sessionmaker, claim):
+                self.released.append(claim.item_id)
+
+    async def _hold(self, claim: Claim) -> Outcome:
+        """Run the item while renewing its lease; stop if the lease is lost."""
+        work = asyncio.create_task(self._execute(claim))
+        lost = asyncio.Event()
+        beat = asyncio.create_task(self._heartbeat(claim, work, lost))
+        try:
+            return await work
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if lost.is_set() and task is not None and not task.cancelling():
+                raise LeaseLostError(claim.item_id) from None
+            work.cancel()
+            await asyncio.gather(work, return_exceptions=True)
+            raise
+        finally:
+            beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beat
+
+    async def _heartbeat(
+        self, claim: Claim, work: asyncio.Task[Outcome], lost: asyncio.Event
+    ) -> None:
+        while not work.done():
+            await asyncio.sleep(self.lease_s / 3)
+            try:
+                if await leases.renew(self.services.sessionmaker, claim, self.lease_s):
+                    continue
+            except DATABASE_ERRORS:
+                continue  # keep working; a lapsed lease shows at the next renewal
+            lost.set()
+            work.cancel()
+            return
+
+    async def _execute(self, claim: Claim) -> Outcome:
+        """Run the item's request; expected failures become a failed item, not a crash."""
+        try:
+            request = self._request(claim)
+        except (ValueError, ValidationError, InvalidToken) as exc:
+            return Outcome("failed", "validation-error", str(exc)[:500] or type(exc).__name__)
+        if claim.kind != "compare":
+            return Outcome("failed", "not-supported", "score items are not supported yet")
+        try:
+            read = await run_item_comparison(
+                request, claim.target_id, await self._api_key_of(claim.batch_id), self.services
+            )
+        except ServiceUnavailable:
+            raise
+        except AppError as exc:
+            return Outcome("failed", exc.slug, exc.detail)
+        if read.status == "failed":
+            return Outcome("failed", "judges-failed", "no judge produced a result; calls stored")
+        return Outcome("completed")
+
+    async def _api_key_of(self, batch_id: str) -> str:
+        """The key that submitted the batch (its comparisons are stored under it)."""
+        if batch_id not in self._api_keys:
+            async with self.services.sessionmaker() as session:
+                key = await session.scalar(select(Batch.api_key_id).where(Batch.id == batch_id))
+            if len(self._api_keys) >= API_KEY_CACHE:
+                self._api_keys.clear()
+            self._api_keys[batch_id] = key or ""
+        return self._api_keys[batch_id]
+
+    def _request(self, claim: Claim) -> CompareRequest:
+        if claim.payload is None:
+            raise ValueError("the item's payload is gone")
+        text = claim.payload
+        if claim.encrypted:
+            text = crypto.decrypt(self.services.settings.secret_key, text)
+        return CompareRequest.model_validate_json(text)
+
+    async def drain(self, grace_s: float) -> list[str]:
+        """Stop; let running items finish within `grace_s` and hand back the rest; their ids.
+
+        Deliveries still waiting for a slot stop at once: their items are queued, untouched.
+        """
+        self.stopping = True
+        unclaimed = {task for task, claim in self._active.items() if claim is None}
+        for task in unclaimed:
+            task.cancel()
+        running = set(self._active) - unclaimed
+        if running:
+            _done, pending = await asyncio.wait(running, timeout=grace_s)
+            for task in pending:
+                task.cancel()
+        await asyncio.gather(*self._active, return_exceptions=True)
+        released, self.released = self.released, []
+        return released

@@ -1,0 +1,113 @@
+"""Request and answer shapes of `/v1/batches` (PRODUCT.md capability 7)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
+
+from app.comparisons.schemas import CompareRequest, ComparisonRead
+from app.fields import check_text
+from app.scoring.schemas import ScoreRequest, ScoreSessionRead
+
+ItemKind = Literal["compare", "score"]
+ItemStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
+BatchStatus = Literal["queued", "running", "completed", "cancelled", "failed"]
+ItemId = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)]
+
+
+class BatchItemIn(BaseModel):
+    """One item: a compare request or a score request, with the caller's optional id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    item_id: ItemId | None = Field(None, description="yours; unique within the batch")
+    compare: CompareRequest | None = None
+    score: ScoreRequest | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one_request(self) -> BatchItemIn:
+        if (self.compare is None) == (self.score is None):
+            raise ValueError("give exactly one of 'compare' and 'score'")
+        return self
+
+    @property
+    def kind(self) -> ItemKind:
+        """Which request the item carries."""
+        return "compare" if self.compare is not None else "score"
+
+
+class BatchCreate(BaseModel):
+    """Up to `FAIRPAIR_MAX_BATCH_ITEMS` (10,000) items, run by workers in the background.
+
+    Send it as JSON, or as NDJSON (`application/x-ndjson`): one item per line.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    items: list[BatchItemIn] = Field(min_length=1)
+
+
+class BatchCounts(BaseModel):
+    """Items by status."""
+
+    queued: int = 0
+    running: int = 0
+    completed: int = 0
+    failed: int = 0
+    cancelled: int = 0
+
+
+class BatchRead(BaseModel):
+    """A batch's progress: status, counts, times and the judge cost so far."""
+
+    id: str
+    status: BatchStatus
+    total: int
+    counts: BatchCounts
+    progress: float = Field(description="share of items finished (completed, failed or cancelled)")
+    calls: int = Field(description="judge calls stored so far")
+    cost_usd: float = Field(description="cost of the judge calls stored so far")
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    cancelled_at: datetime | None
+
+
+class ItemError(BaseModel):
+    """Why an item failed: a problem type slug and a sentence."""
+
+    type: str
+    detail: str
+
+
+class BatchItemRead(BaseModel):
+    """One item's state and, once it ran, its comparison or score session."""
+
+    position: int
+    item_id: str | None
+    kind: ItemKind
+    status: ItemStatus
+    comparison_id: str | None
+    score_session_id: str | None
+    comparison: ComparisonRead | None
+    score_session: ScoreSessionRead | None
+    error: ItemError | None
+    attempts: int
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class BatchItemList(BaseModel):
+    """A page of a batch's items in submission order."""
+
+    items: list[BatchItemRead]
+    next_cursor: str | None

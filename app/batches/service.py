@@ -1,0 +1,205 @@
+"""`POST /v1/batches` and `DELETE /v1/batches/{id}`: validate, store the items, send their ids."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.auth.keys import Principal
+from app.batches import queries
+from app.batches.models import Batch, BatchItem
+from app.batches.queue import ItemQueue
+from app.batches.schemas import BatchCreate, BatchItemIn, BatchRead
+from app.config import Settings
+from app.db import utcnow
+from app.errors import (
+    Forbidden,
+    IdempotencyConflict,
+    IdempotencyInProgress,
+    NotFound,
+    ValidationProblem,
+)
+from app.judges import crypto
+from app.judges import service as judges_service
+from app.judges.registry import JudgeRegistry
+
+IDEMPOTENCY_TTL = timedelta(hours=24)
+Sessionmaker = async_sessionmaker[AsyncSession]
+
+
+@dataclass(frozen=True)
+class SubmitOutcome:
+    """The batch, and whether it was replayed from an earlier request with the same key."""
+
+    batch: BatchRead
+    replayed: bool
+
+
+def request_hash(body: BatchCreate) -> str:
+    """SHA-256 of the canonical JSON of the validated request."""
+    canonical = json.dumps(body.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def check_scopes(principal: Principal, items: Sequence[BatchItemIn]) -> None:
+    """Compare items need the `compare` scope and score items the `score` scope."""
+    for kind in sorted({item.kind for item in items}):
+        if kind not in principal.scopes and "admin" not in principal.scopes:
+            raise Forbidden(f"this API key lacks the '{kind}' scope its {kind} items need")
+
+
+def check_shape(items: Sequence[BatchItemIn], settings: Settings) -> None:
+    """At most `max_batch_items` items; client item ids unique within the batch."""
+    if len(items) > settings.max_batch_items:
+        raise ValidationProblem(f"/items: at most {settings.max_batch_items} items per batch")
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if item.item_id is not None:
+            if item.item_id in seen:
+                raise ValidationProblem(f"/items/{i}/item_id: '{item.item_id}' is used twice")
+            seen.add(item.item_id)
+
+
+async def check_requests(
+    items: Sequence[BatchItemIn],
+    settings: Settings,
+    registry: JudgeRegistry,
+    sessionmaker: Sessionmaker,
+) -> None:
+    """What `POST /v1/compare` would reject is rejected now, with the item's pointer."""
+    async with sessionmaker() as session:
+        known = {judge.name for judge, _ in await judges_service.list_judges(session)}
+    for i, item in enumerate(items):
+        request = item.compare if item.compare is not None else item.score
+        assert request is not None
+        where = f"/items/{i}/{item.kind}"
+        if item.kind == "score":
+            # Score sessions cannot resume under a pre-allocated id yet (docs/BATCHES.md).
+            raise ValidationProblem(f"{where}: score items are not supported in batches yet")
+        names = registry.panel_or_default(request.judges)
+        unknown = [j for j, name in enumerate(names) if name not in known]
+        if unknown:
+            pointer = f"{where}/judges/{unknown[0]}" if request.judges else f"{where}/judges"
+            raise ValidationProblem(f"{pointer}: unknown or retired judge '{names[unknown[0]]}'")
+        if request.timeout_s is not None and request.timeout_s > settings.compare_timeout_s:
+            raise ValidationProblem(
+                f"{where}/timeout_s: at most {settings.compare_timeout_s} seconds"
+            )
+
+
+def item_rows(
+    batch_id: str, items: Sequence[BatchItemIn], settings: Settings
+) -> list[dict[str, Any]]:
+    """The items as rows; in privacy mode each payload is encrypted until it is processed."""
+    now, encrypted = utcnow(), settings.privacy == "hash"
+    rows = []
+    for position, item in enumerate(items):
+        request = item.compare if item.compare is not None else item.score
+        assert request is not None
+        payload = request.model_dump_json()
+        rows.append(
+            {
+                "id": str(uuid.uuid4()),
+                "batch_id": batch_id,
+                "position": position,
+                "item_id": item.item_id,
+                "kind": item.kind,
+                "target_id": str(uuid.uuid4()),
+                "status": "queued",
+                "payload": crypto.encrypt(settings.secret_key, payload) if encrypted else payload,
+                "encrypted": encrypted,
+                "attempts": 0,
+                "enqueued_at": now,
+            }
+        )
+    return rows
+
+
+async def submit(
+    body: BatchCreate,
+    principal: Principal,
+    idempotency_key: str | None,
+    settings: Settings,
+    sessionmaker: Sessionmaker,
+    registry: JudgeRegistry,
+    queue: ItemQueue,
+) -> SubmitOutcome:
+    """Store the batch and its items as `queued`, then send each item's id to the queue."""
+    check_scopes(principal, body.items)
+    check_shape(body.items, settings)
+    digest = request_hash(body)
+    if idempotency_key:
+        replay = await find_replay(sessionmaker, principal.key_id, idempotency_key, digest)
+        if replay is not None:
+            return SubmitOutcome(replay, replayed=True)
+    await check_requests(body.items, settings, registry, sessionmaker)
+    batch = Batch(
+        id=str(uuid.uuid4()),
+        created_at=utcnow(),
+        api_key_id=principal.key_id,
+        idempotency_key=idempotency_key,
+        request_hash=digest,
+        item_count=len(body.items),
+    )
+    rows = item_rows(batch.id, body.items, settings)
+    async with sessionmaker() as session:
+        session.add(batch)
+        try:
+            await session.flush()
+            await session.execute(insert(BatchItem), rows)
+            await session.commit()
+        except IntegrityError as exc:  # a concurrent request with the same key won the insert
+            await session.rollback()
+            if idempotency_key:
+                replay = await find_replay(sessionmaker, principal.key_id, idempotency_key, digest)
+                if replay is not None:
+                    return SubmitOutcome(replay, replayed=True)
+            raise IdempotencyInProgress(
+                "a request with this Idempotency-Key is running", headers={"Retry-After": "1"}
+            ) from exc
+    await queue.enqueue([row["id"] for row in rows])
+    return SubmitOutcome(queries.new_batch_read(batch), replayed=False)
+
+
+async def find_replay(
+    sessionmaker: Sessionmaker, key_id: str, key: str, digest: str
+) -> BatchRead | None:
+    """The stored batch for a repeated Idempotency-Key, or None to create one."""
+    async with sessionmaker() as session:
+        existing = await session.scalar(
+            select(Batch).where(Batch.api_key_id == key_id, Batch.idempotency_key == key)
+        )
+        if existing is None:
+            return None
+        if existing.created_at < utcnow() - IDEMPOTENCY_TTL:
+            existing.idempotency_key = None  # expired: release the key
+            await session.commit()
+            return None
+        if existing.request_hash != digest:
+            raise IdempotencyConflict("this Idempotency-Key was used with a different body")
+        return await queries.read_batch(session, existing)
+
+
+async def cancel(session: AsyncSession, batch_id: str) -> BatchRead:
+    """Cancel the items nobody started; running items finish. Cancelling twice is harmless."""
+    batch = await session.get(Batch, batch_id)
+    if batch is None:
+        raise NotFound(f"no batch with id '{batch_id}'")
+    now = utcnow()
+    batch.cancelled_at = batch.cancelled_at or now
+    await session.execute(
+        update(BatchItem)
+        .where(BatchItem.batch_id == batch_id, BatchItem.status == "queued")
+        .values(status="cancelled", finished_at=now, payload=None)
+    )
+    await session.commit()
+    return await queries.read_batch(session, batch)

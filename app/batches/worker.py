@@ -1,0 +1,110 @@
+"""What runs batch items: `fairpair worker` processes on Redis, or the API process without Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import structlog
+from taskiq.acks import AcknowledgeType
+from taskiq.receiver import Receiver
+
+from app.batches import leases
+from app.batches.queue import ItemQueue, MemoryQueue, RedisQueue, register
+from app.batches.reconciler import run_reconciler
+from app.batches.runner import ItemRunner
+from app.comparisons.pool import JudgePool
+from app.comparisons.service import Services
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.fields import LIMITS
+from app.judges.registry import JudgeRegistry
+from app.logs import configure_logging
+
+log = structlog.get_logger()
+
+
+def process_name() -> str:
+    """This process's name as a lease owner and stream consumer: host, pid and a nonce."""
+    return f"{socket.gethostname()[:60]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+@asynccontextmanager
+async def open_batch_queue(services: Services) -> AsyncIterator[ItemQueue]:
+    """The API's queue: Redis streams when configured (workers run the items), else in process.
+
+    In process, the items left queued or running by the previous process are sent again at
+    start-up; run one API process then, since it is the only runner.
+    """
+    settings = services.settings
+    if settings.redis_url:
+        queue = RedisQueue(settings.redis_url, settings)
+        await queue.startup()
+        try:
+            yield queue
+        finally:
+            await queue.shutdown()
+        return
+    runner = ItemRunner(services, process_name(), slots=settings.worker_concurrency)
+    memory = MemoryQueue(runner, lambda: runner.waiting)
+    await memory.startup()
+    await memory.enqueue(await leases.requeue_unfinished(services.sessionmaker))
+    try:
+        async with run_reconciler(services.sessionmaker, memory, settings):
+            yield memory
+    finally:
+        memory.closing = True
+        await runner.drain(settings.shutdown_grace_s)
+        await memory.shutdown()
+
+
+async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) -> None:
+    """Run items from Redis until `stop` is set; then finish or hand back what is running."""
+    assert settings.redis_url
+    LIMITS.max_text_chars = settings.max_text_chars
+    name = process_name()
+    engine = create_engine(settings.database_url)
+    sessionmaker = create_sessionmaker(engine)
+    registry = JudgeRegistry(settings, sessionmaker)
+    await registry.start()
+    pool = JudgePool(settings.max_concurrency, settings.max_pending)
+    runner = ItemRunner(Services(settings, sessionmaker, registry, pool), name)
+    queue = RedisQueue(settings.redis_url, settings, consumer_name=name)
+    register(queue.broker, runner)
+    receiver = Receiver(
+        queue.broker,
+        max_async_tasks=concurrency,
+        max_prefetch=0,
+        ack_type=AcknowledgeType.WHEN_EXECUTED,
+        wait_tasks_timeout=settings.shutdown_grace_s,
+    )
+    log.info("worker_started", name=name, concurrency=concurrency)
+    try:
+        async with run_reconciler(sessionmaker, queue, settings):
+            await receiver.listen(stop)
+            released = await runner.drain(0)
+            await queue.enqueue(released)
+    finally:
+        await queue.shutdown()
+        await registry.aclose()
+        await engine.dispose()
+        log.info("worker_stopped", name=name)
+
+
+def main(settings: Settings, concurrency: int) -> None:
+    """`fairpair worker`: SIGTERM or SIGINT stop taking items and let the running ones finish."""
+    configure_logging(settings.log_level)
+
+    async def serve() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await run_worker(settings, concurrency, stop)
+
+    asyncio.run(serve())
