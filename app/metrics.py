@@ -1,0 +1,187 @@
+"""Prometheus metrics: judge calls, comparisons, batch items, and the counters bias comes from.
+
+One module-level `CollectorRegistry` serves the whole process. A metric describes the process, not
+an app: batches, the sweeper and the request path all record into it without a registry threaded
+through `Services`, and Prometheus sums replicas in PromQL. Several apps in one process (tests)
+share the counters, so tests read differences between two scrapes.
+
+The bias counters follow STATISTICS.md so that PromQL reproduces the report across replicas:
+
+- `fairpair_design_calls_total{judge,pick}`: parsed design calls off placebo comparisons;
+  first-pick rate = `pick="first"` / (`first` + `second`).
+- `fairpair_swap_pairs_total{judge,class}`: swap pairs (round 0 AB and round 1 BA of one judge on
+  one comparison, both parsed, off placebo) as `consistent`, `primacy` or `recency`;
+  PC = `consistent` / all. Pairs are counted when the comparison finishes, so a comparison cut off
+  by shutdown (`interrupted`) counts in the report but not here.
+- `fairpair_placebo_design_calls_total{judge,pick}`: the same picks on placebo comparisons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from ipaddress import ip_address
+from typing import TYPE_CHECKING, Literal
+
+import structlog
+from fastapi import APIRouter, Depends, Request, Response
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+
+from app.deps import authenticate, require
+
+if TYPE_CHECKING:
+    from app.comparisons.models import Comparison, JudgeCall
+
+SwapClass = Literal["consistent", "primacy", "recency"]
+log = structlog.get_logger()
+
+REGISTRY = CollectorRegistry()
+ProcessCollector(registry=REGISTRY)
+
+JUDGE_CALLS = Counter(
+    "fairpair_judge_calls",
+    "Judge calls by outcome (parsed or failed) and error kind.",
+    ["judge", "outcome", "error_kind"],
+    registry=REGISTRY,
+)
+JUDGE_CALL_SECONDS = Histogram(
+    "fairpair_judge_call_duration_seconds",
+    "Judge call latency, retries included.",
+    ["judge", "outcome"],
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120),
+    registry=REGISTRY,
+)
+JUDGE_RETRIES = Counter(
+    "fairpair_judge_call_retries", "Retries made within judge calls.", ["judge"], registry=REGISTRY
+)
+DESIGN_CALLS = Counter(
+    "fairpair_design_calls",
+    "Parsed design calls off placebo comparisons, by pick (first, second, tie).",
+    ["judge", "pick"],
+    registry=REGISTRY,
+)
+PLACEBO_DESIGN_CALLS = Counter(
+    "fairpair_placebo_design_calls",
+    "Parsed design calls on placebo comparisons (identical texts), by pick.",
+    ["judge", "pick"],
+    registry=REGISTRY,
+)
+SWAP_PAIRS = Counter(
+    "fairpair_swap_pairs",
+    "Swap pairs off placebo comparisons by class (consistent, primacy, recency).",
+    ["judge", "class"],
+    registry=REGISTRY,
+)
+COMPARISONS = Counter(
+    "fairpair_comparisons",
+    "Finished comparisons by status (complete, partial, failed) and protocol.",
+    ["status", "protocol"],
+    registry=REGISTRY,
+)
+BATCH_ITEMS = Counter(
+    "fairpair_batch_items",
+    "Batch items settled by state (completed, failed).",
+    ["state"],
+    registry=REGISTRY,
+)
+
+_AB_WINNER = {"first": "A", "second": "B", "tie": "tie"}
+_BA_WINNER = {"first": "B", "second": "A", "tie": "tie"}
+
+
+def swap_class(p1: str, p2: str) -> SwapClass:
+    """The class of a swap pair from the picks of its AB call (p1) and BA call (p2)."""
+    if _AB_WINNER[p1] == _BA_WINNER[p2]:
+        return "consistent"
+    return "primacy" if "second" not in (p1, p2) else "recency"
+
+
+def record_call(comparison: Comparison, call: JudgeCall) -> None:
+    """Count one completed judge call: outcome, latency, retries and, for design calls, the pick."""
+    outcome = "failed" if call.pick is None else "parsed"
+    if call.pick is None:
+        log.warning("judge_call_failed", comparison_id=comparison.id, judge=call.judge_name,
+                    round=call.round, error_kind=call.error_kind, retries=call.retries)
+    JUDGE_CALLS.labels(call.judge_name, outcome, call.error_kind or "").inc()
+    JUDGE_CALL_SECONDS.labels(call.judge_name, outcome).observe(call.latency_ms / 1000)
+    if call.retries:
+        JUDGE_RETRIES.labels(call.judge_name).inc(call.retries)
+    if call.design and call.pick is not None:
+        picks = PLACEBO_DESIGN_CALLS if comparison.placebo else DESIGN_CALLS
+        picks.labels(call.judge_name, call.pick).inc()
+
+
+def swap_pair(calls: Iterable[JudgeCall]) -> tuple[str, str] | None:
+    """The (AB, BA) picks of one judge's round 0 and round 1, when both parsed."""
+    picks = {(c.round, c.display_order): c.pick for c in calls if c.design}
+    p1, p2 = picks.get((0, "AB")), picks.get((1, "BA"))
+    return (p1, p2) if p1 is not None and p2 is not None else None
+
+
+def record_comparison(
+    comparison: Comparison, status: str, calls: Mapping[str, Iterable[JudgeCall]]
+) -> None:
+    """Count (and log) a finished comparison and, off placebo, the swap pair of each judge."""
+    COMPARISONS.labels(status, comparison.protocol).inc()
+    log.info("comparison_finished", comparison_id=comparison.id, judges=list(calls),
+             status=status, protocol=comparison.protocol)
+    if comparison.placebo:
+        return
+    for judge, judge_calls in calls.items():
+        pair = swap_pair(judge_calls)
+        if pair is not None:
+            SWAP_PAIRS.labels(judge, swap_class(*pair)).inc()
+
+
+def record_batch_item(state: str) -> None:
+    """Count a settled batch item."""
+    BATCH_ITEMS.labels(state).inc()
+
+
+def _is_loopback(request: Request) -> bool:
+    if request.client is None:
+        return False
+    try:
+        return ip_address(request.client.host).is_loopback
+    except ValueError:
+        return False
+
+
+_require_read = require("read")
+
+
+async def scrape_access(request: Request) -> None:
+    """Open to loopback scrapers; anyone else needs a key with the `read` scope."""
+    if not _is_loopback(request):
+        await _require_read(await authenticate(request))
+
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get(
+    "/metrics",
+    operation_id="metrics",
+    dependencies=[Depends(scrape_access)],
+    response_class=Response,
+    responses={
+        200: {
+            "description": "Prometheus text exposition format",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        },
+        401: {
+            "description": "no valid key (scrapers off loopback)",
+            "content": {"application/problem+json": {}},
+        },
+        403: {"description": "missing scope", "content": {"application/problem+json": {}}},
+    },
+)
+async def metrics() -> Response:
+    """Prometheus metrics of this process (open on loopback, else a `read` key)."""
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,344 @@
+import datetime
+from http import HTTPStatus
+from typing import Any, cast
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.bias_report import BiasReport
+from ...models.get_bias_report_bucket import GetBiasReportBucket
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    judge: None | str | Unset = UNSET,
+    judge_version: int | None | Unset = UNSET,
+    since: datetime.datetime | None | Unset = UNSET,
+    until: datetime.datetime | None | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    protocol: None | str | Unset = UNSET,
+    bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_judge: None | str | Unset
+    if isinstance(judge, Unset):
+        json_judge = UNSET
+    else:
+        json_judge = judge
+    params["judge"] = json_judge
+
+    json_judge_version: int | None | Unset
+    if isinstance(judge_version, Unset):
+        json_judge_version = UNSET
+    else:
+        json_judge_version = judge_version
+    params["judge_version"] = json_judge_version
+
+    json_since: None | str | Unset
+    if isinstance(since, Unset):
+        json_since = UNSET
+    elif isinstance(since, datetime.datetime):
+        json_since = since.isoformat()
+    else:
+        json_since = since
+    params["since"] = json_since
+
+    json_until: None | str | Unset
+    if isinstance(until, Unset):
+        json_until = UNSET
+    elif isinstance(until, datetime.datetime):
+        json_until = until.isoformat()
+    else:
+        json_until = until
+    params["until"] = json_until
+
+    json_tag: list[str] | None | Unset
+    if isinstance(tag, Unset):
+        json_tag = UNSET
+    elif isinstance(tag, list):
+        json_tag = tag
+
+    else:
+        json_tag = tag
+    params["tag"] = json_tag
+
+    json_protocol: None | str | Unset
+    if isinstance(protocol, Unset):
+        json_protocol = UNSET
+    else:
+        json_protocol = protocol
+    params["protocol"] = json_protocol
+
+    json_bucket: str | Unset = UNSET
+    if not isinstance(bucket, Unset):
+        json_bucket = bucket.value
+
+    params["bucket"] = json_bucket
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/bias-report",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | BiasReport | Problem | None:
+    if response.status_code == 200:
+        response_200 = BiasReport.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = cast(Any, None)
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = cast(Any, None)
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = cast(Any, None)
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 502:
+        response_502 = Problem.from_dict(response.json())
+
+        return response_502
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | BiasReport | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    judge: None | str | Unset = UNSET,
+    judge_version: int | None | Unset = UNSET,
+    since: datetime.datetime | None | Unset = UNSET,
+    until: datetime.datetime | None | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    protocol: None | str | Unset = UNSET,
+    bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+) -> Response[Any | BiasReport | Problem]:
+    """Get Bias Report
+
+     Position, consistency, label, placebo, length and self-preference bias per judge.
+
+    Args:
+        judge (None | str | Unset):
+        judge_version (int | None | Unset):
+        since (datetime.datetime | None | Unset):
+        until (datetime.datetime | None | Unset):
+        tag (list[str] | None | Unset):
+        protocol (None | str | Unset):
+        bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | BiasReport | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        judge=judge,
+        judge_version=judge_version,
+        since=since,
+        until=until,
+        tag=tag,
+        protocol=protocol,
+        bucket=bucket,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    judge: None | str | Unset = UNSET,
+    judge_version: int | None | Unset = UNSET,
+    since: datetime.datetime | None | Unset = UNSET,
+    until: datetime.datetime | None | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    protocol: None | str | Unset = UNSET,
+    bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+) -> Any | BiasReport | Problem | None:
+    """Get Bias Report
+
+     Position, consistency, label, placebo, length and self-preference bias per judge.
+
+    Args:
+        judge (None | str | Unset):
+        judge_version (int | None | Unset):
+        since (datetime.datetime | None | Unset):
+        until (datetime.datetime | None | Unset):
+        tag (list[str] | None | Unset):
+        protocol (None | str | Unset):
+        bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | BiasReport | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        judge=judge,
+        judge_version=judge_version,
+        since=since,
+        until=until,
+        tag=tag,
+        protocol=protocol,
+        bucket=bucket,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    judge: None | str | Unset = UNSET,
+    judge_version: int | None | Unset = UNSET,
+    since: datetime.datetime | None | Unset = UNSET,
+    until: datetime.datetime | None | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    protocol: None | str | Unset = UNSET,
+    bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+) -> Response[Any | BiasReport | Problem]:
+    """Get Bias Report
+
+     Position, consistency, label, placebo, length and self-preference bias per judge.
+
+    Args:
+        judge (None | str | Unset):
+        judge_version (int | None | Unset):
+        since (datetime.datetime | None | Unset):
+        until (datetime.datetime | None | Unset):
+        tag (list[str] | None | Unset):
+        protocol (None | str | Unset):
+        bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | BiasReport | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        judge=judge,
+        judge_version=judge_version,
+        since=since,
+        until=until,
+        tag=tag,
+        protocol=protocol,
+        bucket=bucket,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    judge: None | str | Unset = UNSET,
+    judge_version: int | None | Unset = UNSET,
+    since: datetime.datetime | None | Unset = UNSET,
+    until: datetime.datetime | None | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    protocol: None | str | Unset = UNSET,
+    bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+) -> Any | BiasReport | Problem | None:
+    """Get Bias Report
+
+     Position, consistency, label, placebo, length and self-preference bias per judge.
+
+    Args:
+        judge (None | str | Unset):
+        judge_version (int | None | Unset):
+        since (datetime.datetime | None | Unset):
+        until (datetime.datetime | None | Unset):
+        tag (list[str] | None | Unset):
+        protocol (None | str | Unset):
+        bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | BiasReport | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            judge=judge,
+            judge_version=judge_version,
+            since=since,
+            until=until,
+            tag=tag,
+            protocol=protocol,
+            bucket=bucket,
+        )
+    ).parsed

@@ -1,0 +1,255 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .baseline_win_rate import BaselineWinRate
+from .baseline_win_rate_reason_type_0 import BaselineWinRateReasonType0
+from .batch_counts import BatchCounts
+from .batch_create import BatchCreate
+from .batch_item_in import BatchItemIn
+from .batch_item_list import BatchItemList
+from .batch_item_read import BatchItemRead
+from .batch_item_read_kind import BatchItemReadKind
+from .batch_item_read_status import BatchItemReadStatus
+from .batch_read import BatchRead
+from .batch_read_status import BatchReadStatus
+from .bias_report import BiasReport
+from .calibration_read import CalibrationRead
+from .call_counts import CallCounts
+from .call_counts_by_error_kind import CallCountsByErrorKind
+from .call_read import CallRead
+from .call_read_confidence_source_type_0 import CallReadConfidenceSourceType0
+from .call_read_display_order import CallReadDisplayOrder
+from .call_read_labels import CallReadLabels
+from .call_read_mapped_winner_type_0 import CallReadMappedWinnerType0
+from .call_read_pick_type_0 import CallReadPickType0
+from .compare_request import CompareRequest
+from .compare_request_self_preference_type_0 import CompareRequestSelfPreferenceType0
+from .compare_request_tags import CompareRequestTags
+from .comparison_list import ComparisonList
+from .comparison_read import ComparisonRead
+from .comparison_read_status import ComparisonReadStatus
+from .comparison_read_tags import ComparisonReadTags
+from .comparison_read_winner_type_0 import ComparisonReadWinnerType0
+from .consistency_section import ConsistencySection
+from .consistency_section_reason_type_0 import ConsistencySectionReasonType0
+from .consistency_section_tier import ConsistencySectionTier
+from .criterion_in import CriterionIn
+from .excluded_read import ExcludedRead
+from .get_bias_report_bucket import GetBiasReportBucket
+from .gold_read import GoldRead
+from .gold_read_votes import GoldReadVotes
+from .gold_read_winner_type_0 import GoldReadWinnerType0
+from .healthz_response_healthz import HealthzResponseHealthz
+from .item_error import ItemError
+from .judge_create import JudgeCreate
+from .judge_create_provider import JudgeCreateProvider
+from .judge_create_templates import JudgeCreateTemplates
+from .judge_entry import JudgeEntry
+from .judge_entry_role import JudgeEntryRole
+from .judge_fields import JudgeFields
+from .judge_fields_provider import JudgeFieldsProvider
+from .judge_fields_templates import JudgeFieldsTemplates
+from .judge_list import JudgeList
+from .judge_read import JudgeRead
+from .judge_read_provider import JudgeReadProvider
+from .judge_read_source import JudgeReadSource
+from .judge_report import JudgeReport
+from .judge_report_flags_item import JudgeReportFlagsItem
+from .judge_result_read import JudgeResultRead
+from .judge_result_read_confidence_source_type_0 import JudgeResultReadConfidenceSourceType0
+from .judge_result_read_winner import JudgeResultReadWinner
+from .judge_update import JudgeUpdate
+from .judge_update_provider_type_0 import JudgeUpdateProviderType0
+from .judge_update_templates_type_0 import JudgeUpdateTemplatesType0
+from .judge_version_read import JudgeVersionRead
+from .label_in import LabelIn
+from .label_in_winner import LabelInWinner
+from .label_pair_stats import LabelPairStats
+from .label_pair_stats_reason_type_0 import LabelPairStatsReasonType0
+from .label_pair_stats_tier import LabelPairStatsTier
+from .label_read import LabelRead
+from .label_read_winner import LabelReadWinner
+from .label_section import LabelSection
+from .label_section_by_pair import LabelSectionByPair
+from .label_section_reason_type_0 import LabelSectionReasonType0
+from .label_section_tier import LabelSectionTier
+from .labeling_queue import LabelingQueue
+from .leaderboard import Leaderboard
+from .leaderboard_filters_read import LeaderboardFiltersRead
+from .length_section import LengthSection
+from .length_section_reason_type_0 import LengthSectionReasonType0
+from .length_section_tier import LengthSectionTier
+from .lengths import Lengths
+from .list_batch_results_status_type_0 import ListBatchResultsStatusType0
+from .list_comparisons_status_type_0 import ListComparisonsStatusType0
+from .model_standing import ModelStanding
+from .offset_read import OffsetRead
+from .offset_read_classification_type_0 import OffsetReadClassificationType0
+from .offset_read_reason_type_0 import OffsetReadReasonType0
+from .offset_read_tier import OffsetReadTier
+from .placebo_section import PlaceboSection
+from .placebo_section_reason_type_0 import PlaceboSectionReasonType0
+from .placebo_section_tier import PlaceboSectionTier
+from .position_section import PositionSection
+from .position_section_reason_type_0 import PositionSectionReasonType0
+from .position_section_test_type_0 import PositionSectionTestType0
+from .position_section_tier import PositionSectionTier
+from .problem import Problem
+from .protocol_in import ProtocolIn
+from .protocol_in_kind import ProtocolInKind
+from .queue_item import QueueItem
+from .queue_item_criteria_type_1_item import QueueItemCriteriaType1Item
+from .queue_item_tags import QueueItemTags
+from .report_filters_read import ReportFiltersRead
+from .report_filters_read_bucket import ReportFiltersReadBucket
+from .response_in import ResponseIn
+from .response_scores import ResponseScores
+from .response_scores_audit import ResponseScoresAudit
+from .response_scores_calibrated import ResponseScoresCalibrated
+from .response_scores_length_normalized_type_0 import ResponseScoresLengthNormalizedType0
+from .response_scores_raw import ResponseScoresRaw
+from .reviewer_entry import ReviewerEntry
+from .rubric_in import RubricIn
+from .rubric_level_in import RubricLevelIn
+from .rubric_read import RubricRead
+from .score_call_read import ScoreCallRead
+from .score_request import ScoreRequest
+from .score_request_self_preference_type_0 import ScoreRequestSelfPreferenceType0
+from .score_request_tags import ScoreRequestTags
+from .self_preference_section import SelfPreferenceSection
+from .self_preference_section_reason_type_0 import SelfPreferenceSectionReasonType0
+from .self_preference_section_tier import SelfPreferenceSectionTier
+from .series_point import SeriesPoint
+from .series_point_consistency_tier import SeriesPointConsistencyTier
+from .series_point_granularity import SeriesPointGranularity
+from .series_point_tier import SeriesPointTier
+from .shown_read import ShownRead
+from .sim_settings import SimSettings
+from .sim_settings_offsets import SimSettingsOffsets
+
+__all__ = (
+    "BaselineWinRate",
+    "BaselineWinRateReasonType0",
+    "BatchCounts",
+    "BatchCreate",
+    "BatchItemIn",
+    "BatchItemList",
+    "BatchItemRead",
+    "BatchItemReadKind",
+    "BatchItemReadStatus",
+    "BatchRead",
+    "BatchReadStatus",
+    "BiasReport",
+    "CalibrationRead",
+    "CallCounts",
+    "CallCountsByErrorKind",
+    "CallRead",
+    "CallReadConfidenceSourceType0",
+    "CallReadDisplayOrder",
+    "CallReadLabels",
+    "CallReadMappedWinnerType0",
+    "CallReadPickType0",
+    "CompareRequest",
+    "CompareRequestSelfPreferenceType0",
+    "CompareRequestTags",
+    "ComparisonList",
+    "ComparisonRead",
+    "ComparisonReadStatus",
+    "ComparisonReadTags",
+    "ComparisonReadWinnerType0",
+    "ConsistencySection",
+    "ConsistencySectionReasonType0",
+    "ConsistencySectionTier",
+    "CriterionIn",
+    "ExcludedRead",
+    "GetBiasReportBucket",
+    "GoldRead",
+    "GoldReadVotes",
+    "GoldReadWinnerType0",
+    "HealthzResponseHealthz",
+    "ItemError",
+    "JudgeCreate",
+    "JudgeCreateProvider",
+    "JudgeCreateTemplates",
+    "JudgeEntry",
+    "JudgeEntryRole",
+    "JudgeFields",
+    "JudgeFieldsProvider",
+    "JudgeFieldsTemplates",
+    "JudgeList",
+    "JudgeRead",
+    "JudgeReadProvider",
+    "JudgeReadSource",
+    "JudgeReport",
+    "JudgeReportFlagsItem",
+    "JudgeResultRead",
+    "JudgeResultReadConfidenceSourceType0",
+    "JudgeResultReadWinner",
+    "JudgeUpdate",
+    "JudgeUpdateProviderType0",
+    "JudgeUpdateTemplatesType0",
+    "JudgeVersionRead",
+    "LabelIn",
+    "LabelingQueue",
+    "LabelInWinner",
+    "LabelPairStats",
+    "LabelPairStatsReasonType0",
+    "LabelPairStatsTier",
+    "LabelRead",
+    "LabelReadWinner",
+    "LabelSection",
+    "LabelSectionByPair",
+    "LabelSectionReasonType0",
+    "LabelSectionTier",
+    "Leaderboard",
+    "LeaderboardFiltersRead",
+    "Lengths",
+    "LengthSection",
+    "LengthSectionReasonType0",
+    "LengthSectionTier",
+    "ListBatchResultsStatusType0",
+    "ListComparisonsStatusType0",
+    "ModelStanding",
+    "OffsetRead",
+    "OffsetReadClassificationType0",
+    "OffsetReadReasonType0",
+    "OffsetReadTier",
+    "PlaceboSection",
+    "PlaceboSectionReasonType0",
+    "PlaceboSectionTier",
+    "PositionSection",
+    "PositionSectionReasonType0",
+    "PositionSectionTestType0",
+    "PositionSectionTier",
+    "Problem",
+    "ProtocolIn",
+    "ProtocolInKind",
+    "QueueItem",
+    "QueueItemCriteriaType1Item",
+    "QueueItemTags",
+    "ReportFiltersRead",
+    "ReportFiltersReadBucket",
+    "ResponseIn",
+    "ResponseScores",
+    "ResponseScoresAudit",
+    "ResponseScoresCalibrated",
+    "ResponseScoresLengthNormalizedType0",
+    "ResponseScoresRaw",
+    "ReviewerEntry",
+    "RubricIn",
+    "RubricLevelIn",
+    "RubricRead",
+    "ScoreCallRead",
+    "ScoreRequest",
+    "ScoreRequestSelfPreferenceType0",
+    "ScoreRequestTags",
+    "SelfPreferenceSection",
+    "SelfPreferenceSectionReasonType0",
+    "SelfPreferenceSectionTier",
+    "SeriesPoint",
+    "SeriesPointConsistencyTier",
+    "SeriesPointGranularity",
+    "SeriesPointTier",
+    "ShownRead",
+    "SimSettings",
+    "SimSettingsOffsets",
+)

@@ -1,0 +1,202 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.batch_read_status import BatchReadStatus
+
+if TYPE_CHECKING:
+    from ..models.batch_counts import BatchCounts
+
+
+T = TypeVar("T", bound="BatchRead")
+
+
+@_attrs_define
+class BatchRead:
+    """A batch's progress: status, counts, times and the judge cost so far.
+
+    Attributes:
+        calls (int): judge calls stored so far
+        cancelled_at (datetime.datetime | None):
+        cost_usd (float): cost of the judge calls stored so far
+        counts (BatchCounts): Items by status.
+        created_at (datetime.datetime):
+        finished_at (datetime.datetime | None):
+        id (str):
+        progress (float): share of items finished (completed, failed or cancelled)
+        started_at (datetime.datetime | None):
+        status (BatchReadStatus):
+        total (int):
+    """
+
+    calls: int
+    cancelled_at: datetime.datetime | None
+    cost_usd: float
+    counts: BatchCounts
+    created_at: datetime.datetime
+    finished_at: datetime.datetime | None
+    id: str
+    progress: float
+    started_at: datetime.datetime | None
+    status: BatchReadStatus
+    total: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        calls = self.calls
+
+        cancelled_at: None | str
+        if isinstance(self.cancelled_at, datetime.datetime):
+            cancelled_at = self.cancelled_at.isoformat()
+        else:
+            cancelled_at = self.cancelled_at
+
+        cost_usd = self.cost_usd
+
+        counts = self.counts.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        finished_at: None | str
+        if isinstance(self.finished_at, datetime.datetime):
+            finished_at = self.finished_at.isoformat()
+        else:
+            finished_at = self.finished_at
+
+        id = self.id
+
+        progress = self.progress
+
+        started_at: None | str
+        if isinstance(self.started_at, datetime.datetime):
+            started_at = self.started_at.isoformat()
+        else:
+            started_at = self.started_at
+
+        status = self.status.value
+
+        total = self.total
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "calls": calls,
+                "cancelled_at": cancelled_at,
+                "cost_usd": cost_usd,
+                "counts": counts,
+                "created_at": created_at,
+                "finished_at": finished_at,
+                "id": id,
+                "progress": progress,
+                "started_at": started_at,
+                "status": status,
+                "total": total,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.batch_counts import BatchCounts  # noqa: PLC0415
+
+        d = dict(src_dict)
+        calls = d.pop("calls")
+
+        def _parse_cancelled_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                cancelled_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return cancelled_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        cancelled_at = _parse_cancelled_at(d.pop("cancelled_at"))
+
+        cost_usd = d.pop("cost_usd")
+
+        counts = BatchCounts.from_dict(d.pop("counts"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        def _parse_finished_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                finished_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return finished_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        finished_at = _parse_finished_at(d.pop("finished_at"))
+
+        id = d.pop("id")
+
+        progress = d.pop("progress")
+
+        def _parse_started_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                started_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return started_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        started_at = _parse_started_at(d.pop("started_at"))
+
+        status = BatchReadStatus(d.pop("status"))
+
+        total = d.pop("total")
+
+        batch_read = cls(
+            calls=calls,
+            cancelled_at=cancelled_at,
+            cost_usd=cost_usd,
+            counts=counts,
+            created_at=created_at,
+            finished_at=finished_at,
+            id=id,
+            progress=progress,
+            started_at=started_at,
+            status=status,
+            total=total,
+        )
+
+        batch_read.additional_properties = d
+        return batch_read
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

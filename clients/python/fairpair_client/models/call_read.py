@@ -1,0 +1,290 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.call_read_confidence_source_type_0 import CallReadConfidenceSourceType0
+from ..models.call_read_display_order import CallReadDisplayOrder
+from ..models.call_read_mapped_winner_type_0 import CallReadMappedWinnerType0
+from ..models.call_read_pick_type_0 import CallReadPickType0
+
+if TYPE_CHECKING:
+    from ..models.call_read_labels import CallReadLabels
+
+
+T = TypeVar("T", bound="CallRead")
+
+
+@_attrs_define
+class CallRead:
+    """One stored judge call.
+
+    Attributes:
+        confidence (float | None):
+        confidence_source (CallReadConfidenceSourceType0 | None):
+        cost_usd (float | None):
+        display_order (CallReadDisplayOrder):
+        error (None | str):
+        error_kind (None | str):
+        finished_at (datetime.datetime):
+        label_pair (str):
+        labels (CallReadLabels):
+        latency_ms (float):
+        mapped_winner (CallReadMappedWinnerType0 | None):
+        pick (CallReadPickType0 | None):
+        retries (int):
+        round_ (int):
+        started_at (datetime.datetime):
+        tokens_in (int | None):
+        tokens_out (int | None):
+    """
+
+    confidence: float | None
+    confidence_source: CallReadConfidenceSourceType0 | None
+    cost_usd: float | None
+    display_order: CallReadDisplayOrder
+    error: None | str
+    error_kind: None | str
+    finished_at: datetime.datetime
+    label_pair: str
+    labels: CallReadLabels
+    latency_ms: float
+    mapped_winner: CallReadMappedWinnerType0 | None
+    pick: CallReadPickType0 | None
+    retries: int
+    round_: int
+    started_at: datetime.datetime
+    tokens_in: int | None
+    tokens_out: int | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        confidence: float | None
+        confidence = self.confidence
+
+        confidence_source: None | str
+        if isinstance(self.confidence_source, CallReadConfidenceSourceType0):
+            confidence_source = self.confidence_source.value
+        else:
+            confidence_source = self.confidence_source
+
+        cost_usd: float | None
+        cost_usd = self.cost_usd
+
+        display_order = self.display_order.value
+
+        error: None | str
+        error = self.error
+
+        error_kind: None | str
+        error_kind = self.error_kind
+
+        finished_at = self.finished_at.isoformat()
+
+        label_pair = self.label_pair
+
+        labels = self.labels.to_dict()
+
+        latency_ms = self.latency_ms
+
+        mapped_winner: None | str
+        if isinstance(self.mapped_winner, CallReadMappedWinnerType0):
+            mapped_winner = self.mapped_winner.value
+        else:
+            mapped_winner = self.mapped_winner
+
+        pick: None | str
+        if isinstance(self.pick, CallReadPickType0):
+            pick = self.pick.value
+        else:
+            pick = self.pick
+
+        retries = self.retries
+
+        round_ = self.round_
+
+        started_at = self.started_at.isoformat()
+
+        tokens_in: int | None
+        tokens_in = self.tokens_in
+
+        tokens_out: int | None
+        tokens_out = self.tokens_out
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "confidence": confidence,
+                "confidence_source": confidence_source,
+                "cost_usd": cost_usd,
+                "display_order": display_order,
+                "error": error,
+                "error_kind": error_kind,
+                "finished_at": finished_at,
+                "label_pair": label_pair,
+                "labels": labels,
+                "latency_ms": latency_ms,
+                "mapped_winner": mapped_winner,
+                "pick": pick,
+                "retries": retries,
+                "round": round_,
+                "started_at": started_at,
+                "tokens_in": tokens_in,
+                "tokens_out": tokens_out,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.call_read_labels import CallReadLabels  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_confidence(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        confidence = _parse_confidence(d.pop("confidence"))
+
+        def _parse_confidence_source(data: object) -> CallReadConfidenceSourceType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                confidence_source_type_0 = CallReadConfidenceSourceType0(data)
+
+                return confidence_source_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallReadConfidenceSourceType0 | None, data)
+
+        confidence_source = _parse_confidence_source(d.pop("confidence_source"))
+
+        def _parse_cost_usd(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        cost_usd = _parse_cost_usd(d.pop("cost_usd"))
+
+        display_order = CallReadDisplayOrder(d.pop("display_order"))
+
+        def _parse_error(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        error = _parse_error(d.pop("error"))
+
+        def _parse_error_kind(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        error_kind = _parse_error_kind(d.pop("error_kind"))
+
+        finished_at = datetime.datetime.fromisoformat(d.pop("finished_at"))
+
+        label_pair = d.pop("label_pair")
+
+        labels = CallReadLabels.from_dict(d.pop("labels"))
+
+        latency_ms = d.pop("latency_ms")
+
+        def _parse_mapped_winner(data: object) -> CallReadMappedWinnerType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                mapped_winner_type_0 = CallReadMappedWinnerType0(data)
+
+                return mapped_winner_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallReadMappedWinnerType0 | None, data)
+
+        mapped_winner = _parse_mapped_winner(d.pop("mapped_winner"))
+
+        def _parse_pick(data: object) -> CallReadPickType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                pick_type_0 = CallReadPickType0(data)
+
+                return pick_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallReadPickType0 | None, data)
+
+        pick = _parse_pick(d.pop("pick"))
+
+        retries = d.pop("retries")
+
+        round_ = d.pop("round")
+
+        started_at = datetime.datetime.fromisoformat(d.pop("started_at"))
+
+        def _parse_tokens_in(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        tokens_in = _parse_tokens_in(d.pop("tokens_in"))
+
+        def _parse_tokens_out(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        tokens_out = _parse_tokens_out(d.pop("tokens_out"))
+
+        call_read = cls(
+            confidence=confidence,
+            confidence_source=confidence_source,
+            cost_usd=cost_usd,
+            display_order=display_order,
+            error=error,
+            error_kind=error_kind,
+            finished_at=finished_at,
+            label_pair=label_pair,
+            labels=labels,
+            latency_ms=latency_ms,
+            mapped_winner=mapped_winner,
+            pick=pick,
+            retries=retries,
+            round_=round_,
+            started_at=started_at,
+            tokens_in=tokens_in,
+            tokens_out=tokens_out,
+        )
+
+        call_read.additional_properties = d
+        return call_read
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

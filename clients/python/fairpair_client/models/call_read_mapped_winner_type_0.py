@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CallReadMappedWinnerType0(StrEnum):
+    A = "A"
+    B = "B"
+    TIE = "tie"
+
+    def __str__(self) -> str:
+        return str(self.value)

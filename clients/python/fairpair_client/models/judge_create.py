@@ -1,0 +1,367 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.judge_create_provider import JudgeCreateProvider
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.judge_create_templates import JudgeCreateTemplates
+    from ..models.sim_settings import SimSettings
+
+
+T = TypeVar("T", bound="JudgeCreate")
+
+
+@_attrs_define
+class JudgeCreate:
+    """`POST /v1/judges` and a `[[judges]]` table of the judges file.
+
+    Attributes:
+        model (str):
+        name (str):
+        provider (JudgeCreateProvider):
+        api_key (None | str | Unset): write-only; stored encrypted
+        api_key_env (None | str | Unset):
+        base_url (None | str | Unset):
+        enabled (bool | Unset):  Default: True.
+        family (None | str | Unset):
+        json_mode (bool | None | Unset):
+        label_pool (list[list[str]] | None | Unset):
+        logprobs (bool | None | Unset):
+        max_concurrency (int | Unset):  Default: 8.
+        price_in_per_mtok (float | Unset):  Default: 0.0.
+        price_out_per_mtok (float | Unset):  Default: 0.0.
+        rpm (int | None | Unset):
+        sim (None | SimSettings | Unset):
+        temperature (float | Unset):  Default: 0.0.
+        templates (JudgeCreateTemplates | Unset):
+        timeout_s (float | Unset):  Default: 60.0.
+    """
+
+    model: str
+    name: str
+    provider: JudgeCreateProvider
+    api_key: None | str | Unset = UNSET
+    api_key_env: None | str | Unset = UNSET
+    base_url: None | str | Unset = UNSET
+    enabled: bool | Unset = True
+    family: None | str | Unset = UNSET
+    json_mode: bool | None | Unset = UNSET
+    label_pool: list[list[str]] | None | Unset = UNSET
+    logprobs: bool | None | Unset = UNSET
+    max_concurrency: int | Unset = 8
+    price_in_per_mtok: float | Unset = 0.0
+    price_out_per_mtok: float | Unset = 0.0
+    rpm: int | None | Unset = UNSET
+    sim: None | SimSettings | Unset = UNSET
+    temperature: float | Unset = 0.0
+    templates: JudgeCreateTemplates | Unset = UNSET
+    timeout_s: float | Unset = 60.0
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.sim_settings import SimSettings  # noqa: PLC0415
+
+        model = self.model
+
+        name = self.name
+
+        provider = self.provider.value
+
+        api_key: None | str | Unset
+        if isinstance(self.api_key, Unset):
+            api_key = UNSET
+        else:
+            api_key = self.api_key
+
+        api_key_env: None | str | Unset
+        if isinstance(self.api_key_env, Unset):
+            api_key_env = UNSET
+        else:
+            api_key_env = self.api_key_env
+
+        base_url: None | str | Unset
+        if isinstance(self.base_url, Unset):
+            base_url = UNSET
+        else:
+            base_url = self.base_url
+
+        enabled = self.enabled
+
+        family: None | str | Unset
+        if isinstance(self.family, Unset):
+            family = UNSET
+        else:
+            family = self.family
+
+        json_mode: bool | None | Unset
+        if isinstance(self.json_mode, Unset):
+            json_mode = UNSET
+        else:
+            json_mode = self.json_mode
+
+        label_pool: list[list[str]] | None | Unset
+        if isinstance(self.label_pool, Unset):
+            label_pool = UNSET
+        elif isinstance(self.label_pool, list):
+            label_pool = []
+            for label_pool_type_0_item_data in self.label_pool:
+                label_pool_type_0_item = []
+                for label_pool_type_0_item_item_data in label_pool_type_0_item_data:
+                    label_pool_type_0_item_item: str
+                    label_pool_type_0_item_item = label_pool_type_0_item_item_data
+                    label_pool_type_0_item.append(label_pool_type_0_item_item)
+
+                label_pool.append(label_pool_type_0_item)
+
+        else:
+            label_pool = self.label_pool
+
+        logprobs: bool | None | Unset
+        if isinstance(self.logprobs, Unset):
+            logprobs = UNSET
+        else:
+            logprobs = self.logprobs
+
+        max_concurrency = self.max_concurrency
+
+        price_in_per_mtok = self.price_in_per_mtok
+
+        price_out_per_mtok = self.price_out_per_mtok
+
+        rpm: int | None | Unset
+        if isinstance(self.rpm, Unset):
+            rpm = UNSET
+        else:
+            rpm = self.rpm
+
+        sim: dict[str, Any] | None | Unset
+        if isinstance(self.sim, Unset):
+            sim = UNSET
+        elif isinstance(self.sim, SimSettings):
+            sim = self.sim.to_dict()
+        else:
+            sim = self.sim
+
+        temperature = self.temperature
+
+        templates: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.templates, Unset):
+            templates = self.templates.to_dict()
+
+        timeout_s = self.timeout_s
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "model": model,
+                "name": name,
+                "provider": provider,
+            }
+        )
+        if api_key is not UNSET:
+            field_dict["api_key"] = api_key
+        if api_key_env is not UNSET:
+            field_dict["api_key_env"] = api_key_env
+        if base_url is not UNSET:
+            field_dict["base_url"] = base_url
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
+        if family is not UNSET:
+            field_dict["family"] = family
+        if json_mode is not UNSET:
+            field_dict["json_mode"] = json_mode
+        if label_pool is not UNSET:
+            field_dict["label_pool"] = label_pool
+        if logprobs is not UNSET:
+            field_dict["logprobs"] = logprobs
+        if max_concurrency is not UNSET:
+            field_dict["max_concurrency"] = max_concurrency
+        if price_in_per_mtok is not UNSET:
+            field_dict["price_in_per_mtok"] = price_in_per_mtok
+        if price_out_per_mtok is not UNSET:
+            field_dict["price_out_per_mtok"] = price_out_per_mtok
+        if rpm is not UNSET:
+            field_dict["rpm"] = rpm
+        if sim is not UNSET:
+            field_dict["sim"] = sim
+        if temperature is not UNSET:
+            field_dict["temperature"] = temperature
+        if templates is not UNSET:
+            field_dict["templates"] = templates
+        if timeout_s is not UNSET:
+            field_dict["timeout_s"] = timeout_s
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_create_templates import JudgeCreateTemplates  # noqa: PLC0415
+        from ..models.sim_settings import SimSettings  # noqa: PLC0415
+
+        d = dict(src_dict)
+        model = d.pop("model")
+
+        name = d.pop("name")
+
+        provider = JudgeCreateProvider(d.pop("provider"))
+
+        def _parse_api_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        api_key = _parse_api_key(d.pop("api_key", UNSET))
+
+        def _parse_api_key_env(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        api_key_env = _parse_api_key_env(d.pop("api_key_env", UNSET))
+
+        def _parse_base_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        base_url = _parse_base_url(d.pop("base_url", UNSET))
+
+        enabled = d.pop("enabled", UNSET)
+
+        def _parse_family(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        family = _parse_family(d.pop("family", UNSET))
+
+        def _parse_json_mode(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        json_mode = _parse_json_mode(d.pop("json_mode", UNSET))
+
+        def _parse_label_pool(data: object) -> list[list[str]] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                label_pool_type_0 = []
+                _label_pool_type_0 = data
+                for label_pool_type_0_item_data in _label_pool_type_0:
+                    label_pool_type_0_item = []
+                    _label_pool_type_0_item = label_pool_type_0_item_data
+                    for label_pool_type_0_item_item_data in _label_pool_type_0_item:
+
+                        def _parse_label_pool_type_0_item_item(data: object) -> str:
+                            return cast(str, data)
+
+                        label_pool_type_0_item_item = _parse_label_pool_type_0_item_item(
+                            label_pool_type_0_item_item_data
+                        )
+
+                        label_pool_type_0_item.append(label_pool_type_0_item_item)
+
+                    label_pool_type_0.append(label_pool_type_0_item)
+
+                return label_pool_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[list[str]] | None | Unset, data)
+
+        label_pool = _parse_label_pool(d.pop("label_pool", UNSET))
+
+        def _parse_logprobs(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        logprobs = _parse_logprobs(d.pop("logprobs", UNSET))
+
+        max_concurrency = d.pop("max_concurrency", UNSET)
+
+        price_in_per_mtok = d.pop("price_in_per_mtok", UNSET)
+
+        price_out_per_mtok = d.pop("price_out_per_mtok", UNSET)
+
+        def _parse_rpm(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rpm = _parse_rpm(d.pop("rpm", UNSET))
+
+        def _parse_sim(data: object) -> None | SimSettings | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                sim_type_0 = SimSettings.from_dict(data)
+
+                return sim_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SimSettings | Unset, data)
+
+        sim = _parse_sim(d.pop("sim", UNSET))
+
+        temperature = d.pop("temperature", UNSET)
+
+        _templates = d.pop("templates", UNSET)
+        templates: JudgeCreateTemplates | Unset
+        if isinstance(_templates, Unset):
+            templates = UNSET
+        else:
+            templates = JudgeCreateTemplates.from_dict(_templates)
+
+        timeout_s = d.pop("timeout_s", UNSET)
+
+        judge_create = cls(
+            model=model,
+            name=name,
+            provider=provider,
+            api_key=api_key,
+            api_key_env=api_key_env,
+            base_url=base_url,
+            enabled=enabled,
+            family=family,
+            json_mode=json_mode,
+            label_pool=label_pool,
+            logprobs=logprobs,
+            max_concurrency=max_concurrency,
+            price_in_per_mtok=price_in_per_mtok,
+            price_out_per_mtok=price_out_per_mtok,
+            rpm=rpm,
+            sim=sim,
+            temperature=temperature,
+            templates=templates,
+            timeout_s=timeout_s,
+        )
+
+        return judge_create

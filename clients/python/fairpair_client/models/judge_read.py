@@ -1,0 +1,215 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.judge_read_provider import JudgeReadProvider
+from ..models.judge_read_source import JudgeReadSource
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.judge_fields import JudgeFields
+    from ..models.judge_version_read import JudgeVersionRead
+
+
+T = TypeVar("T", bound="JudgeRead")
+
+
+@_attrs_define
+class JudgeRead:
+    """A judge as the API shows it: never its key.
+
+    Attributes:
+        config (JudgeFields): Everything that configures a judge except its name and secret.
+        config_hash (str):
+        default (bool):
+        enabled (bool):
+        family (None | str):
+        has_api_key (bool):
+        json_mode (bool):
+        logprobs (bool):
+        model (str):
+        name (str):
+        provider (JudgeReadProvider):
+        source (JudgeReadSource):
+        version (int):
+        versions (list[JudgeVersionRead] | None | Unset):
+    """
+
+    config: JudgeFields
+    config_hash: str
+    default: bool
+    enabled: bool
+    family: None | str
+    has_api_key: bool
+    json_mode: bool
+    logprobs: bool
+    model: str
+    name: str
+    provider: JudgeReadProvider
+    source: JudgeReadSource
+    version: int
+    versions: list[JudgeVersionRead] | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        config = self.config.to_dict()
+
+        config_hash = self.config_hash
+
+        default = self.default
+
+        enabled = self.enabled
+
+        family: None | str
+        family = self.family
+
+        has_api_key = self.has_api_key
+
+        json_mode = self.json_mode
+
+        logprobs = self.logprobs
+
+        model = self.model
+
+        name = self.name
+
+        provider = self.provider.value
+
+        source = self.source.value
+
+        version = self.version
+
+        versions: list[dict[str, Any]] | None | Unset
+        if isinstance(self.versions, Unset):
+            versions = UNSET
+        elif isinstance(self.versions, list):
+            versions = []
+            for versions_type_0_item_data in self.versions:
+                versions_type_0_item = versions_type_0_item_data.to_dict()
+                versions.append(versions_type_0_item)
+
+        else:
+            versions = self.versions
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "config": config,
+                "config_hash": config_hash,
+                "default": default,
+                "enabled": enabled,
+                "family": family,
+                "has_api_key": has_api_key,
+                "json_mode": json_mode,
+                "logprobs": logprobs,
+                "model": model,
+                "name": name,
+                "provider": provider,
+                "source": source,
+                "version": version,
+            }
+        )
+        if versions is not UNSET:
+            field_dict["versions"] = versions
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_fields import JudgeFields  # noqa: PLC0415
+        from ..models.judge_version_read import JudgeVersionRead  # noqa: PLC0415
+
+        d = dict(src_dict)
+        config = JudgeFields.from_dict(d.pop("config"))
+
+        config_hash = d.pop("config_hash")
+
+        default = d.pop("default")
+
+        enabled = d.pop("enabled")
+
+        def _parse_family(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        family = _parse_family(d.pop("family"))
+
+        has_api_key = d.pop("has_api_key")
+
+        json_mode = d.pop("json_mode")
+
+        logprobs = d.pop("logprobs")
+
+        model = d.pop("model")
+
+        name = d.pop("name")
+
+        provider = JudgeReadProvider(d.pop("provider"))
+
+        source = JudgeReadSource(d.pop("source"))
+
+        version = d.pop("version")
+
+        def _parse_versions(data: object) -> list[JudgeVersionRead] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                versions_type_0 = []
+                _versions_type_0 = data
+                for versions_type_0_item_data in _versions_type_0:
+                    versions_type_0_item = JudgeVersionRead.from_dict(versions_type_0_item_data)
+
+                    versions_type_0.append(versions_type_0_item)
+
+                return versions_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[JudgeVersionRead] | None | Unset, data)
+
+        versions = _parse_versions(d.pop("versions", UNSET))
+
+        judge_read = cls(
+            config=config,
+            config_hash=config_hash,
+            default=default,
+            enabled=enabled,
+            family=family,
+            has_api_key=has_api_key,
+            json_mode=json_mode,
+            logprobs=logprobs,
+            model=model,
+            name=name,
+            provider=provider,
+            source=source,
+            version=version,
+            versions=versions,
+        )
+
+        judge_read.additional_properties = d
+        return judge_read
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

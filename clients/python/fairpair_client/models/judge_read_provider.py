@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class JudgeReadProvider(StrEnum):
+    ANTHROPIC = "anthropic"
+    OPENAI = "openai"
+    SIM = "sim"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,472 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.judge_update_provider_type_0 import JudgeUpdateProviderType0
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.judge_update_templates_type_0 import JudgeUpdateTemplatesType0
+    from ..models.sim_settings import SimSettings
+
+
+T = TypeVar("T", bound="JudgeUpdate")
+
+
+@_attrs_define
+class JudgeUpdate:
+    """`PATCH /v1/judges/{name}`: only the fields given change.
+
+    Attributes:
+        api_key (None | str | Unset):
+        api_key_env (None | str | Unset):
+        base_url (None | str | Unset):
+        enabled (bool | None | Unset):
+        family (None | str | Unset):
+        json_mode (bool | None | Unset):
+        label_pool (list[list[str]] | None | Unset):
+        logprobs (bool | None | Unset):
+        max_concurrency (int | None | Unset):
+        model (None | str | Unset):
+        price_in_per_mtok (float | None | Unset):
+        price_out_per_mtok (float | None | Unset):
+        provider (JudgeUpdateProviderType0 | None | Unset):
+        rpm (int | None | Unset):
+        sim (None | SimSettings | Unset):
+        temperature (float | None | Unset):
+        templates (JudgeUpdateTemplatesType0 | None | Unset):
+        timeout_s (float | None | Unset):
+    """
+
+    api_key: None | str | Unset = UNSET
+    api_key_env: None | str | Unset = UNSET
+    base_url: None | str | Unset = UNSET
+    enabled: bool | None | Unset = UNSET
+    family: None | str | Unset = UNSET
+    json_mode: bool | None | Unset = UNSET
+    label_pool: list[list[str]] | None | Unset = UNSET
+    logprobs: bool | None | Unset = UNSET
+    max_concurrency: int | None | Unset = UNSET
+    model: None | str | Unset = UNSET
+    price_in_per_mtok: float | None | Unset = UNSET
+    price_out_per_mtok: float | None | Unset = UNSET
+    provider: JudgeUpdateProviderType0 | None | Unset = UNSET
+    rpm: int | None | Unset = UNSET
+    sim: None | SimSettings | Unset = UNSET
+    temperature: float | None | Unset = UNSET
+    templates: JudgeUpdateTemplatesType0 | None | Unset = UNSET
+    timeout_s: float | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.judge_update_templates_type_0 import JudgeUpdateTemplatesType0  # noqa: PLC0415
+        from ..models.sim_settings import SimSettings  # noqa: PLC0415
+
+        api_key: None | str | Unset
+        if isinstance(self.api_key, Unset):
+            api_key = UNSET
+        else:
+            api_key = self.api_key
+
+        api_key_env: None | str | Unset
+        if isinstance(self.api_key_env, Unset):
+            api_key_env = UNSET
+        else:
+            api_key_env = self.api_key_env
+
+        base_url: None | str | Unset
+        if isinstance(self.base_url, Unset):
+            base_url = UNSET
+        else:
+            base_url = self.base_url
+
+        enabled: bool | None | Unset
+        if isinstance(self.enabled, Unset):
+            enabled = UNSET
+        else:
+            enabled = self.enabled
+
+        family: None | str | Unset
+        if isinstance(self.family, Unset):
+            family = UNSET
+        else:
+            family = self.family
+
+        json_mode: bool | None | Unset
+        if isinstance(self.json_mode, Unset):
+            json_mode = UNSET
+        else:
+            json_mode = self.json_mode
+
+        label_pool: list[list[str]] | None | Unset
+        if isinstance(self.label_pool, Unset):
+            label_pool = UNSET
+        elif isinstance(self.label_pool, list):
+            label_pool = []
+            for label_pool_type_0_item_data in self.label_pool:
+                label_pool_type_0_item = []
+                for label_pool_type_0_item_item_data in label_pool_type_0_item_data:
+                    label_pool_type_0_item_item: str
+                    label_pool_type_0_item_item = label_pool_type_0_item_item_data
+                    label_pool_type_0_item.append(label_pool_type_0_item_item)
+
+                label_pool.append(label_pool_type_0_item)
+
+        else:
+            label_pool = self.label_pool
+
+        logprobs: bool | None | Unset
+        if isinstance(self.logprobs, Unset):
+            logprobs = UNSET
+        else:
+            logprobs = self.logprobs
+
+        max_concurrency: int | None | Unset
+        if isinstance(self.max_concurrency, Unset):
+            max_concurrency = UNSET
+        else:
+            max_concurrency = self.max_concurrency
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
+
+        price_in_per_mtok: float | None | Unset
+        if isinstance(self.price_in_per_mtok, Unset):
+            price_in_per_mtok = UNSET
+        else:
+            price_in_per_mtok = self.price_in_per_mtok
+
+        price_out_per_mtok: float | None | Unset
+        if isinstance(self.price_out_per_mtok, Unset):
+            price_out_per_mtok = UNSET
+        else:
+            price_out_per_mtok = self.price_out_per_mtok
+
+        provider: None | str | Unset
+        if isinstance(self.provider, Unset):
+            provider = UNSET
+        elif isinstance(self.provider, JudgeUpdateProviderType0):
+            provider = self.provider.value
+        else:
+            provider = self.provider
+
+        rpm: int | None | Unset
+        if isinstance(self.rpm, Unset):
+            rpm = UNSET
+        else:
+            rpm = self.rpm
+
+        sim: dict[str, Any] | None | Unset
+        if isinstance(self.sim, Unset):
+            sim = UNSET
+        elif isinstance(self.sim, SimSettings):
+            sim = self.sim.to_dict()
+        else:
+            sim = self.sim
+
+        temperature: float | None | Unset
+        if isinstance(self.temperature, Unset):
+            temperature = UNSET
+        else:
+            temperature = self.temperature
+
+        templates: dict[str, Any] | None | Unset
+        if isinstance(self.templates, Unset):
+            templates = UNSET
+        elif isinstance(self.templates, JudgeUpdateTemplatesType0):
+            templates = self.templates.to_dict()
+        else:
+            templates = self.templates
+
+        timeout_s: float | None | Unset
+        if isinstance(self.timeout_s, Unset):
+            timeout_s = UNSET
+        else:
+            timeout_s = self.timeout_s
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if api_key is not UNSET:
+            field_dict["api_key"] = api_key
+        if api_key_env is not UNSET:
+            field_dict["api_key_env"] = api_key_env
+        if base_url is not UNSET:
+            field_dict["base_url"] = base_url
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
+        if family is not UNSET:
+            field_dict["family"] = family
+        if json_mode is not UNSET:
+            field_dict["json_mode"] = json_mode
+        if label_pool is not UNSET:
+            field_dict["label_pool"] = label_pool
+        if logprobs is not UNSET:
+            field_dict["logprobs"] = logprobs
+        if max_concurrency is not UNSET:
+            field_dict["max_concurrency"] = max_concurrency
+        if model is not UNSET:
+            field_dict["model"] = model
+        if price_in_per_mtok is not UNSET:
+            field_dict["price_in_per_mtok"] = price_in_per_mtok
+        if price_out_per_mtok is not UNSET:
+            field_dict["price_out_per_mtok"] = price_out_per_mtok
+        if provider is not UNSET:
+            field_dict["provider"] = provider
+        if rpm is not UNSET:
+            field_dict["rpm"] = rpm
+        if sim is not UNSET:
+            field_dict["sim"] = sim
+        if temperature is not UNSET:
+            field_dict["temperature"] = temperature
+        if templates is not UNSET:
+            field_dict["templates"] = templates
+        if timeout_s is not UNSET:
+            field_dict["timeout_s"] = timeout_s
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_update_templates_type_0 import JudgeUpdateTemplatesType0  # noqa: PLC0415
+        from ..models.sim_settings import SimSettings  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_api_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        api_key = _parse_api_key(d.pop("api_key", UNSET))
+
+        def _parse_api_key_env(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        api_key_env = _parse_api_key_env(d.pop("api_key_env", UNSET))
+
+        def _parse_base_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        base_url = _parse_base_url(d.pop("base_url", UNSET))
+
+        def _parse_enabled(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        enabled = _parse_enabled(d.pop("enabled", UNSET))
+
+        def _parse_family(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        family = _parse_family(d.pop("family", UNSET))
+
+        def _parse_json_mode(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        json_mode = _parse_json_mode(d.pop("json_mode", UNSET))
+
+        def _parse_label_pool(data: object) -> list[list[str]] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                label_pool_type_0 = []
+                _label_pool_type_0 = data
+                for label_pool_type_0_item_data in _label_pool_type_0:
+                    label_pool_type_0_item = []
+                    _label_pool_type_0_item = label_pool_type_0_item_data
+                    for label_pool_type_0_item_item_data in _label_pool_type_0_item:
+
+                        def _parse_label_pool_type_0_item_item(data: object) -> str:
+                            return cast(str, data)
+
+                        label_pool_type_0_item_item = _parse_label_pool_type_0_item_item(
+                            label_pool_type_0_item_item_data
+                        )
+
+                        label_pool_type_0_item.append(label_pool_type_0_item_item)
+
+                    label_pool_type_0.append(label_pool_type_0_item)
+
+                return label_pool_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[list[str]] | None | Unset, data)
+
+        label_pool = _parse_label_pool(d.pop("label_pool", UNSET))
+
+        def _parse_logprobs(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        logprobs = _parse_logprobs(d.pop("logprobs", UNSET))
+
+        def _parse_max_concurrency(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_concurrency = _parse_max_concurrency(d.pop("max_concurrency", UNSET))
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
+
+        def _parse_price_in_per_mtok(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_in_per_mtok = _parse_price_in_per_mtok(d.pop("price_in_per_mtok", UNSET))
+
+        def _parse_price_out_per_mtok(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_out_per_mtok = _parse_price_out_per_mtok(d.pop("price_out_per_mtok", UNSET))
+
+        def _parse_provider(data: object) -> JudgeUpdateProviderType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                provider_type_0 = JudgeUpdateProviderType0(data)
+
+                return provider_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeUpdateProviderType0 | None | Unset, data)
+
+        provider = _parse_provider(d.pop("provider", UNSET))
+
+        def _parse_rpm(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rpm = _parse_rpm(d.pop("rpm", UNSET))
+
+        def _parse_sim(data: object) -> None | SimSettings | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                sim_type_0 = SimSettings.from_dict(data)
+
+                return sim_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SimSettings | Unset, data)
+
+        sim = _parse_sim(d.pop("sim", UNSET))
+
+        def _parse_temperature(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        temperature = _parse_temperature(d.pop("temperature", UNSET))
+
+        def _parse_templates(data: object) -> JudgeUpdateTemplatesType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                templates_type_0 = JudgeUpdateTemplatesType0.from_dict(data)
+
+                return templates_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeUpdateTemplatesType0 | None | Unset, data)
+
+        templates = _parse_templates(d.pop("templates", UNSET))
+
+        def _parse_timeout_s(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        timeout_s = _parse_timeout_s(d.pop("timeout_s", UNSET))
+
+        judge_update = cls(
+            api_key=api_key,
+            api_key_env=api_key_env,
+            base_url=base_url,
+            enabled=enabled,
+            family=family,
+            json_mode=json_mode,
+            label_pool=label_pool,
+            logprobs=logprobs,
+            max_concurrency=max_concurrency,
+            model=model,
+            price_in_per_mtok=price_in_per_mtok,
+            price_out_per_mtok=price_out_per_mtok,
+            provider=provider,
+            rpm=rpm,
+            sim=sim,
+            temperature=temperature,
+            templates=templates,
+            timeout_s=timeout_s,
+        )
+
+        return judge_update

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.leaderboard_filters_read import LeaderboardFiltersRead
+    from ..models.model_standing import ModelStanding
+
+
+T = TypeVar("T", bound="Leaderboard")
+
+
+@_attrs_define
+class Leaderboard:
+    """Bradley-Terry ranking of generating models from debiased outcomes.
+
+    Attributes:
+        computed_at (datetime.datetime): when these figures were computed (cached since)
+        filters (LeaderboardFiltersRead): The filters the leaderboard was computed with.
+        models (list[ModelStanding]):
+        n (int): comparisons the ratings are fitted on
+        sampled (bool): only the 100,000 most recent comparisons were fitted
+        schema_version (Literal[1] | Unset):  Default: 1.
+    """
+
+    computed_at: datetime.datetime
+    filters: LeaderboardFiltersRead
+    models: list[ModelStanding]
+    n: int
+    sampled: bool
+    schema_version: Literal[1] | Unset = 1
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        computed_at = self.computed_at.isoformat()
+
+        filters = self.filters.to_dict()
+
+        models = []
+        for models_item_data in self.models:
+            models_item = models_item_data.to_dict()
+            models.append(models_item)
+
+        n = self.n
+
+        sampled = self.sampled
+
+        schema_version = self.schema_version
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "computed_at": computed_at,
+                "filters": filters,
+                "models": models,
+                "n": n,
+                "sampled": sampled,
+            }
+        )
+        if schema_version is not UNSET:
+            field_dict["schema_version"] = schema_version
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.leaderboard_filters_read import LeaderboardFiltersRead  # noqa: PLC0415
+        from ..models.model_standing import ModelStanding  # noqa: PLC0415
+
+        d = dict(src_dict)
+        computed_at = datetime.datetime.fromisoformat(d.pop("computed_at"))
+
+        filters = LeaderboardFiltersRead.from_dict(d.pop("filters"))
+
+        models = []
+        _models = d.pop("models")
+        for models_item_data in _models:
+            models_item = ModelStanding.from_dict(models_item_data)
+
+            models.append(models_item)
+
+        n = d.pop("n")
+
+        sampled = d.pop("sampled")
+
+        schema_version = cast(Literal[1] | Unset, d.pop("schema_version", UNSET))
+        if schema_version != 1 and not isinstance(schema_version, Unset):
+            raise ValueError(f"schema_version must match const 1, got '{schema_version}'")
+
+        leaderboard = cls(
+            computed_at=computed_at,
+            filters=filters,
+            models=models,
+            n=n,
+            sampled=sampled,
+            schema_version=schema_version,
+        )
+
+        leaderboard.additional_properties = d
+        return leaderboard
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

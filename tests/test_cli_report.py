@@ -1,0 +1,63 @@
+"""`fairpair report` prints the same report as `GET /v1/bias-report`, locally or from a server."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+from tests.conftest import SIM_JUDGES, make_key, write_judges_file
+from tests.support.processes import free_port, run_cli, running
+
+
+def without_time(report: dict[str, Any], *, since: bool = False) -> dict[str, Any]:
+    """The report minus `generated_at` (and the default `since`, which moves with the clock)."""
+    rest = {k: v for k, v in report.items() if k != "generated_at"}
+    if since:
+        rest["filters"] = {k: v for k, v in rest["filters"].items() if k != "since"}
+    return rest
+
+
+async def test_report_command_equals_the_route_from_the_database_and_from_a_server(
+    own_pg: str, tmp_path: Path
+) -> None:
+    env = {
+        "FAIRPAIR_DATABASE_URL": own_pg,
+        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_JUDGES_FILE": str(write_judges_file(tmp_path, SIM_JUDGES)),
+    }
+    comparer = await make_key(own_pg, "comparer", ["compare", "read"])
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    rng = random.Random(3)
+    with running("serve", "--port", str(port), env=env, health_url=f"{base}/healthz"):
+        with httpx2.Client(base_url=base, headers=comparer, timeout=60) as http:
+            for i in range(12):
+                q = rng.choice([-1, 0, 1])
+                answer = http.post("/v1/compare", json={
+                    "prompt": f"Question {i}", "response_a": f"One.\n[sim q={q}]",
+                    "response_b": f"Two.\n[sim q={-q}]", "judges": ["sim-a", "sim-b"],
+                    "tags": {"suite": "even" if i % 2 else "odd"}})
+                assert answer.status_code == 200, answer.text
+            since = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
+            filtered = {"judge": "sim-a", "since": since, "tag": "suite:even"}
+            route = http.get("/v1/bias-report", params=filtered).json()
+            route_all = http.get("/v1/bias-report").json()
+        key = comparer["Authorization"].removeprefix("Bearer ")
+        remote = run_cli("report", "--format", "json", "--url", base, "--key", key, env=env)
+        table = run_cli("report", "--url", base, env={**env, "FAIRPAIR_KEY": key})
+    local = run_cli("report", "--format", "json", "--judge", "sim-a", "--since", since,
+                    "--tag", "suite:even", env=env)
+
+    assert [j["judge"] for j in route["judges"]] == ["sim-a"]
+    assert route["judges"][0]["calls"]["total"] == 12
+    assert without_time(json.loads(local)) == without_time(route)
+    assert without_time(json.loads(remote), since=True) == without_time(route_all, since=True)
+    header, *rows = table.splitlines()[1:]
+    assert header.split()[:3] == ["judge", "calls", "failed"]
+    assert [row.split()[:2] for row in rows] == [["sim-a", "24"], ["sim-b", "24"]]
+    assert "\x1b[" not in table  # no colour when stdout is not a terminal
