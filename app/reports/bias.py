@@ -1,0 +1,393 @@
+"""The bias report: SQL counts from `app.reports.queries`, finished in Python (STATISTICS.md).
+
+Python does only what SQL cannot: exact tests, Wilson intervals, Cohen's κ from the 3×3 pair
+table, Spearman ranks and the bootstrap on at most `MAX_OBSERVATIONS` recent observations, Holm
+across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
+
+- `position.test` is McNemar's exact test with ≥ 20 swap pairs, else the binomial test.
+- `length.p_value` is the exact binomial p of the descriptive longer-win rate; `length.p_adjusted`
+  adjusts `spearman_p` over judges; `significant` needs it < 0.05 and |ρ| ≥ the correlation floor.
+- `self_preference.delta` is the mean over all its comparisons; its percentile-bootstrap CI uses the
+  most recent ones (`sampled`, `n_used`). It is significant when the CI excludes 0 and
+  |delta| ≥ `min_effect`.
+- Holm families hold only the judges (or label pairs) whose estimate is shown (tier ≥ preliminary).
+- `_watch` flags exist where a CI decides: the PC floors (`red_flag`, `coin_toss`) and
+  `self_preference` (point past `min_effect`, CI not excluding 0). No flag below tier `moderate`,
+  except the operational `high_failure_rate` (failed > 5% of calls) and `unsupported_parameter`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import Settings
+from app.reports import queries, stats
+from app.reports.queries import ReportFilters
+from app.reports.schemas import (
+    BiasReport,
+    CallCounts,
+    ConsistencySection,
+    Flag,
+    JudgeReport,
+    LabelPairStats,
+    LabelSection,
+    LengthSection,
+    PlaceboSection,
+    PositionSection,
+    PositionTest,
+    ReportFiltersRead,
+    SelfPreferenceSection,
+    Tier,
+)
+from app.reports.series import build_series
+
+MCNEMAR_MIN_PAIRS = 20
+RED_FLAG_FLOOR = 0.80
+COIN_TOSS_FLOOR = 0.70
+HIGH_FAILURE_SHARE = 0.05
+FLAGGABLE: frozenset[Tier] = frozenset({"moderate", "high"})
+INSUFFICIENT = "insufficient_data"
+
+# Mapped winner of the AB call (p1) and of the BA call (p2) for each pick.
+_AB_WINNER = {"first": "A", "second": "B", "tie": "tie"}
+_BA_WINNER = {"first": "B", "second": "A", "tie": "tie"}
+_WINNER_INDEX = {"A": 0, "B": 1, "tie": 2}
+
+
+CALL_COUNTS = ("calls", "failed", "design", "parsed", "ties", "design_parsed", "decisive", "first",
+               "design_ties", "second_label")
+
+
+@dataclass
+class JudgeData:
+    """Every count the queries return for one judge, summed over the cubes' finer groups."""
+
+    versions: set[int] = field(default_factory=set)
+    counts: Counter[str] = field(default_factory=Counter)  # calls off placebo comparisons
+    placebo: Counter[str] = field(default_factory=Counter)  # calls on placebo comparisons
+    error_kinds: Counter[str] = field(default_factory=Counter)
+    labels: dict[str, tuple[int, int]] = field(default_factory=dict)  # pair: (L2 picks, n)
+    pairs: Counter[tuple[stats.Pick, stats.Pick]] = field(default_factory=Counter)
+    length: Counter[str] = field(default_factory=Counter)  # n, eligible, longer
+    length_table: list[tuple[int, int, int, int]] = field(default_factory=list)
+    self_table: list[tuple[bool, int, int, int, int, int]] = field(default_factory=list)
+
+    def add_calls(self, row: Any) -> None:
+        """File one row of `queries.call_cube`."""
+        self.versions.add(row.version)
+        (self.placebo if row.placebo else self.counts).update(
+            {name: getattr(row, name) for name in CALL_COUNTS})
+        if row.placebo:
+            return
+        if row.error_kind is not None:
+            self.error_kinds[row.error_kind] += row.calls
+        if row.decisive:
+            k, n = self.labels.get(row.label_pair, (0, 0))
+            self.labels[row.label_pair] = (k + row.second_label, n + row.decisive)
+
+    def add_observation(self, row: Any) -> None:
+        """File one row of `queries.observation_parts`."""
+        if row.part == "pairs" and row.p1 is not None and row.p2 is not None:
+            self.pairs[(row.p1, row.p2)] += row.n
+        elif row.part == "length_class":
+            self.length.update(n=row.n, eligible=row.n if row.eligible else 0,
+                               longer=row.n if row.eligible and row.longer else 0)
+        elif row.part == "length":
+            self.length_table.append((row.delta, row.y_sum, row.y_n, row.n))
+        elif row.part == "self":
+            self.self_table.append((bool(row.kept), row.k_s, row.n_s, row.k_o, row.n_o, row.n))
+
+
+def _rate(k: int, n: int) -> float | None:
+    return k / n if n else None
+
+
+# Sections
+
+
+def call_counts(data: JudgeData) -> CallCounts:
+    """The judge's calls, all rounds."""
+    c = data.counts
+    return CallCounts(total=c["calls"], design=c["design"], parsed=c["parsed"],
+                      failed=c["failed"], ties=c["ties"],
+                      by_error_kind=dict(sorted(data.error_kinds.items())))
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Swap pairs of one judge by (AB pick, BA pick)."""
+
+    table: Mapping[tuple[stats.Pick, stats.Pick], int]
+
+    def count(self, kind: stats.PairClass) -> int:
+        """Pairs of one class: consistent, primacy or recency."""
+        return sum(n for (p1, p2), n in self.table.items() if stats.pc_classify(p1, p2) == kind)
+
+    @property
+    def pairs(self) -> int:
+        """All swap pairs."""
+        return sum(self.table.values())
+
+    def kappa(self) -> float | None:
+        """Cohen's κ between the mapped winners of the AB and BA calls."""
+        confusion = np.zeros((3, 3))
+        for (p1, p2), n in self.table.items():
+            confusion[_WINNER_INDEX[_AB_WINNER[p1]], _WINNER_INDEX[_BA_WINNER[p2]]] += n
+        return kappa_from_confusion(confusion)
+
+
+def kappa_from_confusion(confusion: npt.NDArray[np.float64]) -> float | None:
+    """Unweighted κ of a square count table (as `stats.cohen_kappa` on the expanded labels)."""
+    total = confusion.sum()
+    if total == 0:
+        return None
+    shares = confusion / total
+    observed = float(np.trace(shares))
+    expected = float(shares.sum(axis=1) @ shares.sum(axis=0))
+    if np.isclose(expected, 1.0, rtol=0.0, atol=1e-12):
+        return None
+    return (observed - expected) / (1.0 - expected)
+
+
+def position_section(data: JudgeData, pairs: PairCounts) -> PositionSection:
+    """First-slot preference; p_adjusted and significance are set across judges later."""
+    n, k = data.counts["decisive"], data.counts["first"]
+    level = stats.tier("decisive_calls", n)
+    if level == "insufficient":
+        return PositionSection(n=n, first_pick_rate=None, ci95=None, test=None, p_value=None,
+                               p_adjusted=None, z=None, significant=False, tie_rate=None,
+                               tier=level, reason=INSUFFICIENT)
+    test: PositionTest = "mcnemar" if pairs.pairs >= MCNEMAR_MIN_PAIRS else "binomial"
+    p = (stats.mcnemar_exact_p(pairs.count("primacy"), pairs.count("recency"))
+         if test == "mcnemar" else stats.binom_two_sided_p(k, n))
+    return PositionSection(
+        n=n, first_pick_rate=k / n, ci95=stats.wilson_ci(k, n), test=test,
+        p_value=p, p_adjusted=None, z=stats.balance_z(k, n), significant=False,
+        tie_rate=_rate(data.counts["design_ties"], data.counts["design_parsed"]),
+        tier=level, reason=None)
+
+
+def consistency_section(pairs: PairCounts) -> ConsistencySection:
+    """Swap consistency over the judge's swap pairs."""
+    n, primacy, recency = pairs.pairs, pairs.count("primacy"), pairs.count("recency")
+    level = stats.tier("swap_pairs", n)
+    if level == "insufficient":
+        return ConsistencySection(pairs=n, position_consistency=None, ci95=None,
+                                  primacy_pairs=primacy, recency_pairs=recency,
+                                  preference_fairness=None, order_kappa=None, tier=level,
+                                  reason=INSUFFICIENT)
+    consistent = pairs.count("consistent")
+    return ConsistencySection(
+        pairs=n, position_consistency=consistent / n, ci95=stats.wilson_ci(consistent, n),
+        primacy_pairs=primacy, recency_pairs=recency,
+        preference_fairness=(recency - primacy) / n, order_kappa=pairs.kappa(), tier=level,
+        reason=None)
+
+
+def label_pair_stats(k: int, n: int) -> LabelPairStats:
+    """One label pair's second-label rate."""
+    level = stats.tier("decisive_calls", n)
+    if level == "insufficient":
+        return LabelPairStats(n=n, rate=None, ci95=None, p_value=None, p_adjusted=None,
+                              tier=level, reason=INSUFFICIENT)
+    return LabelPairStats(n=n, rate=k / n, ci95=stats.wilson_ci(k, n),
+                          p_value=stats.binom_two_sided_p(k, n), p_adjusted=None, tier=level,
+                          reason=None)
+
+
+def label_section(data: JudgeData) -> LabelSection:
+    """Label preference, pooled and per pair (Holm within the judge over its pairs)."""
+    by_pair = {pair: label_pair_stats(k, n) for pair, (k, n) in sorted(data.labels.items())}
+    for entry, adjusted in zip(by_pair.values(),
+                               stats.holm([e.p_value for e in by_pair.values()]), strict=True):
+        entry.p_adjusted = adjusted
+    k = sum(k for k, _ in data.labels.values())
+    n = sum(n for _, n in data.labels.values())
+    level = stats.tier("decisive_calls", n)
+    if level == "insufficient":
+        return LabelSection(n=n, second_label_pick_rate=None, ci95=None, label_p=None,
+                            p_adjusted=None, significant=False, by_pair=by_pair, tier=level,
+                            reason=INSUFFICIENT)
+    return LabelSection(n=n, second_label_pick_rate=k / n, ci95=stats.wilson_ci(k, n),
+                        label_p=stats.label_omnibus_p(list(data.labels.values())),
+                        p_adjusted=None, significant=False, by_pair=by_pair, tier=level,
+                        reason=None)
+
+
+def placebo_section(data: JudgeData) -> PlaceboSection:
+    """First-pick and second-label rates on identical texts."""
+    n, first, second = (data.placebo[k] for k in ("decisive", "first", "second_label"))
+    level = stats.tier("decisive_calls", n)
+    if level == "insufficient":
+        return PlaceboSection(n=n, first_pick_rate=None, ci95=None, p_value=None,
+                              second_label_pick_rate=None, tier=level, reason=INSUFFICIENT)
+    return PlaceboSection(
+        n=n, first_pick_rate=first / n, ci95=stats.wilson_ci(first, n),
+        p_value=stats.binom_two_sided_p(first, n), second_label_pick_rate=second / n,
+        second_label_ci95=stats.wilson_ci(second, n),
+        second_label_p_value=stats.binom_two_sided_p(second, n), tier=level, reason=None)
+
+
+def _expand(values: Iterable[float], counts: Iterable[int]) -> npt.NDArray[np.float64]:
+    return np.repeat(np.asarray(list(values), dtype=np.float64), list(counts))
+
+
+def length_section(data: JudgeData) -> LengthSection:
+    """Longer-win rate over all comparisons; Spearman ρ over the most recent ones."""
+    n, eligible, longer = (data.length[k] for k in ("n", "eligible", "longer"))
+    used = sum(count for *_, count in data.length_table)
+    level = stats.tier("comparisons", n)
+    if level == "insufficient":
+        return LengthSection(n=n, longer_win_n=eligible, longer_win_rate=None, ci95=None,
+                             p_value=None, spearman=None, spearman_p=None, p_adjusted=None,
+                             significant=False, sampled=used < n, n_used=used, tier=level,
+                             reason=INSUFFICIENT)
+    # Rows sorted so that floating sums do not depend on the order the database returned them.
+    table = np.array(sorted(data.length_table), dtype=np.float64).reshape(-1, 4)
+    counts = table[:, 3].astype(np.intp)
+    delta, outcome = np.repeat(table[:, 0], counts), np.repeat(table[:, 1] / table[:, 2], counts)
+    rho, rho_p = stats.spearman(delta, outcome)  # type: ignore[arg-type]
+    return LengthSection(
+        n=n, longer_win_n=eligible, longer_win_rate=_rate(longer, eligible),
+        ci95=stats.wilson_ci(longer, eligible), p_value=stats.binom_two_sided_p(longer, eligible),
+        spearman=rho, spearman_p=rho_p, p_adjusted=None, significant=False, sampled=used < n,
+        n_used=used, tier=level, reason=None)
+
+
+def self_preference_section(data: JudgeData, min_effect: float) -> SelfPreferenceSection:
+    """Mean own-family excess s_c − o_c with a percentile-bootstrap CI."""
+    rows = sorted(data.self_table)  # floating sums must not depend on the database's row order
+    n = sum(count for *_, count in rows)
+    kept = [row for row in rows if row[0]]
+    used = sum(count for *_, count in kept)
+    if n == 0 or stats.tier("comparisons", n) == "insufficient":
+        return SelfPreferenceSection(
+            n=n, delta=None, ci95=None, significant=False, sampled=used < n, n_used=used,
+            tier=stats.tier("comparisons", n), reason="no_audit_data" if n == 0 else INSUFFICIENT)
+    excess = [k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in rows]
+    delta = float(np.average(excess, weights=[count for *_, count in rows]))
+    # Sorted, so that the resamples do not depend on the order the database returned the rows.
+    recent = np.sort(_expand((k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in kept),
+                             (count for *_, count in kept)))
+    ci = stats.percentile_bootstrap_mean_ci(recent, rounds=1000, seed=0)  # type: ignore[arg-type]
+    excludes_zero = ci is not None and (ci[0] > 0 or ci[1] < 0)
+    return SelfPreferenceSection(
+        n=n, delta=delta, ci95=ci, significant=excludes_zero and abs(delta) >= min_effect,
+        sampled=used < n, n_used=used, tier=stats.tier("comparisons", n), reason=None)
+
+
+def judge_report(name: str, data: JudgeData, settings: Settings) -> JudgeReport:
+    """One judge's sections before the across-judge adjustments and flags."""
+    pairs = PairCounts(data.pairs)
+    return JudgeReport(
+        judge=name, versions=sorted(data.versions), calls=call_counts(data),
+        position=position_section(data, pairs), consistency=consistency_section(pairs),
+        label=label_section(data), placebo=placebo_section(data), length=length_section(data),
+        self_preference=self_preference_section(data, settings.min_effect), flags=[])
+
+
+# Across judges
+
+
+def adjust_across_judges(reports: list[JudgeReport], settings: Settings) -> None:
+    """Holm over judges for position, label and length, then significance."""
+    for report, p in zip(reports, stats.holm([r.position.p_value for r in reports]), strict=True):
+        effect = (abs(report.position.first_pick_rate - 0.5)
+                  if report.position.first_pick_rate is not None else None)
+        report.position.p_adjusted = p
+        report.position.significant = stats.significant(p, effect, settings.min_effect)
+    for report, p in zip(reports, stats.holm([r.label.label_p for r in reports]), strict=True):
+        rate = report.label.second_label_pick_rate
+        report.label.p_adjusted = p
+        report.label.significant = stats.significant(
+            p, abs(rate - 0.5) if rate is not None else None, settings.min_effect)
+    for report, p in zip(reports, stats.holm([r.length.spearman_p for r in reports]), strict=True):
+        rho = report.length.spearman
+        report.length.p_adjusted = p
+        report.length.significant = stats.significant(
+            p, abs(rho) if rho is not None else None, settings.min_effect_correlation)
+
+
+def _floor_flags(report: JudgeReport) -> list[Flag]:
+    section = report.consistency
+    if section.tier not in FLAGGABLE:
+        return []
+    flags: list[Flag] = []
+    for name, floor in (("red_flag", RED_FLAG_FLOOR), ("coin_toss", COIN_TOSS_FLOOR)):
+        outcome = stats.floor_flag(section.position_consistency, section.ci95, floor)
+        if outcome is not None:
+            flags.append(name if outcome == "flag" else f"{name}_watch")  # type: ignore[arg-type]
+    return flags
+
+
+def _self_preference_flags(section: SelfPreferenceSection, min_effect: float) -> list[Flag]:
+    if section.tier not in FLAGGABLE or section.delta is None:
+        return []
+    if section.significant:
+        return ["self_preference"]
+    return ["self_preference_watch"] if abs(section.delta) >= min_effect else []
+
+
+def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
+    """The judge's flags, from the closed vocabulary."""
+    flags: list[Flag] = []
+    for name, section in (("position_bias", report.position), ("label_bias", report.label),
+                          ("length_bias", report.length)):
+        if section.significant and section.tier in FLAGGABLE:
+            flags.append(name)  # type: ignore[arg-type]
+    flags += _self_preference_flags(report.self_preference, settings.min_effect)
+    flags += _floor_flags(report)
+    calls = report.calls
+    if calls.total and calls.failed / calls.total > HIGH_FAILURE_SHARE:
+        flags.append("high_failure_rate")
+    if calls.by_error_kind.get("unsupported_parameter"):
+        flags.append("unsupported_parameter")
+    return flags
+
+
+# Collection
+
+
+async def collect(session: AsyncSession,
+                  filters: ReportFilters) -> tuple[dict[str, JudgeData], list[Any], list[Any]]:
+    """Run the two statements and file their rows by judge; also returns the rows the series
+    reads (calls and pairs)."""
+    await queries.prepare(session)
+    judges: dict[str, JudgeData] = defaultdict(JudgeData)
+    call_rows = await queries.call_cube(session, filters)
+    for row in call_rows:
+        judges[row.judge].add_calls(row)
+    parts = await queries.observation_parts(session, filters)
+    for row in parts:
+        judges[row.judge].add_observation(row)
+    return judges, call_rows, [row for row in parts if row.part == "pairs"]
+
+
+def filters_read(filters: ReportFilters) -> ReportFiltersRead:
+    """The filters as echoed in the report."""
+    return ReportFiltersRead(
+        judge=filters.judge, judge_version=filters.judge_version, since=filters.since,
+        until=filters.until, tags=[f"{k}:{v}" for k, v in filters.tags],
+        protocol=filters.protocol, bucket=filters.bucket)
+
+
+async def build_report(
+    session: AsyncSession, filters: ReportFilters, settings: Settings
+) -> BiasReport:
+    """The whole bias report for the filters."""
+    judges, series_calls, pair_rows = await collect(session, filters)
+    reports = [judge_report(name, judges[name], settings) for name in sorted(judges)]
+    adjust_across_judges(reports, settings)
+    for report in reports:
+        report.flags = flags_of(report, settings)
+    return BiasReport(generated_at=datetime.now(UTC), filters=filters_read(filters),
+                      judges=reports,
+                      series=build_series(series_calls, pair_rows, filters.bucket))

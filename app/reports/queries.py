@@ -1,0 +1,322 @@
+"""Read-side SQL of the bias report: a few aggregates, grouped by judge, that every section reads.
+
+Every query here counts stored judge calls within one scope:
+
+- the filters: judge, judge version, call time (`since` ≤ started_at < `until`), tags (`key:value`,
+  ANDed) and protocol;
+- comparisons still `running` are ignored everywhere;
+- placebo comparisons count only in the placebo section and are excluded from every other one;
+- calls of the `audit` role count for their judge like any other call: they are real calls of that
+  judge on real comparisons, only their vote is kept out of the panel's verdict.
+
+Each statement is one pass over the calls (the big table), grouped so finely that each section is
+a sum over its rows: `call_cube` (calls, versions, error kinds, position, placebo, label, the
+series' calls) and `observation_parts` (one row per judge and comparison, read by the pairs, length
+and self-preference parts). They return integer counts, never rates, so PostgreSQL and
+SQLite give identical numbers; `app.reports.bias` turns them into estimates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import (
+    CTE,
+    BigInteger,
+    Boolean,
+    ColumnElement,
+    Integer,
+    Row,
+    Select,
+    String,
+    and_,
+    case,
+    cast,
+    func,
+    literal_column,
+    null,
+    or_,
+    select,
+    text,
+    union_all,
+)
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+
+Bucket = Literal["day", "hour"]
+Placebo = Literal["exclude", "only", "include"]
+# Python finishes ranks and bootstraps on at most this many of the most recent observations.
+MAX_OBSERVATIONS = 100_000
+
+_call = JudgeCall
+_cmp = Comparison
+PARSED = _call.pick.is_not(None)
+FAILED = _call.pick.is_(None)
+DECISIVE = and_(_call.design, _call.pick.in_(("first", "second")))
+PARSED_DESIGN = and_(_call.design, PARSED)
+# The response carrying the pair's second label was picked (labels sit on slots independently).
+SECOND_LABEL_PICKED = or_(and_(_call.pick == "first", _call.first_slot_second_label),
+                          and_(_call.pick == "second", ~_call.first_slot_second_label))
+# +1 when A won, −1 when B won, 0 for a tie: summed per comparison in integers.
+OUTCOME = case((_call.mapped_winner == "A", 1), (_call.mapped_winner == "B", -1), else_=0)
+
+
+@dataclass(frozen=True)
+class ReportFilters:
+    """What the report covers; `since` is required (the route defaults it to 30 days ago)."""
+
+    since: datetime
+    until: datetime | None = None
+    judge: str | None = None
+    judge_version: int | None = None
+    tags: tuple[tuple[str, str], ...] = ()
+    protocol: str | None = None
+    bucket: Bucket = "day"
+
+
+async def prepare(session: AsyncSession) -> None:
+    """Tune this transaction for a few large aggregates (PostgreSQL only)."""
+    if session.get_bind().dialect.name == "postgresql":
+        # JIT compiling costs more than it saves at this size; hashing needs room to stay in RAM.
+        await session.execute(text("SET LOCAL jit = off"))
+        await session.execute(text("SET LOCAL work_mem = '64MB'"))
+        # The planner cannot estimate filtered scans of the materialized observations; guessing
+        # a few rows, it may loop over an aggregate of them once per row (minutes, not seconds).
+        await session.execute(text("SET LOCAL enable_nestloop = off"))
+
+
+def scope(filters: ReportFilters, *, placebo: Placebo = "exclude",
+          judges: bool = True) -> list[ColumnElement[bool]]:
+    """Conditions on calls joined to their comparison; `judges=False` ignores judge filters."""
+    conditions: list[ColumnElement[bool]] = [
+        _cmp.status != "running", _call.started_at >= filters.since]
+    if placebo != "include":
+        conditions.append(_cmp.placebo.is_(placebo == "only"))
+    if filters.until is not None:
+        conditions.append(_call.started_at < filters.until)
+    if filters.protocol is not None:
+        conditions.append(_call.protocol == filters.protocol)
+    for key, value in filters.tags:
+        conditions.append(_call.comparison_id.in_(select(ComparisonTag.comparison_id).where(
+            ComparisonTag.key == key, ComparisonTag.value == value)))
+    if judges and filters.judge is not None:
+        conditions.append(_call.judge_name == filters.judge)
+    if judges and filters.judge_version is not None:
+        conditions.append(_call.judge_version == filters.judge_version)
+    return conditions
+
+
+def calls_query(*columns: Any, conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
+    """SELECT columns FROM judge_calls JOIN comparisons WHERE conditions."""
+    return (select(*columns).select_from(_call)
+            .join(_cmp, _cmp.id == _call.comparison_id).where(*conditions))
+
+
+async def fetch(session: AsyncSession, query: Select[Any]) -> list[Row[Any]]:
+    """All rows of a query."""
+    return list((await session.execute(query)).all())
+
+
+def bucket_of(session: AsyncSession, moment: Any, bucket: Bucket) -> ColumnElement[Any]:
+    """The start of a timestamp's UTC day or hour (a timestamp on PostgreSQL, text on SQLite)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return func.date_trunc(literal_column(f"'{bucket}'"),
+                               func.timezone(literal_column("'UTC'"), moment))
+    # SQLite stores UTCDateTime as UTC text, which strftime reads as UTC.
+    pattern = "'%Y-%m-%d %H:00:00'" if bucket == "hour" else "'%Y-%m-%d 00:00:00'"
+    return func.strftime(literal_column(pattern), moment)
+
+
+def _counts(**conditions: ColumnElement[bool] | None) -> list[Any]:
+    """`count(*) FILTER (WHERE condition) AS name` for each; None counts every row."""
+    return [(func.count() if c is None else func.count().filter(c)).label(name)
+            for name, c in conditions.items()]
+
+
+# Calls
+
+
+async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge, version, placebo, error kind, label pair and bucket: counts of every kind of
+    call (`design_*`, `decisive`, `first` and `second_label` count design calls only)."""
+    query = calls_query(
+        _call.judge_name.label("judge"), _call.judge_version.label("version"),
+        _cmp.placebo.label("placebo"), _call.error_kind.label("error_kind"),
+        _call.label_pair.label("label_pair"),
+        bucket_of(session, _call.started_at, filters.bucket).label("bucket"),
+        *_counts(calls=None, failed=FAILED, design=_call.design.is_(True), parsed=PARSED,
+                 ties=_call.pick == "tie", design_parsed=PARSED_DESIGN, decisive=DECISIVE,
+                 first=and_(_call.design, _call.pick == "first"),
+                 design_ties=and_(_call.design, _call.pick == "tie"),
+                 second_label=and_(DECISIVE, SECOND_LABEL_PICKED)),
+        conditions=scope(filters, placebo="include"))
+    return await fetch(session, query.group_by(
+        _call.judge_name, _call.judge_version, _cmp.placebo, _call.error_kind, _call.label_pair,
+        literal_column("bucket")))
+
+
+# One observation per (judge, comparison)
+
+
+def _side() -> ColumnElement[Any]:
+    """'A' or 'B' when the judge's family equals that response's family and not the other's
+    (the judge is conflicted), else NULL; an unknown family matches nothing."""
+    family, fam_a, fam_b = _call.judge_family, _cmp.family_a, _cmp.family_b
+    return case((and_(family == fam_a, or_(fam_b.is_(None), fam_b != family)), "A"),
+                (and_(family == fam_b, or_(fam_a.is_(None), fam_a != family)), "B"))
+
+
+def _neutral() -> ColumnElement[Any]:
+    """1 when the judge's family matches neither response (or is unknown), else 0."""
+    family, fam_a, fam_b = _call.judge_family, _cmp.family_a, _cmp.family_b
+    return case((or_(family.is_(None), and_(or_(fam_a.is_(None), fam_a != family),
+                                            or_(fam_b.is_(None), fam_b != family))), 1),
+                else_=0)
+
+
+def observations(session: AsyncSession, filters: ReportFilters) -> CTE:
+    """Per (judge, comparison) off placebo, over parsed design calls: the AB and BA picks,
+    Σ outcome and calls, decisive calls and A picks, Δlen and its length class, the judge's
+    conflicted side or neutrality, the first call's bucket and time, the last call's time.
+
+    `eligible`: y_c ≠ 0 and |Δlen| ≥ max(30, 0.1·min(len A, len B)); `longer`: the longer
+    response was favoured. Every judge is kept whatever the judge filters, because
+    self-preference compares a judge with the others; the parts apply those filters.
+    """
+    y_sum = func.sum(OUTCOME)
+    delta = func.max(_cmp.len_a - _cmp.len_b)
+    shorter = func.max(case((_cmp.len_a < _cmp.len_b, _cmp.len_a), else_=_cmp.len_b))
+    query = calls_query(
+        _call.judge_name.label("judge"), _call.comparison_id.label("comparison_id"),
+        func.max(_call.judge_version).label("version"),
+        func.max(_call.pick).filter(_call.round == 0, _call.display_order == "AB").label("p1"),
+        func.max(_call.pick).filter(_call.round == 1, _call.display_order == "BA").label("p2"),
+        y_sum.label("y_sum"), func.count().label("y_n"),
+        func.count().filter(_call.pick != "tie").label("n_dec"),
+        func.count().filter(_call.mapped_winner == "A").label("n_a"), delta.label("delta"),
+        and_(y_sum != 0, func.abs(delta) >= 30, 10 * func.abs(delta) >= shorter).label("eligible"),
+        or_(and_(y_sum > 0, delta > 0), and_(y_sum < 0, delta < 0)).label("longer"),
+        func.max(_side()).label("side"), func.max(_neutral()).label("neutral"),
+        bucket_of(session, func.min(_call.started_at), filters.bucket).label("bucket"),
+        func.min(_call.started_at).label("first_at"), func.max(_call.started_at).label("last_at"),
+        conditions=[*scope(filters, judges=False), PARSED_DESIGN])
+    # Computed once, read by every part of the statement.
+    return (query.group_by(_call.judge_name, _call.comparison_id)
+            .cte("observations").prefix_with("MATERIALIZED"))
+
+
+# The columns every part of the observation statement returns, a typed NULL where a part has
+# none (a UNION takes a column's type from its first part). The bucket's type is the backend's.
+PART_COLUMNS: dict[str, Any] = {
+    "bucket": None, "p1": String(), "p2": String(), "eligible": Boolean(), "longer": Boolean(),
+    "delta": Integer(), "y_sum": BigInteger(), "y_n": BigInteger(), "kept": Boolean(),
+    "k_s": BigInteger(), "n_s": BigInteger(), "k_o": BigInteger(), "n_o": BigInteger()}
+
+
+def _part(name: str, judge: Any, keys: dict[str, Any]) -> Select[Any]:
+    """One part of the observation statement: counts grouped by judge and `keys`, in the
+    common column layout."""
+    values = [keys[c] if c in keys else null() if kind is None else cast(null(), kind)
+              for c, kind in PART_COLUMNS.items()]
+    return (select(literal_column(f"'{name}'").label("part"), judge.label("judge"),
+                   *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
+                   func.count().label("n"))
+            .group_by(judge, *keys.values()))
+
+
+def _of_judges(obs: Any, filters: ReportFilters) -> list[ColumnElement[bool]]:
+    conditions: list[ColumnElement[bool]] = []
+    if filters.judge is not None:
+        conditions.append(obs.c.judge == filters.judge)
+    if filters.judge_version is not None:
+        conditions.append(obs.c.version == filters.judge_version)
+    return conditions
+
+
+def pairs_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+    """Observations per judge, bucket and (AB pick, BA pick); p1/p2 are NULL where the
+    comparison has no swap pair."""
+    keys = {name: obs.c[name] for name in ("bucket", "p1", "p2")}
+    return _part("pairs", obs.c.judge, keys).where(*_of_judges(obs, filters))
+
+
+def length_class_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+    """Observations per judge and length class (`eligible`, `longer`)."""
+    keys = {name: obs.c[name] for name in ("eligible", "longer")}
+    return _part("length_class", obs.c.judge, keys).where(*_of_judges(obs, filters))
+
+
+def most_recent(judge: Any, *order: Any) -> ColumnElement[bool]:
+    """Whether a row is among its judge's MAX_OBSERVATIONS most recent ones."""
+    rank = func.row_number().over(partition_by=judge, order_by=[o.desc() for o in order])
+    return (rank <= MAX_OBSERVATIONS).label("kept")
+
+
+def recent_buckets(obs: CTE, filters: ReportFilters) -> Any:
+    """Per judge: the earliest bucket from which it has at most MAX_OBSERVATIONS observations
+    (its first bucket when it has no more in all). A judge whose latest bucket alone has more
+    gets no row. Sums over a few rows per judge and bucket: no sort of the observations."""
+    per_bucket = (select(obs.c.judge, obs.c.bucket, func.count().label("n"))
+                  .where(*_of_judges(obs, filters)).group_by(obs.c.judge, obs.c.bucket)
+                  .subquery("per_bucket"))
+    newer = func.sum(per_bucket.c.n).over(partition_by=per_bucket.c.judge,
+                                          order_by=per_bucket.c.bucket.desc())
+    running = select(per_bucket.c.judge, per_bucket.c.bucket,
+                     newer.label("newer")).subquery("running")
+    return (select(running.c.judge, func.min(running.c.bucket).label("since"))
+            .where(running.c.newer <= MAX_OBSERVATIONS).group_by(running.c.judge)
+            .subquery("recent"))
+
+
+def length_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+    """Frequencies of (Δlen, Σ outcome, calls) per judge over at most MAX_OBSERVATIONS of its
+    most recent observations: whole buckets from the latest back while they fit, or, when the
+    latest bucket alone is too large, exactly the most recent ones (ranking costs a sort)."""
+    recent = recent_buckets(obs, filters)
+    columns = (obs.c.judge, obs.c.delta, obs.c.y_sum, obs.c.y_n)
+    by_bucket = select(*columns).join(recent, and_(recent.c.judge == obs.c.judge,
+                                                   obs.c.bucket >= recent.c.since))
+    too_large = (select(*columns, most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id))
+                 .where(*_of_judges(obs, filters), obs.c.judge.not_in(select(recent.c.judge)))
+                 .subquery("too_large"))
+    by_rank = select(too_large.c.judge, too_large.c.delta, too_large.c.y_sum,
+                     too_large.c.y_n).where(too_large.c.kept)
+    rows = union_all(by_bucket, by_rank).subquery("recent_observations")
+    keys = {name: rows.c[name] for name in ("delta", "y_sum", "y_n")}
+    return _part("length", rows.c.judge, keys)
+
+
+def self_preference_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+    """Frequencies of (k_s, n_s, k_o, n_o) per judge over the comparisons where it was
+    conflicted, and whether they are among its most recent ones. o_c pools the decisive calls
+    of the neutral judges (whatever the judge filters)."""
+    # PostgreSQL sums bigints into numerics; the counts stay integers.
+    others = (select(obs.c.comparison_id, cast(func.sum(obs.c.n_dec), BigInteger).label("n_o"),
+                     cast(func.sum(obs.c.n_a), BigInteger).label("a_o"))
+              .where(obs.c.neutral == 1, obs.c.n_dec > 0, obs.c.comparison_id.in_(
+                  select(obs.c.comparison_id).where(obs.c.side.is_not(None))))
+              .group_by(obs.c.comparison_id).subquery("others"))
+    own_a = obs.c.side == "A"
+    joined = (select(
+        obs.c.judge, case((own_a, obs.c.n_a), else_=obs.c.n_dec - obs.c.n_a).label("k_s"),
+        obs.c.n_dec.label("n_s"),
+        case((own_a, others.c.a_o), else_=others.c.n_o - others.c.a_o).label("k_o"),
+        others.c.n_o, most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id))
+        .join(others, others.c.comparison_id == obs.c.comparison_id)
+        .where(obs.c.side.is_not(None), obs.c.n_dec > 0, *_of_judges(obs, filters))
+        .subquery("joined"))
+    keys = {name: joined.c[name] for name in ("kept", "k_s", "n_s", "k_o", "n_o")}
+    return _part("self", joined.c.judge, keys)
+
+
+async def observation_parts(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """One statement, one pass over the calls: the pairs, length-class, length and
+    self-preference parts."""
+    obs = observations(session, filters)
+    statement = union_all(pairs_part(obs, filters), length_class_part(obs, filters),
+                          length_part(obs, filters), self_preference_part(obs, filters))
+    return list((await session.execute(statement)).all())

@@ -1,0 +1,211 @@
+"""The bias report's shape (STATISTICS.md "Report shape"): names are a contract, add, never rename.
+
+Sections still to come (confidence, human_agreement, panel, reviewers, position_score,
+length_score) will be added as new fields. Fields beyond the spec's list are documented where
+they are declared.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Interval = tuple[float, float]
+Tier = Literal["insufficient", "preliminary", "moderate", "high"]
+Reason = Literal["insufficient_data", "no_audit_data"]
+Bucket = Literal["day", "hour"]
+PositionTest = Literal["mcnemar", "binomial"]
+Flag = Literal[
+    "position_bias",
+    "position_bias_watch",
+    "label_bias",
+    "label_bias_watch",
+    "length_bias",
+    "length_bias_watch",
+    "self_preference",
+    "self_preference_watch",
+    "red_flag",
+    "red_flag_watch",
+    "coin_toss",
+    "coin_toss_watch",
+    "escalate",
+    "escalate_watch",
+    "high_failure_rate",
+    "unsupported_parameter",
+]
+
+
+class ReportFiltersRead(BaseModel):
+    """The filters the report was computed with, defaults filled in."""
+
+    judge: str | None
+    judge_version: int | None
+    since: datetime
+    until: datetime | None
+    tags: list[str]
+    protocol: str | None
+    bucket: Bucket
+
+
+class CallCounts(BaseModel):
+    """Every call of the judge (all rounds), placebo comparisons excluded."""
+
+    total: int
+    design: int
+    parsed: int
+    failed: int
+    ties: int
+    by_error_kind: dict[str, int]
+
+
+class PositionSection(BaseModel):
+    """First-slot preference over decisive design calls."""
+
+    n: int = Field(description="decisive design calls")
+    first_pick_rate: float | None
+    ci95: Interval | None
+    test: PositionTest | None
+    p_value: float | None
+    p_adjusted: float | None
+    z: float | None
+    significant: bool
+    tie_rate: float | None
+    tier: Tier
+    reason: Reason | None
+
+
+class ConsistencySection(BaseModel):
+    """Swap consistency over swap pairs."""
+
+    pairs: int
+    position_consistency: float | None
+    ci95: Interval | None
+    primacy_pairs: int
+    recency_pairs: int
+    preference_fairness: float | None
+    order_kappa: float | None
+    tier: Tier
+    reason: Reason | None
+
+
+class LabelPairStats(BaseModel):
+    """One label pair: the share of decisive calls that picked its second label."""
+
+    n: int
+    rate: float | None
+    ci95: Interval | None
+    p_value: float | None
+    p_adjusted: float | None = Field(description="Holm within the judge, over its label pairs")
+    tier: Tier
+    reason: Reason | None
+
+
+class LabelSection(BaseModel):
+    """Label preference, pooled over the label pairs and per pair."""
+
+    n: int = Field(description="decisive design calls")
+    second_label_pick_rate: float | None
+    ci95: Interval | None
+    label_p: float | None
+    p_adjusted: float | None
+    significant: bool
+    by_pair: dict[str, LabelPairStats]
+    tier: Tier
+    reason: Reason | None
+
+
+class PlaceboSection(BaseModel):
+    """Position and label preference measured on identical texts."""
+
+    n: int = Field(description="decisive design calls on placebo comparisons")
+    first_pick_rate: float | None
+    ci95: Interval | None
+    p_value: float | None
+    second_label_pick_rate: float | None
+    second_label_ci95: Interval | None = None
+    second_label_p_value: float | None = None
+    tier: Tier
+    reason: Reason | None
+
+
+class LengthSection(BaseModel):
+    """Length preference: descriptive longer-win rate and Spearman ρ(Δlen, y_c)."""
+
+    n: int = Field(description="comparisons with a parsed design call of the judge")
+    longer_win_n: int = Field(description="comparisons with y_c ≠ 0 and a large enough |Δlen|")
+    longer_win_rate: float | None
+    ci95: Interval | None
+    p_value: float | None = Field(description="exact binomial p of the longer-win rate")
+    spearman: float | None
+    spearman_p: float | None
+    p_adjusted: float | None = Field(description="spearman_p, Holm-adjusted over judges")
+    significant: bool
+    sampled: bool = Field(description="Spearman used only the most recent n_used comparisons")
+    n_used: int
+    tier: Tier
+    reason: Reason | None
+
+
+class SelfPreferenceSection(BaseModel):
+    """Mean excess share of own-family picks over non-conflicted judges on the same comparisons."""
+
+    n: int = Field(description="comparisons where the judge was conflicted and others were not")
+    delta: float | None
+    ci95: Interval | None
+    significant: bool
+    sampled: bool = Field(description="the bootstrap used only the most recent n_used comparisons")
+    n_used: int
+    tier: Tier
+    reason: Reason | None
+
+
+class JudgeReport(BaseModel):
+    """Every figure of one judge."""
+
+    judge: str
+    versions: list[int]
+    calls: CallCounts
+    position: PositionSection
+    consistency: ConsistencySection
+    label: LabelSection
+    placebo: PlaceboSection
+    length: LengthSection
+    self_preference: SelfPreferenceSection
+    flags: list[Flag]
+
+
+class SeriesPoint(BaseModel):
+    """One judge in one UTC bucket."""
+
+    bucket: datetime
+    granularity: Bucket = Field(
+        description="hour buckets only where every hour of the day is "
+        "at least preliminary; otherwise the day"
+    )
+    judge: str
+    version: int = Field(description="the latest judge version seen in the bucket")
+    versions: list[int]
+    version_changed: bool = Field(
+        description="versions differ from the judge's previous bucket, or the bucket holds several"
+    )
+    n: int = Field(description="decisive design calls")
+    first_pick_rate: float | None
+    pairs: int
+    position_consistency: float | None
+    consistency_tier: Tier
+    tie_rate: float | None
+    calls: int
+    failure_rate: float | None
+    tier: Tier
+
+
+class BiasReport(BaseModel):
+    """`GET /v1/bias-report`."""
+
+    schema_version: Literal[1] = 1
+    generated_at: datetime
+    filters: ReportFiltersRead
+    judges: list[JudgeReport]
+    series: list[SeriesPoint]

@@ -1,0 +1,111 @@
+"""The report's time series, from `queries.call_cube` rows and the observations' pairs part.
+
+Buckets are UTC days, or UTC hours with `bucket=hour`. An hour is reported only where it reaches
+tier `preliminary`: a judge's day is shown hour by hour when every hour of it with calls has ≥ 20
+decisive calls, otherwise as one `day` row. Rows never overlap, so the series adds up to the
+judge's totals. A swap pair belongs to the bucket of its first call.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from app.reports import stats
+from app.reports.queries import Bucket
+from app.reports.schemas import SeriesPoint
+
+_CALL_COUNTS = ("calls", "failed", "design_parsed", "decisive", "first", "design_ties")
+_CONSISTENT = frozenset({("first", "second"), ("second", "first"), ("tie", "tie")})
+Key = tuple[str, datetime]  # (judge, bucket start)
+
+
+@dataclass
+class Cell:
+    """Counts of one judge in one bucket."""
+
+    versions: set[int] = field(default_factory=set)
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Cell) -> None:
+        """Fold another bucket's counts into this one."""
+        self.versions |= other.versions
+        self.counts.update(other.counts)
+
+
+def bucket_start(value: Any) -> datetime:
+    """A bucket as either backend returns it (timestamp or text), as an aware UTC datetime."""
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return moment.replace(tzinfo=UTC)
+
+
+def cells(call_rows: Iterable[Any], pair_rows: Iterable[Any]) -> dict[Key, Cell]:
+    """Counts per (judge, bucket)."""
+    table: dict[Key, Cell] = defaultdict(Cell)
+    for row in call_rows:
+        if row.placebo:
+            continue
+        cell = table[(row.judge, bucket_start(row.bucket))]
+        cell.versions.add(row.version)
+        cell.counts.update({name: getattr(row, name) for name in _CALL_COUNTS})
+    for row in pair_rows:
+        if row.p1 is not None and row.p2 is not None:
+            cell = table[(row.judge, bucket_start(row.bucket))]
+            cell.counts.update(pairs=row.n,
+                               consistent=row.n if (row.p1, row.p2) in _CONSISTENT else 0)
+    return table
+
+
+def fold_sparse_hours(hours: dict[Key, Cell]) -> dict[tuple[str, datetime, Bucket], Cell]:
+    """Keep a judge's day hourly when all its hours are preliminary, else fold it into the day."""
+    days: dict[Key, list[tuple[datetime, Cell]]] = defaultdict(list)
+    for (judge, hour), cell in hours.items():
+        days[(judge, hour.replace(hour=0))].append((hour, cell))
+    out: dict[tuple[str, datetime, Bucket], Cell] = {}
+    for (judge, day), members in days.items():
+        if all(stats.tier("decisive_calls", c.counts["decisive"]) != "insufficient"
+               for _, c in members):
+            out.update({(judge, hour, "hour"): cell for hour, cell in members})
+            continue
+        total = Cell()
+        for _, cell in members:
+            total.add(cell)
+        out[(judge, day, "day")] = total
+    return out
+
+
+def point(judge: str, bucket: datetime, granularity: Bucket, cell: Cell,
+          changed: bool) -> SeriesPoint:
+    """One row of the series, estimates withheld below tier preliminary."""
+    c = cell.counts
+    level = stats.tier("decisive_calls", c["decisive"])
+    pair_level = stats.tier("swap_pairs", c["pairs"])
+    shown, pairs_shown = level != "insufficient", pair_level != "insufficient"
+    return SeriesPoint(
+        bucket=bucket, granularity=granularity, judge=judge, version=max(cell.versions),
+        versions=sorted(cell.versions), version_changed=changed, n=c["decisive"],
+        first_pick_rate=c["first"] / c["decisive"] if shown else None, pairs=c["pairs"],
+        position_consistency=c["consistent"] / c["pairs"] if pairs_shown else None,
+        consistency_tier=pair_level,
+        tie_rate=c["design_ties"] / c["design_parsed"] if shown else None, calls=c["calls"],
+        failure_rate=c["failed"] / c["calls"] if c["calls"] else None, tier=level)
+
+
+def build_series(call_rows: Iterable[Any], pair_rows: Iterable[Any],
+                 bucket: Bucket) -> list[SeriesPoint]:
+    """Series points in time order; a bucket is marked when the judge's versions changed."""
+    table = cells(call_rows, pair_rows)
+    keyed = (fold_sparse_hours(table) if bucket == "hour"
+             else {(judge, start, "day"): cell for (judge, start), cell in table.items()})
+    previous: dict[str, set[int]] = {}
+    points = []
+    for (judge, start, granularity), cell in sorted(keyed.items(),
+                                                    key=lambda item: (item[0][1], item[0][0])):
+        before = previous.get(judge)
+        changed = len(cell.versions) > 1 or (before is not None and before != cell.versions)
+        previous[judge] = cell.versions
+        points.append(point(judge, start, granularity, cell, changed))
+    return points

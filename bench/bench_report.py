@@ -1,0 +1,203 @@
+"""Benchmark: the bias report over 1,000,000 stored judge calls on a fresh PostgreSQL database.
+
+    .venv/bin/python bench/bench_report.py [--calls 1000000] [--runs 5] [--keep | --reuse NAME]
+
+Creates a database (FAIRPAIR_BENCH_POSTGRES, default postgresql://root@127.0.0.1:5432), migrates
+it, loads synthetic traffic with COPY (5 judges, swap pairs plus some adaptive escalations,
+5% placebo, 5% failures, conflicted judges only as 5% audits, two tags per comparison, over
+29 days),
+runs VACUUM ANALYZE as autovacuum would, then times `build_report` with the route's defaults
+(last 30 days, every judge) and with a judge and tag filter; prints p50 and max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import asyncpg
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.reports.bias import build_report
+from app.reports.queries import ReportFilters
+from app.schema import upgrade
+
+SERVER = os.environ.get("FAIRPAIR_BENCH_POSTGRES", "postgresql://root@127.0.0.1:5432")
+JUDGES = [("judge-gpt", "openai"), ("judge-claude", "anthropic"), ("judge-gemini", "google"),
+          ("judge-llama", "meta"), ("judge-local", None)]
+FAMILIES = np.array(["openai", "anthropic", "google", "meta", None], dtype=object)
+LABEL_PAIRS = [("X", "Y"), ("P", "Q"), ("K", "M"), ("R", "S"), ("F", "H")]
+PICKS = np.array(["first", "second", "tie", None], dtype=object)
+TEXT = "An answer of ordinary length that says a few plausible things about the question. " * 4
+
+
+async def admin(sql: str) -> None:
+    """Run one statement on the server's maintenance database."""
+    connection = await asyncpg.connect(SERVER + "/postgres")
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+def comparison_rows(count: int, now: datetime,
+                    rng: np.random.Generator) -> list[tuple[object, ...]]:
+    """Synthetic comparisons: lengths, placebo, families, protocol, spread over 29 days."""
+    offsets = np.sort(rng.uniform(0, 29 * 86400, count))[::-1]
+    len_a, len_b = rng.integers(50, 3000, count), rng.integers(50, 3000, count)
+    placebo = rng.random(count) < 0.05
+    fam_a, fam_b = rng.choice(FAMILIES, count), rng.choice(FAMILIES, count)
+    adaptive = rng.random(count) < 0.2
+    rows: list[tuple[object, ...]] = []
+    for i in range(count):
+        at = now - timedelta(seconds=float(offsets[i]))
+        b = int(len_a[i]) if placebo[i] else int(len_b[i])
+        rows.append((
+            str(uuid.UUID(int=int(rng.integers(0, 2**63)) << 64 | i)), at, at, at, "complete", "",
+            "0" * 64, "A question?", TEXT, TEXT if placebo[i] else TEXT[::-1],
+            int(len_a[i]), b, bool(placebo[i]), fam_a[i], fam_b[i],
+            "adaptive" if adaptive[i] else "swap", json.dumps({"kind": "swap"}), 2, "audit",
+            120.0, "A", json.dumps({"judges": [], "excluded": []}), False, True))
+    return rows
+
+
+COMPARISON_COLUMNS = [
+    "id", "created_at", "completed_at", "deadline_at", "status", "api_key_id", "request_hash",
+    "prompt", "response_a", "response_b", "len_a", "len_b", "placebo", "family_a", "family_b",
+    "protocol", "protocol_params", "planned_rounds", "self_preference", "timeout_s", "winner",
+    "panel", "self_preference_risk", "simulated"]
+CALL_COLUMNS = [
+    "comparison_id", "judge_name", "judge_version", "judge_config_hash", "judge_family", "role",
+    "protocol", "round", "design", "display_order", "label_pair", "label_a", "label_b",
+    "first_slot_second_label", "template_hash", "nonces", "anonymized_replacements",
+    "provider_model", "raw_output", "pick", "mapped_winner", "confidence", "confidence_source",
+    "latency_ms", "started_at", "finished_at", "retries", "error_kind"]
+
+
+def call_rows(comparisons: list[tuple[object, ...]], target: int,
+              rng: np.random.Generator) -> list[tuple[object, ...]]:
+    """Swap pairs of every judge on every comparison, escalated adaptive rounds, until target."""
+    rows: list[tuple[object, ...]] = []
+    picks = rng.choice(PICKS, size=target + 16, p=[0.5, 0.35, 0.1, 0.05])
+    labels = rng.integers(0, len(LABEL_PAIRS), target + 16)
+    swapped = rng.random(target + 16) < 0.5
+    audit = rng.random(len(comparisons) * len(JUDGES)) < 0.05
+    k = 0
+    for i, comparison in enumerate(comparisons):
+        cid, at, protocol = comparison[0], comparison[1], comparison[15]
+        rounds = 4 if protocol == "adaptive" else 2
+        for version, (judge, family) in enumerate(JUDGES):
+            # Under the default policy a conflicted judge runs only as a 5% audit.
+            conflicted = family is not None and (comparison[13], comparison[14]).count(family) == 1
+            if conflicted and not audit[i * len(JUDGES) + version]:
+                continue
+            for round_index in range(rounds):
+                if len(rows) >= target:
+                    return rows
+                rows.append(call_row(cid, at, judge, family, 1 + version % 2, protocol, round_index,
+                                     picks[k], LABEL_PAIRS[labels[k]], bool(swapped[k])))
+                k += 1
+    return rows
+
+
+def call_row(cid: object, at: object, judge: str, family: str | None, version: int,
+             protocol: object, round_index: int, pick: str | None, pair: tuple[str, str],
+             swapped: bool) -> tuple[object, ...]:
+    """One stored call as the service writes it."""
+    order = "AB" if round_index % 2 == 0 else "BA"
+    first, second = (pair[1], pair[0]) if swapped else pair
+    label_a, label_b = (first, second) if order == "AB" else (second, first)
+    winner = None if pick is None else "tie" if pick == "tie" else (
+        ("A" if pick == "first" else "B") if order == "AB" else ("B" if pick == "first" else "A"))
+    started = at + timedelta(seconds=round_index)  # type: ignore[operator]
+    return (cid, judge, version, "c" * 64, family, "voter", protocol, round_index,
+            round_index < 2, order, f"{pair[0]}/{pair[1]}", label_a, label_b, swapped, "t" * 64,
+            '["0123456789abcdef", "fedcba9876543210"]', 0, judge,
+            '{"winner": "X", "confidence": 0.8, "reason": "Simulated judgement."}', pick, winner,
+            0.8 if pick else None, "stated" if pick else None, 850.0, started, started, 0,
+            None if pick else "timeout")
+
+
+async def load(url: str, calls: int) -> None:
+    """COPY the synthetic traffic in, then VACUUM ANALYZE."""
+    rng = np.random.default_rng(0)
+    now = datetime.now(UTC)
+    comparisons = comparison_rows(calls // 8, now, rng)
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.copy_records_to_table("comparisons", records=comparisons,
+                                               columns=COMPARISON_COLUMNS)
+        tags = [(c[0], key, value) for i, c in enumerate(comparisons)
+                for key, value in (("team", f"t{i % 7}"), ("env", "prod" if i % 3 else "dev"))]
+        await connection.copy_records_to_table("comparison_tags", records=tags,
+                                               columns=["comparison_id", "key", "value"])
+        rows = call_rows(comparisons, calls, rng)
+        await connection.copy_records_to_table("judge_calls", records=rows, columns=CALL_COLUMNS)
+        await connection.execute("VACUUM ANALYZE")
+    finally:
+        await connection.close()
+
+
+async def time_report(url: str, filters: ReportFilters, runs: int) -> list[float]:
+    """Seconds per report over `runs` runs, each on a fresh session."""
+    engine = create_engine(url)
+    timings = []
+    try:
+        for _ in range(runs):
+            async with create_sessionmaker(engine)() as session:
+                started = time.perf_counter()
+                await build_report(session, filters, Settings())
+                timings.append(time.perf_counter() - started)
+    finally:
+        await engine.dispose()
+    return timings
+
+
+async def main() -> None:
+    """Create, load, time, drop."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--reuse", metavar="NAME", help="time a database kept earlier")
+    args = parser.parse_args()
+    name = args.reuse or f"fairpair_bench_{uuid.uuid4().hex[:8]}"
+    url = f"{SERVER}/{name}"
+    sa_url = url.replace("postgresql://", "postgresql+asyncpg://", 1)
+    if not args.reuse:
+        await admin(f'CREATE DATABASE "{name}"')
+    try:
+        if not args.reuse:
+            await asyncio.to_thread(upgrade, sa_url)
+            started = time.perf_counter()
+            await load(url, args.calls)
+            print(f"loaded {args.calls:,} calls in {time.perf_counter() - started:.1f} s ({name})")
+        since = datetime.now(UTC) - timedelta(days=30)
+        cases = {"default (30 days, all judges)": ReportFilters(since=since),
+                 "judge + tag": ReportFilters(since=since, judge="judge-gpt",
+                                              tags=(("team", "t3"),)),
+                 "hourly series": ReportFilters(since=since, bucket="hour")}
+        for label, filters in cases.items():
+            timings = await time_report(sa_url, filters, args.runs)
+            print(f"{label}: p50 {statistics.median(timings):.3f} s, "
+                  f"max {max(timings):.3f} s over {len(timings)} runs "
+                  f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    finally:
+        if not (args.keep or args.reuse):
+            await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
