@@ -1,10 +1,12 @@
-"""The `fairpair` command: serve, migrate, keys, sim-judge."""
+"""The `fairpair` command: serve, worker, migrate, keys, sim-judge, purge, report."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
-from typing import Annotated, TypeVar
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypeVar
 
 import typer
 import uvicorn
@@ -38,8 +40,37 @@ def serve(
     from app.main import create_app
 
     uvicorn.run(
-        create_app(settings), host=host, port=port, log_config=None, timeout_graceful_shutdown=30
+        create_app(settings),
+        host=host,
+        port=port,
+        log_config=None,
+        timeout_graceful_shutdown=int(settings.shutdown_grace_s),
     )
+
+
+@app.command()
+def worker(
+    concurrency: Annotated[
+        int | None, typer.Option(min=1, help="items at once (default FAIRPAIR_WORKER_CONCURRENCY)")
+    ] = None,
+) -> None:
+    """Run batch items from the Redis queue; SIGTERM lets running items finish first."""
+    settings = get_settings()
+    if not settings.redis_url:
+        typer.echo(
+            "refusing to start: a worker needs FAIRPAIR_REDIS_URL "
+            "(without Redis the API process runs batches itself)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    try:
+        check_startup_safety(settings, "127.0.0.1")
+    except UnsafeSettingsError as exc:
+        typer.echo(f"refusing to start: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    from app.batches.worker import main
+
+    main(settings, concurrency or settings.worker_concurrency)
 
 
 @app.command()
@@ -131,3 +162,150 @@ def sim_judge(
         seed=seed,
     )
     run_sim_judge(host, port, knobs)
+
+
+@app.command()
+def purge(
+    older_than: Annotated[str, typer.Option(help="age like 90d, 12h or 30m")],
+    texts_only: Annotated[
+        bool, typer.Option(help="keep the rows, remove prompts, responses and raw outputs")
+    ] = False,
+) -> None:
+    """Delete comparisons older than an age (or only their texts)."""
+    from app.db import utcnow
+    from app.retention import parse_age
+    from app.retention import purge as purge_older
+
+    try:
+        cutoff = utcnow() - parse_age(older_than)
+    except ValueError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from exc
+    purged = asyncio.run(_with_session(lambda s: purge_older(s, cutoff, texts_only=texts_only)))
+    what = "texts of" if texts_only else "deleted"
+    typer.echo(
+        f"{what} {purged.comparisons} comparisons and {purged.calls} calls "
+        f"created before {cutoff:%Y-%m-%d %H:%M} UTC"
+    )
+
+
+def _moment(text: str | None) -> datetime | None:
+    """An ISO datetime, or an age like 7d / 12h / 30m before now."""
+    if text is None:
+        return None
+    from app.db import utcnow
+    from app.retention import parse_age
+
+    try:
+        return utcnow() - parse_age(text)
+    except ValueError:
+        return datetime.fromisoformat(text)
+
+
+def _report_params(
+    judge: str | None, judge_version: int | None, since: str | None, until: str | None,
+    tag: list[str] | None, protocol: str | None,
+) -> dict[str, Any]:
+    """The bias report's query parameters, as `GET /v1/bias-report` takes them."""
+    params: dict[str, Any] = {
+        "judge": judge, "judge_version": judge_version, "since": _moment(since),
+        "until": _moment(until), "tag": tag or None, "protocol": protocol,
+    }
+    return {name: value for name, value in params.items() if value is not None}
+
+
+def _remote_report(url: str, key: str | None, params: dict[str, Any]) -> dict[str, Any]:
+    """The report from a running server."""
+    import httpx2
+
+    query = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in params.items()}
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    response = httpx2.get(f"{url.rstrip('/')}/v1/bias-report", params=query, headers=headers,
+                          timeout=120)
+    if response.status_code != 200:
+        detail = response.json().get("detail", response.text) if response.content else ""
+        raise ValueError(f"{response.status_code} from {url}: {detail}")
+    report: dict[str, Any] = response.json()
+    return report
+
+
+async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[str, Any]:
+    """The report from the local database, by the function the route uses."""
+    from app.reports.bias import build_report
+    from app.reports.router import report_filters
+
+    filters = report_filters(params.get("judge"), params.get("judge_version"),
+                             params.get("since"), params.get("until"), params.get("tag"),
+                             params.get("protocol"), "day")
+    report = await build_report(session, filters, get_settings())
+    return report.model_dump(mode="json")
+
+
+def _cell(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def _rate(section: dict[str, Any], name: str, n: str) -> str:
+    ci = section.get("ci95")
+    interval = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""
+    return f"{_cell(section.get(name))}{interval} n={section.get(n)}"
+
+
+def _judge_row(judge: dict[str, Any]) -> list[str]:
+    calls, consistency = judge["calls"], judge["consistency"]
+    failed = calls["failed"] / calls["total"] if calls["total"] else None
+    return [
+        judge["judge"], str(calls["total"]), _cell(failed),
+        _rate(judge["position"], "first_pick_rate", "n"),
+        _rate(consistency, "position_consistency", "pairs"),
+        _cell(consistency.get("preference_fairness")), _cell(judge["position"].get("tie_rate")),
+        _cell(judge["length"].get("longer_win_rate")), _cell(judge["self_preference"].get("delta")),
+    ]
+
+
+def _render_report(report: dict[str, Any]) -> str:
+    """The report as a terminal table; flags in red (yellow for `_watch`) on a terminal."""
+    head = ["judge", "calls", "failed", "first-pick rate", "PC", "PF", "ties", "longer wins",
+            "self-pref Δ"]
+    rows = [head, *(_judge_row(j) for j in report["judges"])]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = [f"bias report since {report['filters']['since']}"
+             f" until {report['filters']['until'] or 'now'}"]
+    for row, judge in zip(rows, [None, *report["judges"]], strict=True):
+        text = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        flags = ["flags"] if judge is None else [
+            typer.style(f, fg="yellow" if f.endswith("_watch") else "red", bold=True)
+            for f in judge["flags"]]
+        lines.append(f"{text}  {' '.join(flags)}")
+    return "\n".join(lines)
+
+
+@app.command()
+def report(
+    judge: Annotated[str | None, typer.Option(help="only this judge")] = None,
+    judge_version: Annotated[int | None, typer.Option(help="only this judge version")] = None,
+    since: Annotated[str | None, typer.Option(help="ISO time or age like 7d; default 30d")] = None,
+    until: Annotated[str | None, typer.Option(help="ISO time or age; default now")] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="key:value, repeatable")] = None,
+    protocol: Annotated[str | None, typer.Option(help="only this protocol")] = None,
+    output: Annotated[
+        Literal["table", "json"], typer.Option("--format", help="table or json")
+    ] = "table",
+    url: Annotated[
+        str | None, typer.Option(envvar="FAIRPAIR_URL", help="a server; else the local database")
+    ] = None,
+    key: Annotated[str | None, typer.Option(envvar="FAIRPAIR_KEY", help="a read key")] = None,
+) -> None:
+    """Print the bias report, from a server (--url, --key) or FAIRPAIR_DATABASE_URL."""
+    from app.errors import AppError
+
+    try:
+        params = _report_params(judge, judge_version, since, until, tag, protocol)
+        data = (_remote_report(url, key, params) if url
+                else asyncio.run(_with_session(lambda s: _local_report(s, params))))
+    except (ValueError, AppError) as exc:
+        typer.echo(f"report failed: {getattr(exc, 'detail', None) or exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps(data, indent=2) if output == "json" else _render_report(data))

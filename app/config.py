@@ -58,7 +58,27 @@ class Settings(BaseSettings):
     # A live request may still be writing just past its deadline; the sweeper leaves it this long.
     sweep_grace_s: float = 10.0
     key_cache_ttl_s: float = 30.0
-    sim_seed: int = 0
+    # Seeds label, nonce and order draws per request content: reproducible runs for tests and
+    # benchmarks only (predictable nonces would let a response forge its block's end).
+    draw_seed: int | None = None
+    # Per API key and process; unset = no limit.
+    rate_limit_per_minute: int | None = Field(default=None, ge=1)
+    # On SIGTERM, in-flight comparisons get this long to finish before they are interrupted.
+    shutdown_grace_s: float = 20.0
+
+    # Batches (PRODUCT.md capability 7; docs/BATCHES.md).
+    max_batch_bytes: int = 50_000_000
+    max_batch_items: int = Field(default=10_000, ge=1)
+    # A worker holds an item for this long and renews the lease every third of it.
+    batch_lease_s: float = Field(default=30.0, gt=0)
+    # A queued item nobody picked up this long, while the queue holds nothing undelivered, is sent
+    # again (its message was lost: Redis restarted without persistence, or a kick failed).
+    batch_requeue_after_s: float = Field(default=60.0, gt=0)
+    # An item delivered this many times is failed, so that a poison item cannot loop forever.
+    batch_max_attempts: int = Field(default=5, ge=1)
+    # Batch items one process (a worker, or the API without Redis) runs at once.
+    worker_concurrency: int = Field(default=16, ge=1)
+    batch_stream_maxlen: int = Field(default=1_000_000, ge=10_000)
 
     @property
     def is_embedded(self) -> bool:

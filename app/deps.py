@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from app.batches.queue import ItemQueue
     from app.comparisons.pool import JudgePool
+    from app.comparisons.writes import GroupCommit
     from app.judges.registry import JudgeRegistry
 
 
@@ -32,6 +33,7 @@ class State(TypedDict):
     key_limiter: KeyRateLimiter
     registry: JudgeRegistry
     pool: JudgePool
+    writes: GroupCommit
     in_flight: set[asyncio.Task[Any]]
     batch_queue: ItemQueue
     redis: Redis | None

@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from fastapi import FastAPI
 
 from app.auth.keys import KeyCache
+from app.auth.ratelimit import KeyRateLimiter
+from app.batches.router import router as batches_router
+from app.batches.worker import open_batch_queue
 from app.comparisons.pool import JudgePool
 from app.comparisons.router import router as comparisons_router
+from app.comparisons.service import Services
 from app.comparisons.sweeper import run_sweeper
+from app.comparisons.writes import GroupCommit
 from app.config import Settings, get_settings
+from app.dashboard.router import router as dashboard_router
 from app.db import create_engine, create_sessionmaker
 from app.deps import State
-from app.errors import install_error_handlers
+from app.errors import PROBLEM_RESPONSES, install_error_handlers, problem_media_type
 from app.fields import LIMITS
 from app.health.router import router as health_router
 from app.judges.registry import JudgeRegistry, TransportFactory
 from app.judges.router import router as judges_router
+from app.labels.router import router as labels_router
+from app.leaderboard.router import router as leaderboard_router
 from app.logs import configure_logging
+from app.metrics import router as metrics_router
 from app.middleware import RequestContextMiddleware
 from app.reports.router import router as reports_router
 from app.schema import upgrade_async
+from app.scoring.router import router as scoring_router
 
 
 def package_version() -> str:
@@ -32,6 +44,16 @@ def package_version() -> str:
         return version("fairpair")
     except PackageNotFoundError:
         return "0.0.0"
+
+
+async def drain(in_flight: set[asyncio.Task[Any]], grace_s: float) -> None:
+    """Let in-flight comparisons finish within the grace period; interrupt the rest."""
+    if not in_flight:
+        return
+    _done, pending = await asyncio.wait(set(in_flight), timeout=grace_s)
+    for task in pending:
+        task.cancel()  # the comparison marks itself interrupted and keeps its calls
+    await asyncio.gather(*pending, return_exceptions=True)
 
 
 def create_app(
@@ -50,16 +72,28 @@ def create_app(
         sessionmaker = create_sessionmaker(engine)
         registry = JudgeRegistry(settings, sessionmaker, transport_for)
         await registry.start()
-        state = State(
-            settings=settings,
-            engine=engine,
-            sessionmaker=sessionmaker,
-            key_cache=KeyCache(settings.key_cache_ttl_s),
-            registry=registry,
-            pool=JudgePool(settings.max_concurrency, settings.max_pending),
-        )
-        async with run_sweeper(sessionmaker, settings.sweep_interval_s, settings.sweep_grace_s):
-            yield state
+        in_flight: set[asyncio.Task[Any]] = set()
+        pool = JudgePool(settings.max_concurrency, settings.max_pending)
+        writes = GroupCommit(sessionmaker)
+        batches = open_batch_queue(Services(settings, sessionmaker, registry, pool))
+        async with batches as batch_queue:
+            state = State(
+                settings=settings,
+                engine=engine,
+                sessionmaker=sessionmaker,
+                key_cache=KeyCache(settings.key_cache_ttl_s),
+                key_limiter=KeyRateLimiter(settings.rate_limit_per_minute),
+                registry=registry,
+                pool=pool,
+                writes=writes,
+                in_flight=in_flight,
+                batch_queue=batch_queue,
+                redis=batch_queue.redis,
+            )
+            async with run_sweeper(sessionmaker, settings.sweep_interval_s, settings.sweep_grace_s):
+                yield state
+                await drain(in_flight, settings.shutdown_grace_s)
+                await writes.aclose()
         await registry.aclose()
         await engine.dispose()
 
@@ -68,9 +102,39 @@ def create_app(
         version=package_version(),
         lifespan=lifespan,
         description="Debiased pairwise comparison with LLM judges.",
+        responses=PROBLEM_RESPONSES,
     )
     install_error_handlers(app)
-    app.add_middleware(RequestContextMiddleware, max_body_bytes=settings.max_body_bytes)
-    for router in (health_router, judges_router, comparisons_router, reports_router):
+    app.add_middleware(
+        RequestContextMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        path_limits={"/v1/batches": settings.max_batch_bytes},
+    )
+    routers = (
+        health_router,
+        judges_router,
+        comparisons_router,
+        scoring_router,
+        reports_router,
+        leaderboard_router,
+        batches_router,
+        labels_router,
+        metrics_router,
+        dashboard_router,
+    )
+    for router in routers:
         app.include_router(router)
+    document_problems(app)
     return app
+
+
+def document_problems(app: FastAPI) -> None:
+    """Serve the schema with error answers typed application/problem+json."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = problem_media_type(build())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

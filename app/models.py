@@ -1,8 +1,11 @@
 """Every ORM model, imported once so that Alembic and create_all see the whole schema."""
 
 from app.auth.models import ApiKey
+from app.batches.models import Batch, BatchItem  # noqa: F401 (registers the tables)
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.db import Base
 from app.judges.models import Judge, JudgeVersion
+from app.labels.models import Label  # noqa: F401 (registers the labels table)
+from app.scoring.models import ScoreSession  # noqa: F401 (registers the scoring tables)
 
 __all__ = ["ApiKey", "Base", "Comparison", "ComparisonTag", "Judge", "JudgeCall", "JudgeVersion"]

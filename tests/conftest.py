@@ -23,7 +23,11 @@ from tests.support.databases import (
 )
 from tests.support.live import LiveApp
 
-TABLES = "judge_calls, comparison_tags, comparisons, judge_versions, judges, api_keys"
+TABLES = (
+    "judge_calls, comparison_tags, comparisons, judge_versions, judges, api_keys, "
+    "scores, score_calls, score_responses, score_session_tags, score_sessions, "
+    "batch_items, batches, labels"
+)
 
 
 @pytest.fixture(scope="session")

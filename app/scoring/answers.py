@@ -18,7 +18,7 @@ from app.scoring.panels import ScoringPlan
 from app.scoring.queries import StoredSession
 from app.scoring.schemas import (
     CalibrationRead,
-    ExcludedRead,
+    ExcludedReviewerRead,
     OffsetRead,
     ResponseScores,
     ReviewerEntry,
@@ -146,7 +146,7 @@ def to_read(stored: StoredSession) -> ScoreSessionRead:
         length_target=session.length_target,
         responses=responses,
         reviewers=reviewers,
-        excluded=[ExcludedRead(judge=name, reason="self_preference") for name in plan.excluded],
+        excluded=[ExcludedReviewerRead(judge=name, reason="self_preference") for name in plan.excluded],
         conflicted=list(plan.conflicted),
         calibration=(
             CalibrationRead(

@@ -212,7 +212,7 @@ class CalibrationRead(BaseModel):
     )
 
 
-class ExcludedRead(BaseModel):
+class ExcludedReviewerRead(BaseModel):
     """A requested reviewer that scored nothing, and why."""
 
     judge: str
@@ -230,7 +230,7 @@ class ScoreSessionRead(BaseModel):
     length_target: int | None = Field(description="characters; null unless normalization asked")
     responses: list[ResponseScores]
     reviewers: list[ReviewerEntry]
-    excluded: list[ExcludedRead]
+    excluded: list[ExcludedReviewerRead]
     conflicted: list[str] = Field(description="reviewers conflicted on some response")
     calibration: CalibrationRead | None
     error_kind: str | None = None
