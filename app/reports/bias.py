@@ -29,6 +29,7 @@ import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.labels.report import label_sections
 from app.reports import queries, stats
 from app.reports.queries import ReportFilters
 from app.reports.schemas import (
@@ -48,6 +49,8 @@ from app.reports.schemas import (
     Tier,
 )
 from app.reports.series import build_series
+from app.scoring.queries import ScoringFilters
+from app.scoring.report import scoring_sections
 
 MCNEMAR_MIN_PAIRS = 20
 RED_FLAG_FLOOR = 0.80
@@ -386,8 +389,20 @@ async def build_report(
     judges, series_calls, pair_rows = await collect(session, filters)
     reports = [judge_report(name, judges[name], settings) for name in sorted(judges)]
     adjust_across_judges(reports, settings)
+    labels = await label_sections(session, filters, judges=[r.judge for r in reports])
     for report in reports:
-        report.flags = flags_of(report, settings)
+        sections = labels.by_judge[report.judge]
+        report.human_agreement, report.confidence = sections.human_agreement, sections.confidence
+        report.flags = [*flags_of(report, settings), *labels.flags.get(report.judge, [])]
+    scoring = await scoring_sections(session, scoring_filters(filters), settings.reviewer_margin)
     return BiasReport(generated_at=datetime.now(UTC), filters=filters_read(filters),
-                      judges=reports,
+                      judges=reports, panel=labels.panel, reviewers=scoring.reviewers,
+                      position_score=scoring.position_score, length_score=scoring.length_score,
                       series=build_series(series_calls, pair_rows, filters.bucket))
+
+
+def scoring_filters(filters: ReportFilters) -> ScoringFilters:
+    """The report's filters as the scoring sections take them (no protocol there)."""
+    return ScoringFilters(since=filters.since, until=filters.until, judge=filters.judge,
+                          judge_version=filters.judge_version, tags=filters.tags,
+                          rubric=filters.rubric)

@@ -76,6 +76,7 @@ class ReportFilters:
     tags: tuple[tuple[str, str], ...] = ()
     protocol: str | None = None
     bucket: Bucket = "day"
+    rubric: str | None = None  # scoring sections only
 
 
 async def prepare(session: AsyncSession) -> None:

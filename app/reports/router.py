@@ -25,15 +25,18 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 def report_filters(judge: str | None, judge_version: int | None, since: datetime | None,
                    until: datetime | None, tag: list[str] | None, protocol: str | None,
-                   bucket: Bucket) -> ReportFilters:
+                   bucket: Bucket, rubric: str | None = None) -> ReportFilters:
     """Validated filters; without `since`, the 30 days before `until` (or now)."""
-    end = as_utc(until) if until is not None else None
-    start = as_utc(since) if since is not None else (end or utcnow()) - DEFAULT_WINDOW
+    end = as_utc(until, "until") if until is not None else None
+    try:
+        start = as_utc(since) if since is not None else (end or utcnow()) - DEFAULT_WINDOW
+    except OverflowError as exc:  # `until` too close to year 1 for a 30-day default window
+        raise ValidationProblem("/since: give a since for an until this early") from exc
     if end is not None and end <= start:
         raise ValidationProblem("/until: must be after since")
     return ReportFilters(since=start, until=end, judge=judge, judge_version=judge_version,
                          tags=tuple(parse_tag_filters(tag or [])), protocol=protocol,
-                         bucket=bucket)
+                         bucket=bucket, rubric=rubric)
 
 
 @router.get("/v1/bias-report", operation_id="get_bias_report", responses=PROBLEMS)
@@ -46,9 +49,11 @@ async def get_bias_report(
     tag: Annotated[list[str] | None, Query(max_length=16)] = None,
     protocol: Annotated[str | None, Query(max_length=16)] = None,
     bucket: Bucket = "day",
+    rubric: Annotated[str | None, Query(max_length=64)] = None,
 ) -> BiasReport:
-    """Position, consistency, label, placebo, length and self-preference bias per judge."""
-    filters = report_filters(judge, judge_version, since, until, tag, protocol, bucket)
+    """Position, consistency, label, placebo, length, self-preference, human agreement,
+    confidence and reviewer calibration per judge, with time series."""
+    filters = report_filters(judge, judge_version, since, until, tag, protocol, bucket, rubric)
     return await build_report(session, filters, settings)
 
 

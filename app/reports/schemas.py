@@ -12,6 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.labels.schemas import ConfidenceSection, HumanAgreementSection, PanelLabelSections
+from app.scoring.schemas import LengthScoreSection, PositionScoreSection, ReviewerRead
+
 Interval = tuple[float, float]
 Tier = Literal["insufficient", "preliminary", "moderate", "high"]
 Reason = Literal["insufficient_data", "no_audit_data"]
@@ -173,6 +176,8 @@ class JudgeReport(BaseModel):
     placebo: PlaceboSection
     length: LengthSection
     self_preference: SelfPreferenceSection
+    human_agreement: HumanAgreementSection | None = None
+    confidence: ConfidenceSection | None = None
     flags: list[Flag]
 
 
@@ -208,4 +213,8 @@ class BiasReport(BaseModel):
     generated_at: datetime
     filters: ReportFiltersRead
     judges: list[JudgeReport]
+    panel: PanelLabelSections | None = None
+    reviewers: list[ReviewerRead] = Field(default_factory=list)
+    position_score: PositionScoreSection | None = None
+    length_score: LengthScoreSection | None = None
     series: list[SeriesPoint]
