@@ -18,10 +18,10 @@ from pathlib import Path
 import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.judging.anonymize import default_anonymizer  # noqa: E402
-from app.judging.prompts import PromptRenderer  # noqa: E402
-from app.judging.types import DEFAULT_LABEL_POOL  # noqa: E402
-from tests.support.processes import FAIRPAIR, free_port, wait_until_up  # noqa: E402
+from app.judging.anonymize import default_anonymizer
+from app.judging.prompts import PromptRenderer
+from app.judging.types import DEFAULT_LABEL_POOL
+from tests.support.processes import FAIRPAIR, free_port, wait_until_up
 
 
 def chat_bodies(count: int) -> list[dict[str, object]]:

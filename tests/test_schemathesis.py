@@ -1,4 +1,4 @@
-"""Fuzz every operation of the live app's OpenAPI schema: no 5xx, every answer matches its schema."""
+"""Fuzz every operation of the live app's OpenAPI schema: no 5xx, answers match their schema."""
 
 from __future__ import annotations
 
@@ -56,7 +56,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
 def test_no_input_breaks_the_api(live_server: tuple[str, str]) -> None:
     base, token = live_server
     schema = schemathesis.openapi.from_url(f"{base}/openapi.json")
-    operations = [result.ok() for result in schema.get_all_operations()]
+    # An operation schemathesis cannot read would be an Err here: .ok() raises on it.
+    operations: list[Any] = [result.ok() for result in schema.get_all_operations()]  # type: ignore[union-attr]
     assert len(operations) >= 8
     failures: list[str] = []
     for operation in operations:

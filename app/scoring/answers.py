@@ -146,7 +146,9 @@ def to_read(stored: StoredSession) -> ScoreSessionRead:
         length_target=session.length_target,
         responses=responses,
         reviewers=reviewers,
-        excluded=[ExcludedReviewerRead(judge=name, reason="self_preference") for name in plan.excluded],
+        excluded=[
+            ExcludedReviewerRead(judge=name, reason="self_preference") for name in plan.excluded
+        ],
         conflicted=list(plan.conflicted),
         calibration=(
             CalibrationRead(

@@ -66,7 +66,8 @@ async def test_swap_verdict_follows_quality_and_every_call_is_stored(
     for stored, shown in zip(calls, body["judges"][0]["calls"], strict=True):
         assert {"A": stored.label_a, "B": stored.label_b} == shown["labels"]
         assert stored.label_pair == shown["label_pair"]
-        assert stored.nonces and stored.template_hash
+        assert stored.nonces
+        assert stored.template_hash
     fetched = await client.get(f"/v1/comparisons/{body['id']}", headers=comparer)
     assert fetched.json() == body
 
