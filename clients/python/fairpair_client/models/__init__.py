@@ -29,16 +29,22 @@ from .comparison_read import ComparisonRead
 from .comparison_read_status import ComparisonReadStatus
 from .comparison_read_tags import ComparisonReadTags
 from .comparison_read_winner_type_0 import ComparisonReadWinnerType0
+from .confidence_section import ConfidenceSection
+from .confidence_section_by_source import ConfidenceSectionBySource
+from .confidence_section_tier import ConfidenceSectionTier
 from .consistency_section import ConsistencySection
 from .consistency_section_reason_type_0 import ConsistencySectionReasonType0
 from .consistency_section_tier import ConsistencySectionTier
 from .criterion_in import CriterionIn
 from .excluded_read import ExcludedRead
+from .excluded_reviewer_read import ExcludedReviewerRead
 from .get_bias_report_bucket import GetBiasReportBucket
 from .gold_read import GoldRead
 from .gold_read_votes import GoldReadVotes
 from .gold_read_winner_type_0 import GoldReadWinnerType0
 from .healthz_response_healthz import HealthzResponseHealthz
+from .human_agreement_section import HumanAgreementSection
+from .human_agreement_section_tier import HumanAgreementSectionTier
 from .item_error import ItemError
 from .judge_create import JudgeCreate
 from .judge_create_provider import JudgeCreateProvider
@@ -75,6 +81,9 @@ from .label_section_tier import LabelSectionTier
 from .labeling_queue import LabelingQueue
 from .leaderboard import Leaderboard
 from .leaderboard_filters_read import LeaderboardFiltersRead
+from .length_score_section import LengthScoreSection
+from .length_score_section_band_type_0 import LengthScoreSectionBandType0
+from .length_score_section_tier import LengthScoreSectionTier
 from .length_section import LengthSection
 from .length_section_reason_type_0 import LengthSectionReasonType0
 from .length_section_tier import LengthSectionTier
@@ -86,9 +95,14 @@ from .offset_read import OffsetRead
 from .offset_read_classification_type_0 import OffsetReadClassificationType0
 from .offset_read_reason_type_0 import OffsetReadReasonType0
 from .offset_read_tier import OffsetReadTier
+from .panel_label_sections import PanelLabelSections
 from .placebo_section import PlaceboSection
 from .placebo_section_reason_type_0 import PlaceboSectionReasonType0
 from .placebo_section_tier import PlaceboSectionTier
+from .position_effect_read import PositionEffectRead
+from .position_score_section import PositionScoreSection
+from .position_score_section_reason_type_0 import PositionScoreSectionReasonType0
+from .position_score_section_tier import PositionScoreSectionTier
 from .position_section import PositionSection
 from .position_section_reason_type_0 import PositionSectionReasonType0
 from .position_section_test_type_0 import PositionSectionTestType0
@@ -99,6 +113,7 @@ from .protocol_in_kind import ProtocolInKind
 from .queue_item import QueueItem
 from .queue_item_criteria_type_1_item import QueueItemCriteriaType1Item
 from .queue_item_tags import QueueItemTags
+from .reliability_bin_read import ReliabilityBinRead
 from .report_filters_read import ReportFiltersRead
 from .report_filters_read_bucket import ReportFiltersReadBucket
 from .response_in import ResponseIn
@@ -107,7 +122,14 @@ from .response_scores_audit import ResponseScoresAudit
 from .response_scores_calibrated import ResponseScoresCalibrated
 from .response_scores_length_normalized_type_0 import ResponseScoresLengthNormalizedType0
 from .response_scores_raw import ResponseScoresRaw
+from .reviewer_correlation_read import ReviewerCorrelationRead
+from .reviewer_correlation_read_band_type_0 import ReviewerCorrelationReadBandType0
+from .reviewer_correlation_read_tier import ReviewerCorrelationReadTier
 from .reviewer_entry import ReviewerEntry
+from .reviewer_read import ReviewerRead
+from .reviewer_read_classification_type_0 import ReviewerReadClassificationType0
+from .reviewer_read_reason_type_0 import ReviewerReadReasonType0
+from .reviewer_read_tier import ReviewerReadTier
 from .rubric_in import RubricIn
 from .rubric_level_in import RubricLevelIn
 from .rubric_read import RubricRead
@@ -115,6 +137,9 @@ from .score_call_read import ScoreCallRead
 from .score_request import ScoreRequest
 from .score_request_self_preference_type_0 import ScoreRequestSelfPreferenceType0
 from .score_request_tags import ScoreRequestTags
+from .score_session_read import ScoreSessionRead
+from .score_session_read_status import ScoreSessionReadStatus
+from .score_session_read_tags import ScoreSessionReadTags
 from .self_preference_section import SelfPreferenceSection
 from .self_preference_section_reason_type_0 import SelfPreferenceSectionReasonType0
 from .self_preference_section_tier import SelfPreferenceSectionTier
@@ -125,6 +150,7 @@ from .series_point_tier import SeriesPointTier
 from .shown_read import ShownRead
 from .sim_settings import SimSettings
 from .sim_settings_offsets import SimSettingsOffsets
+from .source_calibration import SourceCalibration
 
 __all__ = (
     "BaselineWinRate",
@@ -156,16 +182,22 @@ __all__ = (
     "ComparisonReadStatus",
     "ComparisonReadTags",
     "ComparisonReadWinnerType0",
+    "ConfidenceSection",
+    "ConfidenceSectionBySource",
+    "ConfidenceSectionTier",
     "ConsistencySection",
     "ConsistencySectionReasonType0",
     "ConsistencySectionTier",
     "CriterionIn",
     "ExcludedRead",
+    "ExcludedReviewerRead",
     "GetBiasReportBucket",
     "GoldRead",
     "GoldReadVotes",
     "GoldReadWinnerType0",
     "HealthzResponseHealthz",
+    "HumanAgreementSection",
+    "HumanAgreementSectionTier",
     "ItemError",
     "JudgeCreate",
     "JudgeCreateProvider",
@@ -203,6 +235,9 @@ __all__ = (
     "Leaderboard",
     "LeaderboardFiltersRead",
     "Lengths",
+    "LengthScoreSection",
+    "LengthScoreSectionBandType0",
+    "LengthScoreSectionTier",
     "LengthSection",
     "LengthSectionReasonType0",
     "LengthSectionTier",
@@ -213,9 +248,14 @@ __all__ = (
     "OffsetReadClassificationType0",
     "OffsetReadReasonType0",
     "OffsetReadTier",
+    "PanelLabelSections",
     "PlaceboSection",
     "PlaceboSectionReasonType0",
     "PlaceboSectionTier",
+    "PositionEffectRead",
+    "PositionScoreSection",
+    "PositionScoreSectionReasonType0",
+    "PositionScoreSectionTier",
     "PositionSection",
     "PositionSectionReasonType0",
     "PositionSectionTestType0",
@@ -226,6 +266,7 @@ __all__ = (
     "QueueItem",
     "QueueItemCriteriaType1Item",
     "QueueItemTags",
+    "ReliabilityBinRead",
     "ReportFiltersRead",
     "ReportFiltersReadBucket",
     "ResponseIn",
@@ -234,7 +275,14 @@ __all__ = (
     "ResponseScoresCalibrated",
     "ResponseScoresLengthNormalizedType0",
     "ResponseScoresRaw",
+    "ReviewerCorrelationRead",
+    "ReviewerCorrelationReadBandType0",
+    "ReviewerCorrelationReadTier",
     "ReviewerEntry",
+    "ReviewerRead",
+    "ReviewerReadClassificationType0",
+    "ReviewerReadReasonType0",
+    "ReviewerReadTier",
     "RubricIn",
     "RubricLevelIn",
     "RubricRead",
@@ -242,6 +290,9 @@ __all__ = (
     "ScoreRequest",
     "ScoreRequestSelfPreferenceType0",
     "ScoreRequestTags",
+    "ScoreSessionRead",
+    "ScoreSessionReadStatus",
+    "ScoreSessionReadTags",
     "SelfPreferenceSection",
     "SelfPreferenceSectionReasonType0",
     "SelfPreferenceSectionTier",
@@ -252,4 +303,5 @@ __all__ = (
     "ShownRead",
     "SimSettings",
     "SimSettingsOffsets",
+    "SourceCalibration",
 )

@@ -11,7 +11,11 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.judge_report import JudgeReport
+    from ..models.length_score_section import LengthScoreSection
+    from ..models.panel_label_sections import PanelLabelSections
+    from ..models.position_score_section import PositionScoreSection
     from ..models.report_filters_read import ReportFiltersRead
+    from ..models.reviewer_read import ReviewerRead
     from ..models.series_point import SeriesPoint
 
 
@@ -27,6 +31,10 @@ class BiasReport:
         generated_at (datetime.datetime):
         judges (list[JudgeReport]):
         series (list[SeriesPoint]):
+        length_score (LengthScoreSection | None | Unset):
+        panel (None | PanelLabelSections | Unset):
+        position_score (None | PositionScoreSection | Unset):
+        reviewers (list[ReviewerRead] | Unset):
         schema_version (Literal[1] | Unset):  Default: 1.
     """
 
@@ -34,10 +42,18 @@ class BiasReport:
     generated_at: datetime.datetime
     judges: list[JudgeReport]
     series: list[SeriesPoint]
+    length_score: LengthScoreSection | None | Unset = UNSET
+    panel: None | PanelLabelSections | Unset = UNSET
+    position_score: None | PositionScoreSection | Unset = UNSET
+    reviewers: list[ReviewerRead] | Unset = UNSET
     schema_version: Literal[1] | Unset = 1
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.length_score_section import LengthScoreSection  # noqa: PLC0415
+        from ..models.panel_label_sections import PanelLabelSections  # noqa: PLC0415
+        from ..models.position_score_section import PositionScoreSection  # noqa: PLC0415
+
         filters = self.filters.to_dict()
 
         generated_at = self.generated_at.isoformat()
@@ -52,6 +68,37 @@ class BiasReport:
             series_item = series_item_data.to_dict()
             series.append(series_item)
 
+        length_score: dict[str, Any] | None | Unset
+        if isinstance(self.length_score, Unset):
+            length_score = UNSET
+        elif isinstance(self.length_score, LengthScoreSection):
+            length_score = self.length_score.to_dict()
+        else:
+            length_score = self.length_score
+
+        panel: dict[str, Any] | None | Unset
+        if isinstance(self.panel, Unset):
+            panel = UNSET
+        elif isinstance(self.panel, PanelLabelSections):
+            panel = self.panel.to_dict()
+        else:
+            panel = self.panel
+
+        position_score: dict[str, Any] | None | Unset
+        if isinstance(self.position_score, Unset):
+            position_score = UNSET
+        elif isinstance(self.position_score, PositionScoreSection):
+            position_score = self.position_score.to_dict()
+        else:
+            position_score = self.position_score
+
+        reviewers: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.reviewers, Unset):
+            reviewers = []
+            for reviewers_item_data in self.reviewers:
+                reviewers_item = reviewers_item_data.to_dict()
+                reviewers.append(reviewers_item)
+
         schema_version = self.schema_version
 
         field_dict: dict[str, Any] = {}
@@ -64,6 +111,14 @@ class BiasReport:
                 "series": series,
             }
         )
+        if length_score is not UNSET:
+            field_dict["length_score"] = length_score
+        if panel is not UNSET:
+            field_dict["panel"] = panel
+        if position_score is not UNSET:
+            field_dict["position_score"] = position_score
+        if reviewers is not UNSET:
+            field_dict["reviewers"] = reviewers
         if schema_version is not UNSET:
             field_dict["schema_version"] = schema_version
 
@@ -72,7 +127,11 @@ class BiasReport:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.judge_report import JudgeReport  # noqa: PLC0415
+        from ..models.length_score_section import LengthScoreSection  # noqa: PLC0415
+        from ..models.panel_label_sections import PanelLabelSections  # noqa: PLC0415
+        from ..models.position_score_section import PositionScoreSection  # noqa: PLC0415
         from ..models.report_filters_read import ReportFiltersRead  # noqa: PLC0415
+        from ..models.reviewer_read import ReviewerRead  # noqa: PLC0415
         from ..models.series_point import SeriesPoint  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -94,6 +153,66 @@ class BiasReport:
 
             series.append(series_item)
 
+        def _parse_length_score(data: object) -> LengthScoreSection | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                length_score_type_0 = LengthScoreSection.from_dict(data)
+
+                return length_score_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LengthScoreSection | None | Unset, data)
+
+        length_score = _parse_length_score(d.pop("length_score", UNSET))
+
+        def _parse_panel(data: object) -> None | PanelLabelSections | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                panel_type_0 = PanelLabelSections.from_dict(data)
+
+                return panel_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PanelLabelSections | Unset, data)
+
+        panel = _parse_panel(d.pop("panel", UNSET))
+
+        def _parse_position_score(data: object) -> None | PositionScoreSection | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                position_score_type_0 = PositionScoreSection.from_dict(data)
+
+                return position_score_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PositionScoreSection | Unset, data)
+
+        position_score = _parse_position_score(d.pop("position_score", UNSET))
+
+        _reviewers = d.pop("reviewers", UNSET)
+        reviewers: list[ReviewerRead] | Unset = UNSET
+        if _reviewers is not UNSET:
+            reviewers = []
+            for reviewers_item_data in _reviewers:
+                reviewers_item = ReviewerRead.from_dict(reviewers_item_data)
+
+                reviewers.append(reviewers_item)
+
         schema_version = cast(Literal[1] | Unset, d.pop("schema_version", UNSET))
         if schema_version != 1 and not isinstance(schema_version, Unset):
             raise ValueError(f"schema_version must match const 1, got '{schema_version}'")
@@ -103,6 +222,10 @@ class BiasReport:
             generated_at=generated_at,
             judges=judges,
             series=series,
+            length_score=length_score,
+            panel=panel,
+            position_score=position_score,
+            reviewers=reviewers,
             schema_version=schema_version,
         )
 

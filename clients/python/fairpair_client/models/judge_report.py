@@ -7,10 +7,13 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.judge_report_flags_item import JudgeReportFlagsItem
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.call_counts import CallCounts
+    from ..models.confidence_section import ConfidenceSection
     from ..models.consistency_section import ConsistencySection
+    from ..models.human_agreement_section import HumanAgreementSection
     from ..models.label_section import LabelSection
     from ..models.length_section import LengthSection
     from ..models.placebo_section import PlaceboSection
@@ -37,6 +40,8 @@ class JudgeReport:
         self_preference (SelfPreferenceSection): Mean excess share of own-family picks over non-conflicted judges on the
             same comparisons.
         versions (list[int]):
+        confidence (ConfidenceSection | None | Unset):
+        human_agreement (HumanAgreementSection | None | Unset):
     """
 
     calls: CallCounts
@@ -49,9 +54,14 @@ class JudgeReport:
     position: PositionSection
     self_preference: SelfPreferenceSection
     versions: list[int]
+    confidence: ConfidenceSection | None | Unset = UNSET
+    human_agreement: HumanAgreementSection | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.confidence_section import ConfidenceSection  # noqa: PLC0415
+        from ..models.human_agreement_section import HumanAgreementSection  # noqa: PLC0415
+
         calls = self.calls.to_dict()
 
         consistency = self.consistency.to_dict()
@@ -75,6 +85,22 @@ class JudgeReport:
 
         versions = self.versions
 
+        confidence: dict[str, Any] | None | Unset
+        if isinstance(self.confidence, Unset):
+            confidence = UNSET
+        elif isinstance(self.confidence, ConfidenceSection):
+            confidence = self.confidence.to_dict()
+        else:
+            confidence = self.confidence
+
+        human_agreement: dict[str, Any] | None | Unset
+        if isinstance(self.human_agreement, Unset):
+            human_agreement = UNSET
+        elif isinstance(self.human_agreement, HumanAgreementSection):
+            human_agreement = self.human_agreement.to_dict()
+        else:
+            human_agreement = self.human_agreement
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -91,13 +117,19 @@ class JudgeReport:
                 "versions": versions,
             }
         )
+        if confidence is not UNSET:
+            field_dict["confidence"] = confidence
+        if human_agreement is not UNSET:
+            field_dict["human_agreement"] = human_agreement
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.call_counts import CallCounts  # noqa: PLC0415
+        from ..models.confidence_section import ConfidenceSection  # noqa: PLC0415
         from ..models.consistency_section import ConsistencySection  # noqa: PLC0415
+        from ..models.human_agreement_section import HumanAgreementSection  # noqa: PLC0415
         from ..models.label_section import LabelSection  # noqa: PLC0415
         from ..models.length_section import LengthSection  # noqa: PLC0415
         from ..models.placebo_section import PlaceboSection  # noqa: PLC0415
@@ -130,6 +162,40 @@ class JudgeReport:
 
         versions = cast(list[int], d.pop("versions"))
 
+        def _parse_confidence(data: object) -> ConfidenceSection | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                confidence_type_0 = ConfidenceSection.from_dict(data)
+
+                return confidence_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ConfidenceSection | None | Unset, data)
+
+        confidence = _parse_confidence(d.pop("confidence", UNSET))
+
+        def _parse_human_agreement(data: object) -> HumanAgreementSection | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                human_agreement_type_0 = HumanAgreementSection.from_dict(data)
+
+                return human_agreement_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(HumanAgreementSection | None | Unset, data)
+
+        human_agreement = _parse_human_agreement(d.pop("human_agreement", UNSET))
+
         judge_report = cls(
             calls=calls,
             consistency=consistency,
@@ -141,6 +207,8 @@ class JudgeReport:
             position=position,
             self_preference=self_preference,
             versions=versions,
+            confidence=confidence,
+            human_agreement=human_agreement,
         )
 
         judge_report.additional_properties = d

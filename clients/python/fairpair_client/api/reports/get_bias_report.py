@@ -21,6 +21,7 @@ def _get_kwargs(
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+    rubric: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -79,6 +80,13 @@ def _get_kwargs(
         json_bucket = bucket.value
 
     params["bucket"] = json_bucket
+
+    json_rubric: None | str | Unset
+    if isinstance(rubric, Unset):
+        json_rubric = UNSET
+    else:
+        json_rubric = rubric
+    params["rubric"] = json_rubric
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -168,10 +176,12 @@ def sync_detailed(
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+    rubric: None | str | Unset = UNSET,
 ) -> Response[Any | BiasReport | Problem]:
     """Get Bias Report
 
-     Position, consistency, label, placebo, length and self-preference bias per judge.
+     Position, consistency, label, placebo, length, self-preference, human agreement,
+    confidence and reviewer calibration per judge, with time series.
 
     Args:
         judge (None | str | Unset):
@@ -181,6 +191,7 @@ def sync_detailed(
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+        rubric (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,6 +209,7 @@ def sync_detailed(
         tag=tag,
         protocol=protocol,
         bucket=bucket,
+        rubric=rubric,
     )
 
     response = client.get_httpx_client().request(
@@ -217,10 +229,12 @@ def sync(
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+    rubric: None | str | Unset = UNSET,
 ) -> Any | BiasReport | Problem | None:
     """Get Bias Report
 
-     Position, consistency, label, placebo, length and self-preference bias per judge.
+     Position, consistency, label, placebo, length, self-preference, human agreement,
+    confidence and reviewer calibration per judge, with time series.
 
     Args:
         judge (None | str | Unset):
@@ -230,6 +244,7 @@ def sync(
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+        rubric (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,6 +263,7 @@ def sync(
         tag=tag,
         protocol=protocol,
         bucket=bucket,
+        rubric=rubric,
     ).parsed
 
 
@@ -261,10 +277,12 @@ async def asyncio_detailed(
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+    rubric: None | str | Unset = UNSET,
 ) -> Response[Any | BiasReport | Problem]:
     """Get Bias Report
 
-     Position, consistency, label, placebo, length and self-preference bias per judge.
+     Position, consistency, label, placebo, length, self-preference, human agreement,
+    confidence and reviewer calibration per judge, with time series.
 
     Args:
         judge (None | str | Unset):
@@ -274,6 +292,7 @@ async def asyncio_detailed(
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+        rubric (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -291,6 +310,7 @@ async def asyncio_detailed(
         tag=tag,
         protocol=protocol,
         bucket=bucket,
+        rubric=rubric,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -308,10 +328,12 @@ async def asyncio(
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
+    rubric: None | str | Unset = UNSET,
 ) -> Any | BiasReport | Problem | None:
     """Get Bias Report
 
-     Position, consistency, label, placebo, length and self-preference bias per judge.
+     Position, consistency, label, placebo, length, self-preference, human agreement,
+    confidence and reviewer calibration per judge, with time series.
 
     Args:
         judge (None | str | Unset):
@@ -321,6 +343,7 @@ async def asyncio(
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
+        rubric (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -340,5 +363,6 @@ async def asyncio(
             tag=tag,
             protocol=protocol,
             bucket=bucket,
+            rubric=rubric,
         )
     ).parsed

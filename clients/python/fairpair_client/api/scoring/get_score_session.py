@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.score_session_read import ScoreSessionRead
 from ...types import Response
 
 
@@ -24,7 +25,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | ScoreSessionRead | None:
+    if response.status_code == 200:
+        response_200 = ScoreSessionRead.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -76,7 +84,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScoreSessionRead]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,7 +99,7 @@ def sync_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Problem]:
+) -> Response[Problem | ScoreSessionRead]:
     """Get Score Session
 
      One stored score session with every reviewer call and score.
@@ -102,7 +112,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem]
+        Response[Problem | ScoreSessionRead]
     """
 
     kwargs = _get_kwargs(
@@ -120,7 +130,7 @@ def sync(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Problem | None:
+) -> Problem | ScoreSessionRead | None:
     """Get Score Session
 
      One stored score session with every reviewer call and score.
@@ -133,7 +143,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem
+        Problem | ScoreSessionRead
     """
 
     return sync_detailed(
@@ -146,7 +156,7 @@ async def asyncio_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Problem]:
+) -> Response[Problem | ScoreSessionRead]:
     """Get Score Session
 
      One stored score session with every reviewer call and score.
@@ -159,7 +169,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem]
+        Response[Problem | ScoreSessionRead]
     """
 
     kwargs = _get_kwargs(
@@ -175,7 +185,7 @@ async def asyncio(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Problem | None:
+) -> Problem | ScoreSessionRead | None:
     """Get Score Session
 
      One stored score session with every reviewer call and score.
@@ -188,7 +198,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem
+        Problem | ScoreSessionRead
     """
 
     return (

@@ -7,6 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.score_request import ScoreRequest
+from ...models.score_session_read import ScoreSessionRead
 from ...types import UNSET, Response, Unset
 
 
@@ -32,7 +33,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | ScoreSessionRead | None:
+    if response.status_code == 200:
+        response_200 = ScoreSessionRead.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -84,7 +92,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScoreSessionRead]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,7 +108,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
-) -> Response[Problem]:
+) -> Response[Problem | ScoreSessionRead]:
     """Create Score Session
 
      Score responses on a rubric with a panel; raw, calibrated and length-normalized scores.
@@ -113,7 +123,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem]
+        Response[Problem | ScoreSessionRead]
     """
 
     kwargs = _get_kwargs(
@@ -133,7 +143,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
-) -> Problem | None:
+) -> Problem | ScoreSessionRead | None:
     """Create Score Session
 
      Score responses on a rubric with a panel; raw, calibrated and length-normalized scores.
@@ -148,7 +158,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem
+        Problem | ScoreSessionRead
     """
 
     return sync_detailed(
@@ -163,7 +173,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
-) -> Response[Problem]:
+) -> Response[Problem | ScoreSessionRead]:
     """Create Score Session
 
      Score responses on a rubric with a panel; raw, calibrated and length-normalized scores.
@@ -178,7 +188,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem]
+        Response[Problem | ScoreSessionRead]
     """
 
     kwargs = _get_kwargs(
@@ -196,7 +206,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
-) -> Problem | None:
+) -> Problem | ScoreSessionRead | None:
     """Create Score Session
 
      Score responses on a rubric with a panel; raw, calibrated and length-normalized scores.
@@ -211,7 +221,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem
+        Problem | ScoreSessionRead
     """
 
     return (
