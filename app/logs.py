@@ -3,9 +3,41 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
+from collections.abc import Iterable, MutableMapping
+from typing import Any
 
 import structlog
+
+# Keys whose values are never written: credentials, and texts (privacy mode or not, a log line is
+# no place for prompts, responses or judge outputs).
+REDACTED_KEYS = frozenset({
+    "authorization", "api_key", "key", "token", "secret", "secret_key", "password",
+    "prompt", "response_a", "response_b", "reference", "raw_output", "text", "texts",
+})
+# Secrets that may hide inside messages (a driver's error, a URL): API keys, provider keys, and
+# the password of a database URL.
+SECRET_PATTERN = re.compile(
+    r"fp_[0-9a-f]+_[0-9a-f]{16,}|\bsk-[\w-]{6,}|(?<=://)[^:/@\s]+:[^@\s]+(?=@)"
+)
+
+
+def redact(
+    _logger: Any, _method: str, event: MutableMapping[str, Any]
+) -> MutableMapping[str, Any]:
+    """Drop secrets and texts from a log event (a structlog processor)."""
+    for key, value in event.items():
+        if key.lower() in REDACTED_KEYS:
+            event[key] = "[redacted]"
+        elif isinstance(value, str) and ("_" in value or "-" in value or "@" in value):
+            event[key] = SECRET_PATTERN.sub("[redacted]", value)
+    return event
+
+
+def bind_comparison(comparison_id: str, judges: Iterable[str]) -> None:
+    """Put the comparison and its judges on every log line of the rest of the request."""
+    structlog.contextvars.bind_contextvars(comparison_id=comparison_id, judges=list(judges))
 
 
 class _CurrentStderr:
@@ -32,6 +64,7 @@ def configure_logging(level: str = "info") -> None:
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
         structlog.processors.format_exc_info,
+        redact,
     ]
     structlog.configure(
         processors=[*processors, structlog.processors.JSONRenderer()],
@@ -52,6 +85,14 @@ def configure_logging(level: str = "info") -> None:
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(level.upper())
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
-        logging.getLogger(name).handlers = []
-        logging.getLogger(name).propagate = True
+    # Every library logs through the root handler, in the same JSON format.
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "sqlalchemy", "taskiq", "alembic"):
+        library = logging.getLogger(name)
+        library.handlers = []
+        library.propagate = True
+        library.setLevel(logging.NOTSET)  # an embedded uvicorn may have raised it; inherit root
+    # RequestContextMiddleware writes the one access line (with the request id); uvicorn's own
+    # would be a second, costlier line per request (stdlib record + foreign pre-chain), and
+    # httpx2 logs every judge request at INFO, which the stored judge call already records.
+    for name in ("uvicorn.access", "httpx2"):
+        logging.getLogger(name).setLevel(logging.WARNING)

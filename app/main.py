@@ -93,7 +93,7 @@ def create_app(
             async with run_sweeper(sessionmaker, settings.sweep_interval_s, settings.sweep_grace_s):
                 yield state
                 await drain(in_flight, settings.shutdown_grace_s)
-                await writes.aclose()
+                await writes.wait_idle()
         await registry.aclose()
         await engine.dispose()
 

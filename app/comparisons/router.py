@@ -29,6 +29,7 @@ async def create_comparison(
         request.state.sessionmaker,
         request.state.registry,
         request.state.pool,
+        request.state.writes,
     )
     task = asyncio.create_task(service.compare(body, principal, idempotency_key, services))
     # The comparison outlives a disconnected client; shutdown drains what is in flight.

@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import logs, metrics
 from app.auth.keys import Principal
 from app.comparisons import queries, sweeper
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
@@ -38,6 +39,7 @@ from app.comparisons.protocols import (
     planned_calls,
 )
 from app.comparisons.schemas import CompareRequest, ComparisonRead
+from app.comparisons.writes import GroupCommit, Write
 from app.config import Settings
 from app.db import utcnow
 from app.errors import (
@@ -73,6 +75,8 @@ class Services:
     sessionmaker: async_sessionmaker[AsyncSession]
     registry: JudgeRegistry
     pool: JudgePool
+    # Group commit of calls and verdicts; without it each is its own transaction.
+    writes: GroupCommit | None = None
 
     @property
     def keeper(self) -> TextKeeper:
@@ -120,27 +124,31 @@ async def compare(
     if len(names) > settings.max_panel:
         raise TooManyCalls(f"at most {settings.max_panel} judges per request; use /v1/batches")
     protocol, timeout_s = to_protocol(request), timeout_of(request, settings)
-    plan, judges = await plan_judges(request, names, services)
-    planned = planned_calls(protocol) * len(judges)
-    if planned > settings.max_sync_calls:
-        raise TooManyCalls(
-            f"{planned} planned judge calls exceed {settings.max_sync_calls}; "
-            "use /v1/batches for larger jobs"
+    # Planning reads the judges and reserving inserts the comparison: one session, one commit.
+    async with services.sessionmaker() as session:
+        plan, judges = await plan_judges(request, names, services, session)
+        planned = planned_calls(protocol) * len(judges)
+        if planned > settings.max_sync_calls:
+            raise TooManyCalls(
+                f"{planned} planned judge calls exceed {settings.max_sync_calls}; "
+                "use /v1/batches for larger jobs"
+            )
+        services.pool.admit(planned)
+        policy = request.self_preference or settings.self_preference
+        comparison = await reserve(
+            request,
+            principal,
+            idempotency_key,
+            digest,
+            policy,
+            plan,
+            judges,
+            protocol,
+            timeout_s,
+            services,
+            session,
         )
-    services.pool.admit(planned)
-    policy = request.self_preference or settings.self_preference
-    comparison = await reserve(
-        request,
-        principal,
-        idempotency_key,
-        digest,
-        policy,
-        plan,
-        judges,
-        protocol,
-        timeout_s,
-        services,
-    )
+    logs.bind_comparison(comparison.id, [judge.name for judge, _ in judges])
     texts = PairTexts(
         request.prompt,
         request.response_a.text,
@@ -148,7 +156,7 @@ async def compare(
         to_criteria(request),
         request.reference,
     )
-    writer = CallWriter(comparison, services.sessionmaker, services.keeper)
+    writer = CallWriter(comparison, services.sessionmaker, services.keeper, services.writes)
     fanout = FanOut(
         services.pool,
         settings.max_request_concurrency,
@@ -162,7 +170,9 @@ async def compare(
         calls = await fanout.run(judges)
     except asyncio.CancelledError:
         # Shutdown cancelled the fan-out: keep what was stored and close the comparison.
-        await asyncio.shield(mark_interrupted(comparison.id, services.sessionmaker))
+        await asyncio.shield(
+            mark_interrupted(comparison.id, services.sessionmaker, services.writes)
+        )
         raise
     read = await finish(comparison, protocol, judges, calls, request.tags, writer)
     if read.status == "failed":
@@ -200,25 +210,29 @@ async def find_replay(
 
 
 async def plan_judges(
-    request: CompareRequest, names: list[str], services: Services
+    request: CompareRequest,
+    names: list[str],
+    services: Services,
+    session: AsyncSession | None = None,
 ) -> tuple[PanelPlan, list[tuple[RuntimeJudge, Role]]]:
     """Resolve the panel and apply the self-preference policy: (plan, [(judge, role)])."""
+    if session is None:
+        async with services.sessionmaker() as own:
+            return await plan_judges(request, names, services, own)
     settings, registry = services.settings, services.registry
     prefixes = parse_family_prefixes(settings.family_prefixes)
-    async with services.sessionmaker() as session:
-        panel = await registry.resolve(session, names)
-        defaults = await registry.resolve_known(session, registry.default_panel)
-        family = {j.name: family_of(j.model, j.family, prefixes) for j in [*panel, *defaults]}
-        plan = plan_panel(
-            [PanelJudge(j.name, family[j.name]) for j in panel],
-            family_a=family_of(request.response_a.model, request.response_a.family, prefixes),
-            family_b=family_of(request.response_b.model, request.response_b.family, prefixes),
-            policy=request.self_preference or settings.self_preference,
-            default_panel=[PanelJudge(j.name, family[j.name]) for j in defaults],
-            audit_draw=lambda _name: _audit_rng.random(),
-            audit_rate=settings.self_preference_audit_rate,
-        )
-        by_name = {j.name: j for j in [*panel, *defaults]}
+    panel, defaults = await registry.resolve_panel(session, names)
+    family = {j.name: family_of(j.model, j.family, prefixes) for j in [*panel, *defaults]}
+    plan = plan_panel(
+        [PanelJudge(j.name, family[j.name]) for j in panel],
+        family_a=family_of(request.response_a.model, request.response_a.family, prefixes),
+        family_b=family_of(request.response_b.model, request.response_b.family, prefixes),
+        policy=request.self_preference or settings.self_preference,
+        default_panel=[PanelJudge(j.name, family[j.name]) for j in defaults],
+        audit_draw=lambda _name: _audit_rng.random(),
+        audit_rate=settings.self_preference_audit_rate,
+    )
+    by_name = {j.name: j for j in [*panel, *defaults]}
     voters: list[tuple[RuntimeJudge, Role]] = [(by_name[n], "voter") for n in plan.voters]
     return plan, voters + [(by_name[n], "audit") for n in plan.audits]
 
@@ -234,6 +248,7 @@ async def reserve(
     protocol: Protocol,
     timeout_s: float,
     services: Services,
+    session: AsyncSession,
 ) -> Comparison:
     """Insert the comparison as `running` (reserving the key) before any judge is paid."""
     a, b = request.response_a, request.response_b
@@ -275,33 +290,34 @@ async def reserve(
             "conflicted": list(plan.conflicted),
         },
     )
-    async with services.sessionmaker() as session:
-        session.add(comparison)
-        session.add_all(
-            ComparisonTag(comparison_id=comparison.id, key=k, value=v)
-            for k, v in request.tags.items()
-        )
-        try:
-            await session.commit()
-        except IntegrityError as exc:  # a concurrent request holds the same key
-            raise IdempotencyInProgress(
-                "a request with this Idempotency-Key is running", headers={"Retry-After": "1"}
-            ) from exc
+    session.add(comparison)
+    session.add_all(
+        ComparisonTag(comparison_id=comparison.id, key=k, value=v) for k, v in request.tags.items()
+    )
+    try:
+        await session.commit()
+    except IntegrityError as exc:  # a concurrent request holds the same key
+        raise IdempotencyInProgress(
+            "a request with this Idempotency-Key is running", headers={"Retry-After": "1"}
+        ) from exc
     return comparison
 
 
 class CallWriter:
-    """Stores each call in its own short transaction as it completes; keeps what it could not."""
+    """Stores each call as it completes (group-committed when `writes` is given); keeps what it
+    could not."""
 
     def __init__(
         self,
         comparison: Comparison,
         sessionmaker: async_sessionmaker[AsyncSession],
         keeper: TextKeeper = KEEP_TEXTS,
+        writes: GroupCommit | None = None,
     ) -> None:
         self.comparison = comparison
         self.sessionmaker = sessionmaker
         self.keeper = keeper
+        self.writes = writes
         self.unsaved: list[JudgeCall] = []
 
     async def __call__(
@@ -313,13 +329,16 @@ class CallWriter:
         result: PairCallResult,
     ) -> JudgeCall:
         row = call_row(self.comparison, judge, role, round_index, order, result, self.keeper)
+
+        async def add(session: AsyncSession) -> None:
+            session.add(row)
+
         try:
-            async with self.sessionmaker() as session:
-                session.add(row)
-                await session.commit()
+            await commit(add, self.sessionmaker, self.writes)
         except DATABASE_ERRORS:
             # The judge answered but the database did not: the answer still carries the call.
             self.unsaved.append(row)
+        metrics.record_call(self.comparison, row)
         return row
 
 
@@ -383,10 +402,12 @@ async def finish(
 ) -> ComparisonRead:
     """Decide per judge and for the panel, and write the verdict and status last."""
     values = verdict_values(protocol, judges, calls)
+    metrics.record_comparison(comparison, values["status"], calls)
     for key, value in values.items():
         setattr(comparison, key, value)
     read = queries.to_read(comparison, [c for name in calls for c in calls[name]], tags)
-    if not await write_verdict(comparison.id, values, writer.sessionmaker) or writer.unsaved:
+    stored = await write_verdict(comparison.id, values, writer.sessionmaker, writer.writes)
+    if not stored or writer.unsaved:
         raise ServiceUnavailable(
             "the judges answered but the database is unreachable; the result is not stored",
             headers={"Retry-After": "5"},
@@ -395,16 +416,39 @@ async def finish(
     return read
 
 
+async def commit(
+    write: Write,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    writes: GroupCommit | None = None,
+) -> None:
+    """Commit one write: group-committed with others, or in a transaction of its own."""
+    if writes is not None:
+        await writes.run(write)
+        return
+    async with sessionmaker() as session:
+        await write(session)
+        await session.commit()
+
+
 async def write_verdict(
-    comparison_id: str, values: dict[str, Any], sessionmaker: async_sessionmaker[AsyncSession]
+    comparison_id: str,
+    values: dict[str, Any],
+    sessionmaker: async_sessionmaker[AsyncSession],
+    writes: GroupCommit | None = None,
 ) -> bool:
     """Store the verdict; False when the database is unreachable."""
+
+    async def update_comparison(session: AsyncSession) -> None:
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == comparison_id)
+            .values(**values)
+            # The session holds no Comparison to keep in step: skip that search.
+            .execution_options(synchronize_session=False)
+        )
+
     try:
-        async with sessionmaker() as session:
-            await session.execute(
-                update(Comparison).where(Comparison.id == comparison_id).values(**values)
-            )
-            await session.commit()
+        await commit(update_comparison, sessionmaker, writes)
     except DATABASE_ERRORS:
         return False
     return True
@@ -442,9 +486,13 @@ def verdict_values(
 
 
 async def mark_interrupted(
-    comparison_id: str, sessionmaker: async_sessionmaker[AsyncSession]
+    comparison_id: str,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    writes: GroupCommit | None = None,
 ) -> None:
     """Close a comparison whose fan-out was cancelled; the sweeper's rule, applied at once."""
+    if writes is not None:
+        await writes.wait_idle()  # calls already handed over are stored, then counted
     async with sessionmaker() as session:
         await sweeper.close_interrupted(session, Comparison.id == comparison_id)
         await session.commit()

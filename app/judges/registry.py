@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import httpx2
@@ -25,6 +25,26 @@ from app.judging.providers import build_judge
 log = structlog.get_logger()
 BUILTIN_SIM = JudgeCreate(name="sim", provider="sim", model="fairpair-sim", sim=SimSettings())
 TransportFactory = Callable[[str], httpx2.AsyncBaseTransport | None]
+
+
+# The enabled judges and their current versions: what the request path checks its clients against.
+_CURRENT_VERSIONS = (
+    select(Judge.name, Judge.current_version)
+    .join(JudgeVersion, JudgeVersion.judge_id == Judge.id)
+    .where(JudgeVersion.version == Judge.current_version, Judge.enabled.is_(True))
+)
+
+
+def _require_known(names: Sequence[str], known: Collection[str]) -> None:
+    """422 with a pointer for every unknown or retired judge among `names`."""
+    missing = [i for i, name in enumerate(names) if name not in known]
+    if missing:
+        raise ValidationProblem(
+            f"/judges/{missing[0]}: unknown or retired judge '{names[missing[0]]}'",
+            extra={
+                "errors": [{"pointer": f"/judges/{i}", "message": "unknown judge"} for i in missing]
+            },
+        )
 
 
 class JudgesFileError(RuntimeError):
@@ -147,19 +167,31 @@ class JudgeRegistry:
 
     async def resolve(self, session: AsyncSession, names: Sequence[str]) -> list[RuntimeJudge]:
         """Runtime judges for names (422 with a pointer for an unknown or retired one)."""
-        rows = {
-            j.name: (j, v) for j, v in await service.list_judges(session) if j.name in set(names)
-        }
-        missing = [i for i, name in enumerate(names) if name not in rows]
-        if missing:
-            raise ValidationProblem(
-                f"/judges/{missing[0]}: unknown or retired judge '{names[missing[0]]}'",
-                extra={
-                    "errors": [
-                        {"pointer": f"/judges/{i}", "message": "unknown judge"} for i in missing
-                    ]
-                },
-            )
+        return self._pick(await service.list_judges(session), names)
+
+    async def resolve_panel(
+        self, session: AsyncSession, names: Sequence[str]
+    ) -> tuple[list[RuntimeJudge], list[RuntimeJudge]]:
+        """`resolve(names)` and `resolve_known(default_panel)` for the request path.
+
+        One light query of the current versions; whole rows are loaded only when a judge's
+        current version has no client yet (a new or changed judge).
+        """
+        current: dict[str, int] = dict((await session.execute(_CURRENT_VERSIONS)).all())
+        wanted = {*names, *self.default_panel}
+        if any((n, v) not in self._clients for n, v in current.items() if n in wanted):
+            listed = await service.list_judges(session)
+            current = {j.name: self._runtime(j, v).version for j, v in listed if j.name in wanted}
+        _require_known(names, current)
+        panel = [self._clients[(n, current[n])] for n in names]
+        return panel, [self._clients[(n, current[n])] for n in self.default_panel if n in current]
+
+    def _pick(
+        self, listed: Sequence[tuple[Judge, JudgeVersion]], names: Sequence[str]
+    ) -> list[RuntimeJudge]:
+        wanted = set(names)
+        rows = {j.name: (j, v) for j, v in listed if j.name in wanted}
+        _require_known(names, rows)
         return [self._runtime(*rows[name]) for name in names]
 
     async def resolve_known(

@@ -1,0 +1,535 @@
+"""Overhead of `POST /v1/compare` over a bare SDK client, and the API's memory (issue 12: 1, 4).
+
+    .venv/bin/python bench/bench_overhead.py [--concurrency 1 16 64] [--workers 1] [--soak-s 0]
+
+Starts `fairpair sim-judge --latency-ms 100` and `fairpair serve` (PostgreSQL: a fresh migrated
+database; one judge with provider "openai" pointing at the sim-judge; auth on) as processes.
+For each concurrency it then runs, one after the other on the same machine:
+
+- baseline: a bare asyncio script (its own process) that makes each comparison as two concurrent
+  `openai` SDK calls with the same rendered messages fairpair sends, and persists nothing;
+- fairpair: a load generator (its own process, httpx2) posting swap comparisons.
+
+Latencies are per comparison as the client sees it; CPU is read from /proc for the measured window
+(after a warm-up) for the API process(es), the client, the sim-judge and the PostgreSQL backends
+connected to the benchmark's database. `--soak-s N` then runs concurrency 16 for N seconds and
+samples the API's RSS. Prints one table row per run and the memory figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support.databases import (
+    create_database,
+    drop_database,
+    sqlalchemy_url,
+)
+from tests.support.processes import FAIRPAIR, free_port, run_cli, wait_until_up
+
+HERE = Path(__file__).resolve()
+TICKS = os.sysconf("SC_CLK_TCK")
+JUDGE = "bench-sim"
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+# ---- the texts both clients send -------------------------------------------------------------
+
+
+def comparison_texts(i: int) -> tuple[str, str, str]:
+    """Prompt and two responses of ordinary length, with the sim's latent qualities."""
+    rng = random.Random(i)
+    prompt = f"Question {i}: explain how a hash map handles collisions, briefly. " * 3
+    body = "A hash map stores keys in buckets; collisions are chained or probed. " * 8
+    return (
+        prompt,
+        f"{body}(variant {i}a)\n[sim q={rng.gauss(0, 1):.3f}]",
+        f"{body}(variant {i}b)\n[sim q={rng.gauss(0, 1):.3f}]",
+    )
+
+
+# ---- /proc -------------------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of one process, 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def children(pid: int) -> list[int]:
+    """Direct children of a process (uvicorn workers)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
+    """A memory figure of /proc/<pid>/status in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def loadavg() -> str:
+    """The 1-minute load average and the number of runnable tasks."""
+    one, _five, _fifteen, running, _last = Path("/proc/loadavg").read_text().split()
+    return f"{one} ({running.split('/')[0]} runnable)"
+
+
+async def pg_backends(database: str) -> list[int]:
+    """PIDs of the PostgreSQL backends connected to the benchmark's database."""
+    import asyncpg
+
+    from tests.support.databases import SERVER_URL
+
+    connection = await asyncpg.connect(SERVER_URL + "/postgres")
+    try:
+        rows = await connection.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            database,
+        )
+    finally:
+        await connection.close()
+    return [int(r["pid"]) for r in rows]
+
+
+class CpuWindow:
+    """CPU seconds of named process groups between `start()` and `stop()`."""
+
+    def __init__(self, groups: dict[str, list[int]], database: str | None) -> None:
+        self.groups, self.database = groups, database
+        self.before: dict[str, dict[int, float]] = {}
+
+    async def _snapshot(self) -> dict[str, dict[int, float]]:
+        groups = dict(self.groups)
+        if self.database:
+            groups["postgres"] = await pg_backends(self.database)
+        return {name: {pid: cpu_seconds(pid) for pid in pids} for name, pids in groups.items()}
+
+    async def start(self) -> None:
+        self.before = await self._snapshot()
+
+    async def stop(self) -> dict[str, float]:
+        after = await self._snapshot()
+        return {
+            name: sum(cpu - self.before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
+            for name, pids in after.items()
+        }
+
+
+# ---- the two clients (each runs as its own process) -------------------------------------------
+
+
+async def drive(
+    one: Callable[[int], Awaitable[None]],
+    concurrency: int,
+    warmup: int,
+    count: int,
+    window: CpuWindow,
+) -> tuple[list[float], float, dict[str, float]]:
+    """`count` comparisons `concurrency` at a time after a warm-up: latencies, seconds, CPU."""
+
+    async def run(numbers: Iterator[int], latencies: list[float]) -> None:
+        async def worker() -> None:
+            for i in numbers:
+                started = time.perf_counter()
+                await one(i)
+                latencies.append(time.perf_counter() - started)
+
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+    await run(iter(range(10_000_000, 10_000_000 + warmup)), [])
+    latencies: list[float] = []
+    await window.start()
+    started = time.perf_counter()
+    await run(iter(range(count)), latencies)
+    seconds = time.perf_counter() - started
+    return latencies, seconds, await window.stop()
+
+
+def baseline_messages(count: int) -> list[tuple[list[dict[str, str]], list[dict[str, str]]]]:
+    """Both orders of every comparison, rendered by fairpair's renderer before the clock starts."""
+    from app.judging.anonymize import default_anonymizer
+    from app.judging.prompts import PromptRenderer
+    from app.judging.types import DEFAULT_LABEL_POOL
+
+    renderer = PromptRenderer({}, DEFAULT_LABEL_POOL, default_anonymizer())
+    rng = random.Random(0)
+    pairs = []
+    for i in range(count):
+        prompt, a, b = comparison_texts(i)
+        orders = []
+        for first, second in ((a, b), (b, a)):
+            rendered = renderer.render_pair(prompt, first, second, rng=rng)
+            orders.append(
+                [
+                    {"role": "system", "content": rendered.system},
+                    {"role": "user", "content": rendered.user},
+                ]
+            )
+        pairs.append((orders[0], orders[1]))
+    return pairs
+
+
+async def baseline_client(args: argparse.Namespace) -> dict[str, Any]:
+    """Two concurrent SDK calls per comparison; nothing persisted."""
+    import openai
+
+    pairs = baseline_messages(256)
+    client = openai.AsyncOpenAI(base_url=args.url, api_key="sk-local", max_retries=0)
+
+    async def ask(messages: list[dict[str, str]]) -> None:
+        answer = await client.chat.completions.create(
+            model="sim-http",
+            messages=messages,  # type: ignore[arg-type]
+            temperature=0.0,
+            timeout=60,
+        )
+        assert answer.choices[0].message.content
+
+    async def one(i: int) -> None:
+        ab, ba = pairs[i % len(pairs)]
+        await asyncio.gather(ask(ab), ask(ba))
+
+    return await measured(args, one, client.close)
+
+
+async def fairpair_client(args: argparse.Namespace) -> dict[str, Any]:
+    """One `POST /v1/compare` (swap) per comparison."""
+    import httpx2
+
+    limits = httpx2.Limits(
+        max_connections=args.concurrency, max_keepalive_connections=args.concurrency
+    )
+    client = httpx2.AsyncClient(
+        base_url=args.url,
+        limits=limits,
+        timeout=120,
+        headers={"Authorization": f"Bearer {args.token}"},
+    )
+    failures: list[str] = []
+
+    async def one(i: int) -> None:
+        prompt, a, b = comparison_texts(i)
+        body = {
+            "prompt": prompt,
+            "response_a": {"text": a},
+            "response_b": {"text": b},
+            "judges": [JUDGE],
+            "protocol": {"kind": "swap"},
+        }
+        answer = await client.post("/v1/compare", json=body)
+        if answer.status_code != 200 or answer.json()["status"] != "complete":
+            failures.append(f"{answer.status_code} {answer.text[:200]}")
+
+    result = await measured(args, one, client.aclose)
+    result["failures"], result["failure_sample"] = len(failures), failures[:3]
+    return result
+
+
+async def measured(
+    args: argparse.Namespace,
+    one: Callable[[int], Awaitable[None]],
+    close: Callable[[], Awaitable[None]],
+) -> dict[str, Any]:
+    """Drive the client and summarise latencies and the CPU of every watched process."""
+    groups = {
+        name: [int(p) for p in pids.split(",") if p]
+        for name, _, pids in (w.partition("=") for w in args.watch)
+    }
+    groups["client"] = [os.getpid()]
+    window = CpuWindow(groups, args.database)
+    warmup = max(20, 2 * args.concurrency)
+    try:
+        latencies, seconds, cpu = await drive(one, args.concurrency, warmup, args.count, window)
+    finally:
+        await close()
+    latencies.sort()
+    return {
+        "count": len(latencies),
+        "seconds": seconds,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+        "cpu_s": cpu,
+    }
+
+
+def client_main(args: argparse.Namespace) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    run = baseline_client if args.role == "baseline" else fairpair_client
+    print(json.dumps(asyncio.run(run(args))))
+
+
+# ---- orchestration -----------------------------------------------------------------------------
+
+
+@contextmanager
+def process(argv: list[str], env: dict[str, str], health_url: str, log: Path) -> Iterator[int]:
+    """A process answering `health_url`; its pid. SIGTERM on exit."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            argv, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        wait_until_up(health_url, timeout_s=60)
+        yield proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def judges_file(directory: Path, sim_port: int) -> Path:
+    path = directory / "judges.toml"
+    # max_concurrency 256: the judge's own bound must not cap 64 comparisons x 2 calls.
+    path.write_text(f"""
+default_panel = ["{JUDGE}"]
+
+[[judges]]
+name = "{JUDGE}"
+provider = "openai"
+model = "sim-http"
+base_url = "http://127.0.0.1:{sim_port}/v1"
+api_key = "sk-local"
+max_concurrency = 256
+""")
+    return path
+
+
+def run_client(
+    role: str,
+    url: str,
+    concurrency: int,
+    count: int,
+    watch: dict[str, list[int]],
+    database: str | None,
+    token: str = "",
+) -> dict[str, Any]:
+    argv = [
+        sys.executable,
+        str(HERE),
+        "--role",
+        role,
+        "--url",
+        url,
+        "--concurrency",
+        str(concurrency),
+        "--count",
+        str(count),
+        "--token",
+        token,
+        *(["--database", database] if database else []),
+        "--watch",
+        *[f"{k}={','.join(map(str, v))}" for k, v in watch.items()],
+    ]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{role} client failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def count_for(concurrency: int, scale: float) -> int:
+    return int(max(300, 60 * concurrency) * scale)
+
+
+def row(name: str, c: int, r: dict[str, Any], load: str, memory: str = "-") -> str:
+    n, cpu = r["count"], r["cpu_s"]
+    per = {k: 1000 * v / n for k, v in cpu.items()}
+    api = f"{per['api']:.2f}" if "api" in per else "-"
+    postgres = f"{per['postgres']:.2f}" if "postgres" in per else "-"
+    return (
+        f"| {name} | {c} | {n} | {n / r['seconds']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
+        f"| {api} | {per['client']:.2f} | {postgres} | {per['sim']:.2f} "
+        f"| {r.get('failures', 0)} | {memory} | {load} |"
+    )
+
+
+def api_memory(pids: list[int]) -> str:
+    """RSS and peak RSS (VmHWM) of the API, summed over its processes."""
+    rss = sum(rss_mb(p) for p in pids)
+    return f"{rss:.0f} / {sum(rss_mb(p, 'VmHWM') for p in pids):.0f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--role", choices=["main", "baseline", "fairpair"], default="main")
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64])
+    parser.add_argument("--scale", type=float, default=1.0, help="multiplies comparisons per run")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--latency-ms", type=float, default=100)
+    parser.add_argument("--soak-s", type=float, default=0, help="memory soak at concurrency 16")
+    parser.add_argument("--url", default="")
+    parser.add_argument("--count", type=int, default=0)
+    parser.add_argument("--token", default="")
+    parser.add_argument("--database", default=None)
+    parser.add_argument("--watch", nargs="*", default=[])
+    args = parser.parse_args()
+    if args.role != "main":
+        args.concurrency = args.concurrency[0]
+        client_main(args)
+        return
+    bench(args)
+
+
+def bench(args: argparse.Namespace) -> None:
+    from app.schema import upgrade
+
+    name = asyncio.run(create_database())
+    url = sqlalchemy_url(name)
+    try:
+        upgrade(url)
+        with tempfile.TemporaryDirectory() as folder:
+            run_all(args, name, url, Path(folder))
+    finally:
+        asyncio.run(drop_database(name))
+
+
+def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None:
+    sim_port, api_port = free_port(), free_port()
+    env = {
+        "FAIRPAIR_DATABASE_URL": url,
+        "FAIRPAIR_SECRET_KEY": "bench-secret",
+        "FAIRPAIR_JUDGES_FILE": str(judges_file(folder, sim_port)),
+    }
+    token = (
+        run_cli("keys", "create", "--name", "bench", "--scopes", "compare", env=env)
+        .strip()
+        .splitlines()[-1]
+    )
+    sim_argv = [
+        FAIRPAIR,
+        "sim-judge",
+        "--port",
+        str(sim_port),
+        "--latency-ms",
+        str(args.latency_ms),
+    ]
+    api_argv = (
+        [FAIRPAIR, "serve", "--port", str(api_port)]
+        if args.workers == 1
+        else [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "app.main:create_app",
+            "--port",
+            str(api_port),
+            "--workers",
+            str(args.workers),
+            "--no-access-log",
+        ]
+    )
+    sim_url, api_url = f"http://127.0.0.1:{sim_port}", f"http://127.0.0.1:{api_port}"
+    with (
+        process(sim_argv, {}, f"{sim_url}/v1/models", folder / "sim.log") as sim_pid,
+        process(api_argv, env, f"{api_url}/healthz", folder / "api.log") as api_pid,
+    ):
+        time.sleep(1.0)
+        api_pids = [api_pid] if args.workers == 1 else children(api_pid)
+        print(
+            f"sim-judge --latency-ms {args.latency_ms:g}; API: {args.workers} process(es) "
+            f"{api_pids}; cores: {os.cpu_count()}"
+        )
+        print(
+            "| run | concurrency | comparisons | comparisons/s | p50 ms | p99 ms "
+            "| API CPU ms/cmp | client CPU ms/cmp | PostgreSQL CPU ms/cmp | sim CPU ms/cmp "
+            "| failures | API RSS / peak MiB | load (1 min) |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        summary = []
+        for c in args.concurrency:
+            count = count_for(c, args.scale)
+            load = loadavg()
+            base = run_client("baseline", f"{sim_url}/v1", c, count, {"sim": [sim_pid]}, None)
+            print(row("baseline", c, base, load), flush=True)
+            load = loadavg()
+            watch = {"sim": [sim_pid], "api": api_pids}
+            fair = run_client("fairpair", api_url, c, count, watch, name, token)
+            print(row("fairpair", c, fair, load, api_memory(api_pids)), flush=True)
+            summary.append((c, base, fair))
+        print_summary(summary)
+        if args.soak_s:
+            soak(args, api_url, api_pids, sim_pid, token)
+
+
+def print_summary(summary: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> None:
+    print()
+    print("| concurrency | added p50 ms | added p99 ms | p50 ratio | throughput ratio |")
+    print("|---|---|---|---|---|")
+    for c, base, fair in summary:
+        tb, tf = base["count"] / base["seconds"], fair["count"] / fair["seconds"]
+        print(
+            f"| {c} | {fair['p50_ms'] - base['p50_ms']:+.1f} | "
+            f"{fair['p99_ms'] - base['p99_ms']:+.1f} | {fair['p50_ms'] / base['p50_ms']:.3f} | "
+            f"{tf / tb:.2f} |"
+        )
+
+
+def soak(
+    args: argparse.Namespace,
+    api_url: str,
+    api_pids: list[int],
+    sim_pid: int,
+    token: str,
+) -> None:
+    """Concurrency 16 for `--soak-s` seconds in slices; the API's RSS after each slice."""
+    started, samples = time.monotonic(), []
+    slice_count = count_for(16, 1.0)
+    print()
+    print("| elapsed s | comparisons | comparisons/s (slice) | RSS MiB | peak RSS MiB |")
+    print("|---|---|---|---|---|")
+    total = 0
+    while time.monotonic() - started < args.soak_s:
+        result = run_client(
+            "fairpair", api_url, 16, slice_count, {"sim": [sim_pid], "api": api_pids}, None, token
+        )
+        total += result["count"]
+        rss = sum(rss_mb(p) for p in api_pids)
+        peak = sum(rss_mb(p, "VmHWM") for p in api_pids)
+        samples.append(rss)
+        rate = result["count"] / result["seconds"]
+        print(
+            f"| {time.monotonic() - started:.0f} | {total} | {rate:.1f} | {rss:.0f} | {peak:.0f} |",
+            flush=True,
+        )
+    print(
+        f"RSS growth from the first slice to the last: {samples[-1] - samples[0]:+.1f} MiB "
+        f"over {total} comparisons"
+    )
+
+
+if __name__ == "__main__":
+    main()

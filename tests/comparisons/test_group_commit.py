@@ -1,0 +1,138 @@
+"""Group commit of the request path's writes: shared transactions, isolated failures, no loss."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import event, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.comparisons.models import Comparison, ComparisonTag
+from app.comparisons.writes import GroupCommit, Write
+from app.db import create_engine, create_sessionmaker, utcnow
+from app.errors import DATABASE_ERRORS
+
+
+@pytest.fixture
+async def maker(clean_pg: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    engine = create_engine(clean_pg)
+    yield create_sessionmaker(engine)
+    await engine.dispose()
+
+
+async def a_comparison(maker: async_sessionmaker[AsyncSession]) -> str:
+    now = utcnow()
+    comparison = Comparison(
+        id=str(uuid.uuid4()),
+        created_at=now,
+        deadline_at=now + timedelta(seconds=60),
+        status="running",
+        request_hash="0" * 64,
+        prompt="p",
+        response_a="a",
+        response_b="b",
+        len_a=1,
+        len_b=1,
+        placebo=False,
+        protocol="swap",
+        protocol_params={"kind": "swap"},
+        planned_rounds=2,
+        self_preference="exclude",
+        timeout_s=60,
+        simulated=True,
+        self_preference_risk=False,
+        panel={"judges": [], "excluded": []},
+    )
+    async with maker() as session:
+        session.add(comparison)
+        await session.commit()
+    return comparison.id
+
+
+def tag(comparison_id: str, key: str) -> Write:
+    async def add(session: AsyncSession) -> None:
+        session.add(ComparisonTag(comparison_id=comparison_id, key=key, value="v"))
+
+    return add
+
+
+def count_commits(maker: async_sessionmaker[AsyncSession]) -> list[int]:
+    commits = [0]
+    engine: Any = maker.kw["bind"]
+
+    @event.listens_for(engine.sync_engine, "commit")
+    def _count(_connection: object) -> None:
+        commits[0] += 1
+
+    return commits
+
+
+async def stored_tags(maker: async_sessionmaker[AsyncSession], comparison_id: str) -> int:
+    async with maker() as session:
+        query = select(func.count()).where(ComparisonTag.comparison_id == comparison_id)
+        return int(await session.scalar(query) or 0)
+
+
+async def test_writes_handed_over_together_share_one_transaction(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    comparison_id = await a_comparison(maker)
+    commits = count_commits(maker)
+    writes = GroupCommit(maker, max_flushes=1)
+    await asyncio.gather(*(writes.run(tag(comparison_id, f"k{i}")) for i in range(10)))
+    assert commits[0] == 1
+    assert await stored_tags(maker, comparison_id) == 10
+
+
+async def test_an_idle_process_commits_each_write_at_once(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    comparison_id = await a_comparison(maker)
+    commits = count_commits(maker)
+    writes = GroupCommit(maker)
+    for i in range(3):
+        await writes.run(tag(comparison_id, f"k{i}"))
+        assert commits[0] == i + 1
+
+
+async def test_a_conflicting_write_fails_alone(maker: async_sessionmaker[AsyncSession]) -> None:
+    comparison_id = await a_comparison(maker)
+    await GroupCommit(maker).run(tag(comparison_id, "taken"))
+    writes = GroupCommit(maker, max_flushes=1)
+    outcomes = await asyncio.gather(
+        *(writes.run(tag(comparison_id, key)) for key in ("a", "taken", "b")),
+        return_exceptions=True,
+    )
+    assert outcomes[::2] == [None, None]
+    assert isinstance(outcomes[1], IntegrityError)
+    assert await stored_tags(maker, comparison_id) == 3
+
+
+async def test_a_cancelled_caller_still_gets_its_write_committed(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    comparison_id = await a_comparison(maker)
+    writes = GroupCommit(maker)
+    caller = asyncio.create_task(writes.run(tag(comparison_id, "k")))
+    await asyncio.sleep(0)
+    caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    await writes.wait_idle()
+    assert await stored_tags(maker, comparison_id) == 1
+
+
+async def test_an_unreachable_database_reaches_every_writer() -> None:
+    engine = create_engine("postgresql+asyncpg://root@127.0.0.1:9/nowhere")
+    writes = GroupCommit(create_sessionmaker(engine), max_flushes=1)
+    outcomes = await asyncio.gather(
+        *(writes.run(tag("c", f"k{i}")) for i in range(3)), return_exceptions=True
+    )
+    await engine.dispose()
+    assert all(isinstance(outcome, DATABASE_ERRORS) for outcome in outcomes)
