@@ -94,5 +94,7 @@ def configure_logging(level: str = "info") -> None:
     # RequestContextMiddleware writes the one access line (with the request id); uvicorn's own
     # would be a second, costlier line per request (stdlib record + foreign pre-chain), and
     # httpx2 logs every judge request at INFO, which the stored judge call already records.
-    for name in ("uvicorn.access", "httpx2"):
+    # SQLAlchemy logs every statement with its parameters at INFO: prompts and responses in the
+    # log, and most of the request path's CPU. WARNING is its own default (set at import).
+    for name in ("uvicorn.access", "httpx2", "sqlalchemy"):
         logging.getLogger(name).setLevel(logging.WARNING)

@@ -439,12 +439,11 @@ async def write_verdict(
     """Store the verdict; False when the database is unreachable."""
 
     async def update_comparison(session: AsyncSession) -> None:
-        await session.execute(
-            update(Comparison)
-            .where(Comparison.id == comparison_id)
-            .values(**values)
-            # The session holds no Comparison to keep in step: skip that search.
-            .execution_options(synchronize_session=False)
+        # A Core UPDATE on the session's connection: the session holds no Comparison to keep in
+        # step, so the ORM's autoflush and bulk-update bookkeeping would be pure cost.
+        connection = await session.connection()
+        await connection.execute(
+            update(Comparison).where(Comparison.id == comparison_id).values(**values)
         )
 
     try:
