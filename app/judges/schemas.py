@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, StringConstraints
 
 from app.fields import Name
 
 Provider = Literal["openai", "anthropic", "sim"]
 TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]
+
+
+def check_base_url(url: str) -> str:
+    """An http(s) URL with a host, which the SDKs and the version hash can parse."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise ValueError(f"not a valid URL: {exc}") from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname or not url.isascii():
+        raise ValueError("give an http(s) URL with a host, in ASCII")
+    return url
+
+
+BaseUrl = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_base_url)]
 
 # Fields whose change alters what a judge is shown or how it answers: a change makes a new version.
 JUDGING_FIELDS = frozenset(
@@ -54,7 +69,7 @@ class JudgeFields(BaseModel):
 
     provider: Provider
     model: str = Field(min_length=1, max_length=200)
-    base_url: str | None = Field(None, max_length=2000, pattern=r"^https?://")
+    base_url: BaseUrl | None = None
     api_key_env: str | None = Field(None, max_length=200, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     family: str | None = Field(None, max_length=100)
     temperature: float = Field(0.0, ge=0, le=2)
@@ -85,7 +100,7 @@ class JudgeUpdate(BaseModel):
 
     provider: Provider | None = None
     model: str | None = Field(None, min_length=1, max_length=200)
-    base_url: str | None = Field(None, max_length=2000, pattern=r"^https?://")
+    base_url: BaseUrl | None = None
     api_key_env: str | None = Field(None, max_length=200, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     api_key: SecretStr | None = None
     family: str | None = Field(None, max_length=100)
