@@ -74,15 +74,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def children(pid: int) -> list[int]:
-    """Direct children of a process (uvicorn workers)."""
+def workers(pid: int) -> list[int]:
+    """The uvicorn worker processes of a supervisor (not multiprocessing's resource tracker)."""
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
             found += [int(p) for p in (task / "children").read_text().split()]
         except OSError:
             continue
-    return found
+    return [p for p in found if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float:
@@ -117,11 +117,18 @@ async def pg_backends(database: str) -> list[int]:
 
 
 class CpuWindow:
-    """CPU seconds of named process groups between `start()` and `stop()`."""
+    """CPU seconds of named process groups between `start()` and `stop()`.
+
+    PostgreSQL backends come and go (the pool closes overflow connections), so they are sampled
+    every quarter second and each one's last reading counts; a backend that ends between two
+    samples loses at most that quarter second.
+    """
 
     def __init__(self, groups: dict[str, list[int]], database: str | None) -> None:
         self.groups, self.database = groups, database
         self.before: dict[str, dict[int, float]] = {}
+        self.latest: dict[str, dict[int, float]] = {}
+        self._sampler: asyncio.Task[None] | None = None
 
     async def _snapshot(self) -> dict[str, dict[int, float]]:
         groups = dict(self.groups)
@@ -129,15 +136,34 @@ class CpuWindow:
             groups["postgres"] = await pg_backends(self.database)
         return {name: {pid: cpu_seconds(pid) for pid in pids} for name, pids in groups.items()}
 
+    def _keep(self, snapshot: dict[str, dict[int, float]]) -> None:
+        for name, pids in snapshot.items():
+            seen = self.latest.setdefault(name, {})
+            for pid, cpu in pids.items():
+                seen[pid] = max(cpu, seen.get(pid, 0.0))
+
+    async def _sample(self) -> None:
+        while True:
+            await asyncio.sleep(0.25)
+            self._keep(await self._snapshot())
+
     async def start(self) -> None:
         self.before = await self._snapshot()
+        self._keep(self.before)
+        self._sampler = asyncio.create_task(self._sample())
 
     async def stop(self) -> dict[str, float]:
-        after = await self._snapshot()
+        if self._sampler is not None:
+            self._sampler.cancel()
+        self._keep(await self._snapshot())
         return {
             name: sum(cpu - self.before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
-            for name, pids in after.items()
+            for name, pids in self.latest.items()
         }
+
+    def backends_seen(self) -> int:
+        """PostgreSQL backends that served the window (more than the pool holds: churn)."""
+        return len(self.latest.get("postgres", {}))
 
 
 # ---- the two clients (each runs as its own process) -------------------------------------------
@@ -274,6 +300,7 @@ async def measured(
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
         "cpu_s": cpu,
+        "pg_backends": window.backends_seen(),
     }
 
 
@@ -368,7 +395,7 @@ def row(name: str, c: int, r: dict[str, Any], load: str, memory: str = "-") -> s
     n, cpu = r["count"], r["cpu_s"]
     per = {k: 1000 * v / n for k, v in cpu.items()}
     api = f"{per['api']:.2f}" if "api" in per else "-"
-    postgres = f"{per['postgres']:.2f}" if "postgres" in per else "-"
+    postgres = f"{per['postgres']:.2f} ({r['pg_backends']})" if "postgres" in per else "-"
     return (
         f"| {name} | {c} | {n} | {n / r['seconds']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
         f"| {api} | {per['client']:.2f} | {postgres} | {per['sim']:.2f} "
@@ -458,15 +485,15 @@ def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None
         process(api_argv, env, f"{api_url}/healthz", folder / "api.log") as api_pid,
     ):
         time.sleep(1.0)
-        api_pids = [api_pid] if args.workers == 1 else children(api_pid)
+        api_pids = [api_pid] if args.workers == 1 else workers(api_pid)
         print(
             f"sim-judge --latency-ms {args.latency_ms:g}; API: {args.workers} process(es) "
             f"{api_pids}; cores: {os.cpu_count()}"
         )
         print(
             "| run | concurrency | comparisons | comparisons/s | p50 ms | p99 ms "
-            "| API CPU ms/cmp | client CPU ms/cmp | PostgreSQL CPU ms/cmp | sim CPU ms/cmp "
-            "| failures | API RSS / peak MiB | load (1 min) |"
+            "| API CPU ms/cmp | client CPU ms/cmp | PostgreSQL CPU ms/cmp (backends) "
+            "| sim CPU ms/cmp | failures | API RSS / peak MiB | load (1 min) |"
         )
         print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         summary = []
@@ -477,24 +504,31 @@ def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None
             print(row("baseline", c, base, load), flush=True)
             load = loadavg()
             watch = {"sim": [sim_pid], "api": api_pids}
+            before = [cpu_seconds(p) for p in api_pids]
             fair = run_client("fairpair", api_url, c, count, watch, name, token)
+            split = [cpu_seconds(p) - b for p, b in zip(api_pids, before, strict=True)]
             print(row("fairpair", c, fair, load, api_memory(api_pids)), flush=True)
-            summary.append((c, base, fair))
+            summary.append((c, base, fair, split))
         print_summary(summary)
         if args.soak_s:
             soak(args, api_url, api_pids, sim_pid, token)
 
 
-def print_summary(summary: list[tuple[int, dict[str, Any], dict[str, Any]]]) -> None:
+def print_summary(summary: list[tuple[int, dict[str, Any], dict[str, Any], list[float]]]) -> None:
+    """Added latency and throughput against the baseline; how the API processes shared the CPU."""
     print()
-    print("| concurrency | added p50 ms | added p99 ms | p50 ratio | throughput ratio |")
-    print("|---|---|---|---|---|")
-    for c, base, fair in summary:
+    print(
+        "| concurrency | added p50 ms | added p99 ms | p50 ratio | throughput ratio "
+        "| API CPU share per process |"
+    )
+    print("|---|---|---|---|---|---|")
+    for c, base, fair, split in summary:
         tb, tf = base["count"] / base["seconds"], fair["count"] / fair["seconds"]
+        shares = " / ".join(f"{s / (sum(split) or 1):.2f}" for s in split)
         print(
             f"| {c} | {fair['p50_ms'] - base['p50_ms']:+.1f} | "
             f"{fair['p99_ms'] - base['p99_ms']:+.1f} | {fair['p50_ms'] / base['p50_ms']:.3f} | "
-            f"{tf / tb:.2f} |"
+            f"{tf / tb:.2f} | {shares} |"
         )
 
 
