@@ -4,19 +4,29 @@
 
 Sim: each comparison draws latent qualities q_A, q_B ~ N(0, 1) (the `[sim q=..]` lines), so the
 truth is the sign of q_A - q_B; the sim answers with logistic noise (beta 1.5) plus a position bias
-of 0, 0.5 or 1.0 (logit toward the first-shown slot). Every protocol runs in process through the
-service's own path (`build_judge` with a sim config, `FanOut`, `judge_verdict`) on the same
-comparisons with seeded draws. Per protocol and bias: accuracy (verdict = truth; a tie scores
-1/2: a coin would break it), accuracy among decisive verdicts, the tie rate, PC (the first pair's
-two calls agree) and judge calls per comparison.
+of 0, 0.5 or 1.0 (a logit offset toward the first-shown slot). Every protocol runs in process
+through the service's own path (`build_judge` with a sim config, `FanOut.run_judge`, `call_row`,
+`judge_verdict`), with every draw seeded: the qualities, the sim's answers, and the labels, nonces
+and `single`'s display order (`FanOut`'s `draw_seed`). All protocols see the same comparisons and
+the same draws: round r of a comparison is the same call under every protocol, so their
+differences are not sampling noise between protocols. Before printing, the script checks its
+`single` accuracy, `swap` accuracy and PC against the values JUDGING.md's formula implies for the
+same qualities.
 
-LLMBar (`/work/shared/data/replay/llmbar`, or FAIRPAIR_LLMBAR): 419 gold-labelled pairs, each
-judged by six LLMs under four prompting strategies in both orders. `single` shows one order drawn
-uniformly, so its expected accuracy is the mean over the two orders (the paper's Acc.); `swap`
-takes the winner when both orders agree and a tie otherwise. Computed from the recorded verdicts
-directly (a replay cannot show what further pairs would add); an unparsed verdict counts as wrong
-and leaves swap without a decisive verdict. The script first checks its figures against the
-published per-run Acc., positional agreement and both-right.
+LLMBar (under `FAIRPAIR_REPLAY_DATA`, else `../shared/data/replay` beside the repository, else
+`/work/shared/data/replay`): 419 gold-labelled pairs, each judged by six LLMs under four prompting
+strategies in both orders. The recorded verdicts become `CallOutcome`s (A = output_1; round 0 shows
+output_1 first) and go through the service's `judge_verdict`. `single` shows one order drawn
+uniformly, so its expected accuracy is the mean over the two orders (the paper's Acc.). A replay is
+deterministic, so further pairs would repeat the first: only `single` and `swap` are compared. The
+script first checks, per published run (subset, judge, strategy), its counts of right answers per
+order, both right and equal verdicts against `published_statistics.json`.
+
+Figures, both parts: accuracy = (right + tie / 2) / comparisons (a tie is worth a coin flip, and
+`single` never ties); a comparison without a result (an unparsed verdict: LLMBar only) counts as
+wrong, as in the paper's Acc. Decisive accuracy = right / (right + wrong); wrong = share of all
+comparisons with a decisive wrong verdict; PC = consistent / swap pairs with both calls parsed
+(STATISTICS.md), from each comparison's first pair.
 """
 
 from __future__ import annotations
@@ -24,26 +34,31 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of
 from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.panels import Role
 from app.comparisons.pool import JudgePool
-from app.comparisons.protocols import Order, Protocol, judge_verdict
+from app.comparisons.protocols import CallOutcome, Order, Protocol, Winner, judge_verdict
 from app.comparisons.service import call_row
 from app.judges.registry import RuntimeJudge
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
 
-LLMBAR = Path(os.environ.get("FAIRPAIR_LLMBAR", "/work/shared/data/replay/llmbar"))
+REPO = Path(__file__).resolve().parent.parent
+# Beside the repository, as on this project's machines (and as the replay tests look for it).
+REPLAY_CANDIDATES = (REPO.parent / "shared/data/replay", Path("/work/shared/data/replay"))
 PROTOCOLS = {
     "single": Protocol(kind="single"),
     "swap": Protocol(kind="swap"),
@@ -52,32 +67,66 @@ PROTOCOLS = {
     "adaptive (max 3)": Protocol(kind="adaptive", max_pairs=3),
 }
 BIASES = (0.0, 0.5, 1.0)
+OUTPUT_AS_WINNER: dict[str | None, Winner | None] = {"1": "A", "2": "B", None: None}
 
 
 @dataclass
 class Tally:
-    """Counts over comparisons of one (protocol, bias) cell."""
+    """Verdicts and calls over the comparisons of one table row."""
 
-    n: int = 0
-    correct: int = 0
-    ties: int = 0
+    n: float = 0
+    right: float = 0
+    wrong: float = 0
+    ties: float = 0
+    no_result: float = 0
     calls: int = 0
+    failed_calls: int = 0
     pairs: int = 0
     consistent_pairs: int = 0
 
-    def row(self) -> tuple[float, float, float, str, float]:
-        decisive = self.n - self.ties
-        pc = f"{self.consistent_pairs / self.pairs:.3f}" if self.pairs else "n/a"
-        return (
-            (self.correct + self.ties / 2) / self.n,
-            self.correct / decisive if decisive else 0.0,
-            self.ties / self.n,
-            pc,
-            self.calls / self.n,
-        )
+    def add(self, winner: str | None, truth: str, weight: float = 1.0) -> None:
+        """One verdict (`weight` < 1: one of several equally likely verdicts)."""
+        self.n += weight
+        if winner is None:
+            self.no_result += weight
+        elif winner == "tie":
+            self.ties += weight
+        elif winner == truth:
+            self.right += weight
+        else:
+            self.wrong += weight
+
+    def add_pair(self, first: Winner | None, second: Winner | None) -> None:
+        """The first swap pair's two mapped winners (None: failed), for PC."""
+        if first is not None and second is not None:
+            self.pairs += 1
+            self.consistent_pairs += first == second
+
+    @property
+    def accuracy(self) -> float:
+        return (self.right + self.ties / 2) / self.n
+
+    @property
+    def pc(self) -> float | None:
+        return self.consistent_pairs / self.pairs if self.pairs else None
+
+    def cells(self) -> list[str]:
+        """Accuracy, decisive accuracy, tie rate, wrong share and PC, formatted."""
+        decisive = self.right + self.wrong
+        return [
+            f"{self.accuracy:.3f}",
+            f"{self.right / decisive:.3f}" if decisive else "n/a",
+            f"{self.ties / self.n:.3f}",
+            f"{self.wrong / self.n:.3f}",
+            f"{self.pc:.3f}" if self.pc is not None else "n/a",
+        ]
+
+
+# ---- sim judge ----------------------------------------------------------------------------------
 
 
 def sim_judge(position_bias: float, seed: int, beta: float) -> RuntimeJudge:
+    """The in-process sim provider, built as the registry builds any judge."""
     config = JudgeConfig(
         name="sim",
         provider="sim",
@@ -86,15 +135,7 @@ def sim_judge(position_bias: float, seed: int, beta: float) -> RuntimeJudge:
         max_concurrency=256,
     )
     client = build_judge(config)
-    return RuntimeJudge(
-        name="sim",
-        version=1,
-        config_hash=client.config_hash,
-        model="sim",
-        family=None,
-        simulated=True,
-        client=client,
-    )
+    return RuntimeJudge("sim", 1, client.config_hash, "sim", None, True, client)
 
 
 async def one_comparison(
@@ -104,7 +145,8 @@ async def one_comparison(
     index: int,
     q: tuple[float, float],
     seed: int,
-) -> tuple[str | None, list[JudgeCall]]:
+) -> list[JudgeCall]:
+    """One comparison's calls, through `FanOut` as `POST /v1/compare` runs them."""
     comparison = Comparison(id=f"c{index}", protocol=protocol.kind)
 
     async def keep(
@@ -112,19 +154,32 @@ async def one_comparison(
     ) -> JudgeCall:
         return call_row(comparison, judge, role, round_index, order, result)
 
+    # repr keeps every digit, so the sim's q is exactly the q that decides the truth.
     texts = PairTexts(
         f"Question {index}: which answer is better?",
-        f"The first answer to question {index}.\n[sim q={q[0]:.4f}]",
-        f"The second answer to question {index}.\n[sim q={q[1]:.4f}]",
+        f"The first answer to question {index}.\n[sim q={q[0]!r}]",
+        f"The second answer to question {index}.\n[sim q={q[1]!r}]",
         None,
         None,
     )
-    fanout = FanOut(
-        pool, 16, texts, protocol, time.monotonic() + 600, keep, draw_seed=f"{seed}:{index}"
-    )
-    calls = await fanout.run_judge(judge, "voter")
-    verdict = judge_verdict(protocol, [outcome_of(c) for c in calls])
-    return (verdict.winner if verdict else None), calls
+    deadline = time.monotonic() + 3600
+    fanout = FanOut(pool, 16, texts, protocol, deadline, keep, draw_seed=f"{seed}:{index}")
+    return await fanout.run_judge(judge, "voter")
+
+
+def tally_sim(
+    protocol: Protocol, results: list[list[JudgeCall]], qualities: list[tuple[float, float]]
+) -> Tally:
+    t = Tally()
+    for calls, (qa, qb) in zip(results, qualities, strict=True):
+        verdict = judge_verdict(protocol, [outcome_of(c) for c in calls])
+        t.add(verdict.winner if verdict else None, "A" if qa > qb else "B")
+        t.calls += len(calls)
+        t.failed_calls += sum(c.mapped_winner is None for c in calls)
+        if protocol.kind != "single":
+            first = {c.round: outcome_of(c).winner for c in calls if c.round < 2}
+            t.add_pair(first[0], first[1])
+    return t
 
 
 async def run_sim(comparisons: int, seed: int, beta: float) -> dict[tuple[str, float], Tally]:
@@ -141,128 +196,172 @@ async def run_sim(comparisons: int, seed: int, beta: float) -> dict[tuple[str, f
                     for i, q in enumerate(qualities)
                 )
             )
-            tallies[name, bias] = tally(results, qualities)
+            tallies[name, bias] = tally_sim(protocol, results, qualities)
         await judge.client.aclose()
+    check_sim(tallies, qualities, beta)
     return tallies
 
 
-def tally(
-    results: list[tuple[str | None, list[JudgeCall]]], qualities: list[tuple[float, float]]
-) -> Tally:
-    t = Tally()
-    for (winner, calls), (qa, qb) in zip(results, qualities, strict=True):
-        t.n += 1
-        t.calls += len(calls)
-        t.ties += winner in ("tie", None)
-        t.correct += winner == ("A" if qa > qb else "B")
-        first_pair = [c for c in calls if c.round in (0, 1)]
-        if len(first_pair) == 2 and all(c.mapped_winner for c in first_pair):
-            t.pairs += 1
-            t.consistent_pairs += first_pair[0].mapped_winner == first_pair[1].mapped_winner
-    return t
+def sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-z)) if z >= 0 else math.exp(z) / (1 + math.exp(z))
+
+
+def check_sim(
+    tallies: dict[tuple[str, float], Tally], qualities: list[tuple[float, float]], beta: float
+) -> None:
+    """Observed against JUDGING.md's formula for the same qualities, within 4 standard errors.
+
+    Given d = beta (q_A - q_B) and bias b, the AB call names A with p = sigma(d + b) and the BA call
+    with r = sigma(d - b). single's expected accuracy is the mean over both orders of the right
+    call's probability; swap's (tie = 1/2) is the same, p r + (p (1 - r) + r (1 - p)) / 2; a pair
+    is consistent with p r + (1 - p)(1 - r).
+    """
+    for bias in BIASES:
+        right, consistent = [], []
+        for qa, qb in qualities:
+            p, r = sigmoid(beta * (qa - qb) + bias), sigmoid(beta * (qa - qb) - bias)
+            right.append((p + r) / 2 if qa > qb else 1 - (p + r) / 2)
+            consistent.append(p * r + (1 - p) * (1 - r))
+        expected = {"accuracy": sum(right) / len(right), "pc": sum(consistent) / len(consistent)}
+        for name, figure in (("single", "accuracy"), ("swap", "accuracy"), ("swap", "pc")):
+            observed = getattr(tallies[name, bias], figure)
+            se = math.sqrt(expected[figure] * (1 - expected[figure]) / len(qualities))
+            assert abs(observed - expected[figure]) < 4 * se, (name, bias, figure, observed)
 
 
 def print_sim(tallies: dict[tuple[str, float], Tally], comparisons: int, beta: float) -> None:
-    print(f"## sim judge: {comparisons} comparisons per cell, q ~ N(0, 1), beta {beta:g}")
+    failed = sum(t.failed_calls for t in tallies.values())
     print(
-        "| position bias | protocol | accuracy (tie = 1/2) | accuracy when decisive | tie rate "
-        "| PC (first pair) | calls / comparison |"
+        f"## sim judge: {comparisons} comparisons per row, q ~ N(0, 1), beta {beta:g}, "
+        f"{failed} failed calls (single accuracy, swap accuracy and PC match JUDGING.md's formula)"
     )
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| position bias | protocol | accuracy (tie = 1/2) | decisive accuracy | tie rate "
+        "| wrong | PC | calls / comparison |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for bias in BIASES:
         for name in PROTOCOLS:
-            acc, acc_d, ties, pc, calls = tallies[name, bias].row()
-            print(
-                f"| {bias:g} | {name} | {acc:.3f} | {acc_d:.3f} | {ties:.3f} | {pc} | {calls:.2f} |"
-            )
+            t = tallies[name, bias]
+            cells = [f"{bias:g}", name, *t.cells(), f"{t.calls / t.n:.2f}"]
+            print(f"| {' | '.join(cells)} |")
 
 
-# ---- LLMBar ------------------------------------------------------------------------------------
+# ---- LLMBar -------------------------------------------------------------------------------------
 
 
-def load_llmbar() -> tuple[dict[str, dict[str, str]], list[dict[str, str | None]]]:
-    items = {}
-    for line in (LLMBAR / "items.jsonl").read_text().splitlines():
-        item = json.loads(line)
-        items[item["id"]] = {"gold": str(item["label"]), "subset": item["subset"]}
-    verdicts = [json.loads(line) for line in (LLMBAR / "verdicts.jsonl").read_text().splitlines()]
-    return items, verdicts
+@dataclass(frozen=True)
+class BarVerdicts:
+    """One run's verdicts on one pair: the winner as an output index, per order shown."""
+
+    run: str  # subset/judge/strategy, as published_statistics.json keys it
+    judge: str
+    gold: str  # "1" or "2"
+    output_1_first: str | None
+    output_2_first: str | None
 
 
-def published_percent(value: str) -> float:
-    """'79 / 100 = 79.0%' or '79.0%' as a share."""
-    return float(value.rpartition("=")[2].strip().rstrip("%")) / 100
+def replay_data() -> Path:
+    """`FAIRPAIR_REPLAY_DATA`, else the shared replay directory."""
+    if "FAIRPAIR_REPLAY_DATA" in os.environ:
+        return Path(os.environ["FAIRPAIR_REPLAY_DATA"])
+    found = [path for path in REPLAY_CANDIDATES if path.is_dir()]
+    if not found:
+        sys.exit("no replay data found: set FAIRPAIR_REPLAY_DATA to the replay directory")
+    return found[0]
 
 
-def check_against_published(
-    items: dict[str, dict[str, str]], verdicts: list[dict[str, str | None]]
-) -> int:
-    """Acc., positional agreement and both-right per (subset, judge, strategy) as published."""
-    runs: dict[str, list[dict[str, str | None]]] = defaultdict(list)
+def load_llmbar(llmbar: Path) -> list[BarVerdicts]:
+    items = {row["id"]: row for row in _jsonl(llmbar / "items.jsonl")}
+    return [
+        BarVerdicts(
+            run=f"{items[v['id']]['subset']}/{v['judge']}/{v['strategy']}",
+            judge=v["judge"],
+            gold=str(items[v["id"]]["label"]),
+            output_1_first=v["winner_output_1_first"],
+            output_2_first=v["winner_output_2_first"],
+        )
+        for v in _jsonl(llmbar / "verdicts.jsonl")
+    ]
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def published_count(value: str) -> tuple[int, int]:
+    """'79 / 100 = 79.0%' as (79, 100)."""
+    k, _, rest = value.partition("/")
+    return int(k), int(rest.partition("=")[0])
+
+
+def check_against_published(llmbar: Path, verdicts: list[BarVerdicts]) -> int:
+    """Per run, the paper's counts: right per order, both right, equal (unparsed = wrong)."""
+    runs: dict[str, list[BarVerdicts]] = defaultdict(list)
     for v in verdicts:
-        runs[f"{items[str(v['id'])]['subset']}/{v['judge']}/{v['strategy']}"].append(v)
-    published = json.loads((LLMBAR / "published_statistics.json").read_text())
-    for key, rows in runs.items():
-        figures, want = llmbar_figures(rows, items), published[key]
-        for ours, theirs in (
-            ("single_acc", "correct_average"),
-            ("pc", "equal"),
-            ("swap_acc", "correct_both"),
-        ):
-            assert abs(figures[ours] - published_percent(want[theirs])) < 0.0006, (key, ours)
+        runs[v.run].append(v)
+    published = json.loads((llmbar / "published_statistics.json").read_text())
+    assert set(runs) == set(published), set(runs) ^ set(published)
+    for run, rows in runs.items():
+        ours = {
+            "correct_False": sum(v.output_1_first == v.gold for v in rows),
+            "correct_True": sum(v.output_2_first == v.gold for v in rows),
+            "correct_both": sum(v.output_1_first == v.output_2_first == v.gold for v in rows),
+            # The paper's positional agreement: two unparsed answers are "equal" too.
+            "equal": sum(v.output_1_first == v.output_2_first for v in rows),
+        }
+        for key, count in ours.items():
+            assert published_count(published[run][key]) == (count, len(rows)), (run, key)
     return len(runs)
 
 
-def llmbar_figures(
-    rows: list[dict[str, str | None]], items: dict[str, dict[str, str]]
-) -> dict[str, float]:
-    """single: one order drawn uniformly; swap: the winner when both orders agree, else a tie."""
-    n = len(rows)
-    right = agree = decisive = swap_right = 0
+def tally_llmbar(rows: Iterable[BarVerdicts]) -> tuple[Tally, Tally]:
+    """`single` (each order with weight 1/2) and `swap`, through the service's `judge_verdict`."""
+    single, swap = Tally(), Tally()
     for v in rows:
-        gold = items[str(v["id"])]["gold"]
-        one, two = v["winner_output_1_first"], v["winner_output_2_first"]
-        right += (one == gold) + (two == gold)
-        agree += one == two  # the paper's positional agreement: two unparsed answers agree too
-        decisive += one is not None and one == two
-        swap_right += one == two == gold
-    return {
-        "n": n,
-        "single_acc": right / (2 * n),
-        "pc": agree / n,
-        "swap_acc": swap_right / n,
-        "swap_half": (swap_right + (n - decisive) / 2) / n,
-        "swap_acc_decisive": swap_right / decisive if decisive else 0.0,
-        "swap_ties": (n - decisive) / n,
-    }
+        truth = OUTPUT_AS_WINNER[v.gold]
+        assert truth is not None
+        ab = CallOutcome(0, "AB", OUTPUT_AS_WINNER[v.output_1_first])
+        ba = CallOutcome(1, "BA", OUTPUT_AS_WINNER[v.output_2_first])
+        for call in (ab, CallOutcome(0, "BA", ba.winner)):
+            verdict = judge_verdict(PROTOCOLS["single"], [call])
+            single.add(verdict.winner if verdict else None, truth, weight=0.5)
+        verdict = judge_verdict(PROTOCOLS["swap"], [ab, ba])
+        swap.add(verdict.winner if verdict else None, truth)
+        swap.add_pair(ab.winner, ba.winner)
+    return single, swap
 
 
 def print_llmbar() -> None:
-    items, verdicts = load_llmbar()
-    checked = check_against_published(items, verdicts)
+    llmbar = replay_data() / "llmbar"
+    verdicts = load_llmbar(llmbar)
+    checked = check_against_published(llmbar, verdicts)
     print(
-        f"## LLMBar recorded verdicts, per judge over its 4 strategies x 419 items (Acc., "
-        f"positional agreement and both-right equal the {checked} published runs)"
+        f"## LLMBar recorded verdicts, per judge: 4 strategies x 419 pairs (the counts per order, "
+        f"both right and equal match all {checked} published runs)"
     )
     print(
-        "| judge | PC | single: accuracy (1 call) | swap: accuracy (tie = 1/2, 2 calls) "
-        "| swap: accuracy when decisive | swap: tie rate |"
+        "| judge | PC | single: accuracy | single: wrong | swap: accuracy (tie = 1/2) "
+        "| swap: decisive rate | swap: decisive accuracy | swap: wrong | unparsed calls |"
     )
-    print("|---|---|---|---|---|---|")
-    by_judge: dict[str, list[dict[str, str | None]]] = defaultdict(list)
+    print("|---|---|---|---|---|---|---|---|---|")
+    by_judge: dict[str, list[BarVerdicts]] = defaultdict(list)
     for v in verdicts:
-        by_judge[str(v["judge"])].append(v)
-    for judge, rows in [*sorted(by_judge.items()), ("all", verdicts)]:
-        f = llmbar_figures(rows, items)
+        by_judge[v.judge].append(v)
+    for judge, rows in [*sorted(by_judge.items()), ("all six", verdicts)]:
+        single, swap = tally_llmbar(rows)
+        unparsed = sum((v.output_1_first is None) + (v.output_2_first is None) for v in rows)
+        accuracy, decisive_accuracy, _, wrong, pc = swap.cells()
+        decisive = (swap.right + swap.wrong) / swap.n
         print(
-            f"| {judge} | {f['pc']:.3f} | {f['single_acc']:.3f} | {f['swap_half']:.3f} "
-            f"| {f['swap_acc_decisive']:.3f} | {f['swap_ties']:.3f} |"
+            f"| {judge} | {pc} | {single.accuracy:.3f} | {single.wrong / single.n:.3f} "
+            f"| {accuracy} | {decisive:.3f} | {decisive_accuracy} | {wrong} | {unparsed} |"
         )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--comparisons", type=int, default=2000)
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--comparisons", type=int, default=2000, help="sim comparisons per row")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--beta", type=float, default=1.5, help="the sim's weight of q_A - q_B")
     args = parser.parse_args()
