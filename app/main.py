@@ -12,6 +12,7 @@ from fastapi import FastAPI
 
 from app.auth.keys import KeyCache
 from app.auth.ratelimit import KeyRateLimiter
+from app.batches.ratelimit import shared_limiters
 from app.batches.router import router as batches_router
 from app.batches.worker import open_batch_queue
 from app.comparisons.pool import JudgePool
@@ -70,7 +71,9 @@ def create_app(
             await upgrade_async(settings.database_url)
         engine = create_engine(settings.database_url)
         sessionmaker = create_sessionmaker(engine)
-        registry = JudgeRegistry(settings, sessionmaker, transport_for)
+        # Every process sharing the Redis shares each judge's rpm (docs/BATCHES.md).
+        limiters = shared_limiters(settings.redis_url)
+        registry = JudgeRegistry(settings, sessionmaker, transport_for, limiters)
         await registry.start()
         in_flight: set[asyncio.Task[Any]] = set()
         pool = JudgePool(settings.max_concurrency, settings.max_pending)

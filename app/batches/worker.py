@@ -16,6 +16,7 @@ from taskiq.receiver import Receiver
 
 from app.batches import leases
 from app.batches.queue import ItemQueue, MemoryQueue, RedisQueue, register
+from app.batches.ratelimit import shared_limiters
 from app.batches.reconciler import run_reconciler
 from app.batches.runner import ItemRunner
 from app.comparisons.pool import JudgePool
@@ -70,7 +71,7 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
     name = process_name()
     engine = create_engine(settings.database_url)
     sessionmaker = create_sessionmaker(engine)
-    registry = JudgeRegistry(settings, sessionmaker)
+    registry = JudgeRegistry(settings, sessionmaker, limiters=shared_limiters(settings.redis_url))
     await registry.start()
     pool = JudgePool(settings.max_concurrency, settings.max_pending)
     runner = ItemRunner(Services(settings, sessionmaker, registry, pool), name)

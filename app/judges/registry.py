@@ -21,6 +21,7 @@ from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JudgeCreate, JudgeFields, JudgesFile, SimSettings
 from app.judging.judge import Judge as JudgeClient
 from app.judging.providers import build_judge
+from app.judging.ratelimit import LimiterFactory, RateLimiter
 
 log = structlog.get_logger()
 BUILTIN_SIM = JudgeCreate(name="sim", provider="sim", model="fairpair-sim", sim=SimSettings())
@@ -74,17 +75,23 @@ def read_judges_file(path: os.PathLike[str] | str) -> JudgesFile:
 
 
 class JudgeRegistry:
-    """Builds provider clients once per judge version and closes them at shutdown."""
+    """Builds provider clients once per judge version and closes them at shutdown.
+
+    `limiters` gives each judge with an `rpm` the limiter every process shares (through Redis);
+    without it each judge counts its `rpm` in this process.
+    """
 
     def __init__(
         self,
         settings: Settings,
         sessionmaker: async_sessionmaker[AsyncSession],
         transport_for: TransportFactory | None = None,
+        limiters: LimiterFactory | None = None,
     ) -> None:
         self.settings = settings
         self.sessionmaker = sessionmaker
         self.transport_for = transport_for or (lambda _name: None)
+        self.limiters = limiters
         self.default_panel: list[str] = settings.panel_names()
         self._file_keys: dict[str, str | None] = {}
         self._clients: dict[tuple[str, int], RuntimeJudge] = {}
@@ -208,7 +215,11 @@ class JudgeRegistry:
             config = service.to_judge_config(
                 judge.name, fields, self._api_key(judge, version, fields)
             )
-            client = build_judge(config, transport=self.transport_for(judge.name))
+            client = build_judge(
+                config,
+                transport=self.transport_for(judge.name),
+                limiter=self._limiter(judge.name, config.rpm),
+            )
             self._clients[key] = RuntimeJudge(
                 name=judge.name,
                 version=version.version,
@@ -219,6 +230,10 @@ class JudgeRegistry:
                 client=client,
             )
         return self._clients[key]
+
+    def _limiter(self, name: str, rpm: int | None) -> RateLimiter | None:
+        """The shared limiter of a judge with an `rpm`; None lets the judge count in process."""
+        return self.limiters(name, rpm) if self.limiters is not None and rpm else None
 
     def _api_key(self, judge: Judge, version: JudgeVersion, fields: JudgeFields) -> str | None:
         if version.api_key_ciphertext:

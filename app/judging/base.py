@@ -21,7 +21,7 @@ from app.judging.parsing import (
     parse_score_answer,
 )
 from app.judging.prompts import PromptRenderer, RenderedPrompt
-from app.judging.ratelimit import RequestRateLimiter
+from app.judging.ratelimit import RateLimiter, RequestRateLimiter
 from app.judging.retries import CallFailedError, RetryPolicy, send_with_retries
 from app.judging.types import (
     Criteria,
@@ -79,13 +79,16 @@ def _add_optional(total: int | None, more: int | None) -> int | None:
 class BaseJudge(ABC):
     """Shared call flow; providers only implement one request in `_complete`."""
 
-    def __init__(self, config: JudgeConfig) -> None:
+    def __init__(self, config: JudgeConfig, limiter: RateLimiter | None = None) -> None:
+        """`limiter` counts the judge's `rpm` (shared by processes); else counted in process."""
         self.config = config
         self.config_hash = judge_config_hash(config)
         anonymizer = default_anonymizer() if config.anonymize else NO_ANONYMIZATION
         self.renderer = PromptRenderer(config.templates, config.effective_label_pool, anonymizer)
         self._slots = asyncio.Semaphore(config.max_concurrency)
-        self._limiter = RequestRateLimiter(config.rpm) if config.rpm else None
+        self._limiter: RateLimiter | None = limiter
+        if limiter is None and config.rpm:
+            self._limiter = RequestRateLimiter(config.rpm)
         self._policy = RetryPolicy(config.max_attempts, config.backoff_base_s, config.backoff_max_s)
         self._default_rng: random.Random = random.SystemRandom()
         # Jitter has its own generator so that retries never shift a seeded caller's draws.

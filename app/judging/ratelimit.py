@@ -1,4 +1,8 @@
-"""An in-process requests-per-minute limiter for one judge."""
+"""Requests-per-minute limits of a judge: the interface, and the in-process limiter.
+
+A process without Redis uses `RequestRateLimiter`; with Redis, every process shares each judge's
+budget through `app.batches.ratelimit` (passed in through the judges registry).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,21 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 WINDOW_S = 60.0
+
+
+class RateLimiter(Protocol):
+    """What a judge waits on before each request it sends."""
+
+    async def acquire(self) -> None:
+        """Wait until one more request may start, then count it."""
+        ...
+
+
+# (judge name, rpm) -> that judge's limiter; one factory per process.
+LimiterFactory = Callable[[str, int], RateLimiter]
 
 
 class RequestRateLimiter:

@@ -1,15 +1,22 @@
-"""A judge's rpm is shared by every process through Redis, and kept in process without it."""
+"""A judge's rpm is shared by every process through Redis (registries and the API use it), and
+kept in process without Redis or while it is away."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
 
 from app.batches.ratelimit import limiter_factory
-from tests.batches.support import redis_server
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.judges.registry import JudgeRegistry
+from app.judging.types import SimKnobs
+from tests.batches.support import compare_item, redis_server
+from tests.support.sim import CountingTransport, http_sim_judges_toml
 
 
 async def starts_within(acquire: Coroutine[Any, Any, None], seconds: float) -> bool:
@@ -42,3 +49,79 @@ async def test_without_redis_the_limit_is_kept_in_process() -> None:
 def test_rpm_must_be_positive() -> None:
     with pytest.raises(ValueError, match="rpm"):
         limiter_factory(None)("judge", 0)
+
+
+def rpm_judges_toml(rpm: int) -> str:
+    """The HTTP sim judge with an rpm."""
+    return http_sim_judges_toml() + f"rpm = {rpm}\nmax_concurrency = 16\n"
+
+
+async def test_two_processes_with_their_registries_start_at_most_rpm_requests_together(
+    settings_factory: Callable[..., Settings],
+) -> None:
+    settings = settings_factory(rpm_judges_toml(3))
+    engine = create_engine(settings.database_url)
+    sessionmaker = create_sessionmaker(engine)
+    transport = CountingTransport(SimKnobs())  # the provider both processes call
+    with redis_server() as redis:
+        # Each "process": its own registry and limiter factory (own Redis client), as at start-up.
+        registries = [
+            JudgeRegistry(
+                settings, sessionmaker, lambda _name: transport, limiter_factory(redis.url)
+            )
+            for _ in range(2)
+        ]
+        for registry in registries:
+            await registry.start()
+        try:
+            judges = []
+            for registry in registries:
+                async with sessionmaker() as session:
+                    judges += await registry.resolve(session, ["http-sim"])
+            deadline = time.monotonic() + 1.5
+            calls = [
+                judge.client.judge_pair("q", "a", "b", deadline=deadline)
+                for judge in judges
+                for _ in range(4)
+            ]
+            results = await asyncio.gather(*calls)
+        finally:
+            for registry in registries:
+                await registry.aclose()
+    await engine.dispose()
+    # Eight calls wanted to start within the minute; the shared budget let three through.
+    assert transport.requests == 3
+    assert sum(r.error_kind is None for r in results) == 3
+
+
+async def test_the_api_counts_its_judge_calls_in_the_shared_budget(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+) -> None:
+    transport = CountingTransport(SimKnobs())
+    with redis_server() as redis:
+        settings = settings_factory(rpm_judges_toml(3), redis_url=redis.url)
+        client = await live_factory(settings, transport_for=lambda _name: transport)
+        body = compare_item(0)["compare"]
+        first = await client.post("/v1/compare", headers=comparer, json=body)
+        assert first.status_code == 200, first.text
+        assert transport.requests == 2  # swap: both orders
+
+        worker = limiter_factory(redis.url)("http-sim", 3)  # another process, same judge
+        assert await starts_within(worker.acquire(), 2)  # the budget's third request
+        assert not await starts_within(worker.acquire(), 0.3)
+
+        spent = await client.post("/v1/compare", headers=comparer, json={**body, "timeout_s": 1})
+        assert spent.status_code == 502, spent.text
+        assert transport.requests == 2  # the API waited on the shared budget: nothing was sent
+
+
+async def test_a_redis_that_goes_away_leaves_each_process_counting_in_process() -> None:
+    with redis_server() as redis:
+        limiter = limiter_factory(redis.url)("judge", 2)
+        assert await starts_within(limiter.acquire(), 2)
+        redis.kill()
+        assert await starts_within(limiter.acquire(), 5)  # counted locally: the call goes on
+        assert await starts_within(limiter.acquire(), 5)
+        assert not await starts_within(limiter.acquire(), 0.3)  # the local count is full

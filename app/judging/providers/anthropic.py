@@ -15,6 +15,7 @@ from app.judging.providers.errors import (
     response_status_error,
     transport_error,
 )
+from app.judging.ratelimit import RateLimiter
 from app.judging.retries import ProviderCallError
 from app.judging.types import JudgeConfig
 
@@ -63,9 +64,13 @@ class AnthropicJudge(BaseJudge):
     """
 
     def __init__(
-        self, config: JudgeConfig, *, transport: httpx2.AsyncBaseTransport | None = None
+        self,
+        config: JudgeConfig,
+        *,
+        transport: httpx2.AsyncBaseTransport | None = None,
+        limiter: RateLimiter | None = None,
     ) -> None:
-        super().__init__(config)
+        super().__init__(config, limiter)
         self._http = http_client(transport, config.timeout_s, config.max_concurrency)
         self._client = anthropic.AsyncAnthropic(
             base_url=config.base_url,

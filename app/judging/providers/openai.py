@@ -26,6 +26,7 @@ from app.judging.providers.errors import (
     status_error,
     transport_error,
 )
+from app.judging.ratelimit import RateLimiter
 from app.judging.retries import ProviderCallError
 from app.judging.types import JudgeConfig, TokenLogprob
 
@@ -105,9 +106,13 @@ class OpenAIJudge(BaseJudge):
     """A judge behind a Chat Completions endpoint; we retry, the HTTP layer does not."""
 
     def __init__(
-        self, config: JudgeConfig, *, transport: httpx2.AsyncBaseTransport | None = None
+        self,
+        config: JudgeConfig,
+        *,
+        transport: httpx2.AsyncBaseTransport | None = None,
+        limiter: RateLimiter | None = None,
     ) -> None:
-        super().__init__(config)
+        super().__init__(config, limiter)
         self._http = http_client(transport, config.timeout_s, config.max_concurrency)
         self._client: openai.AsyncOpenAI | None = None
         if config.base_url_host == OPENAI_HOST:

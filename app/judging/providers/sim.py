@@ -6,6 +6,7 @@ import asyncio
 
 from app.judging.base import BaseJudge
 from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion
+from app.judging.ratelimit import RateLimiter
 from app.judging.retries import ProviderCallError
 from app.judging.simulation import AttemptCounter, estimate_tokens, messages_key, simulate_chat
 from app.judging.types import JudgeConfig
@@ -14,8 +15,8 @@ from app.judging.types import JudgeConfig
 class SimJudge(BaseJudge):
     """The simulated judge in process; it answers exactly as `fairpair sim-judge` would."""
 
-    def __init__(self, config: JudgeConfig) -> None:
-        super().__init__(config)
+    def __init__(self, config: JudgeConfig, limiter: RateLimiter | None = None) -> None:
+        super().__init__(config, limiter)
         self._attempts = AttemptCounter()
 
     async def _complete(self, request: ChatRequest, timeout_s: float) -> Completion:
