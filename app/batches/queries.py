@@ -23,6 +23,10 @@ from app.comparisons import queries as comparison_queries
 from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.schemas import ComparisonRead
 from app.errors import NotFound, ValidationProblem
+from app.scoring import answers
+from app.scoring import queries as score_queries
+from app.scoring.models import ScoreCall
+from app.scoring.schemas import ScoreSessionRead
 
 
 def batch_status(batch: Batch, counts: BatchCounts) -> BatchStatus:
@@ -53,7 +57,7 @@ def new_batch_read(batch: Batch) -> BatchRead:
 
 
 async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
-    """Status, counts, times and cost so far: two aggregate queries."""
+    """Status, counts, times and cost so far: three aggregate queries."""
     rows = await session.execute(
         select(
             BatchItem.status,
@@ -72,13 +76,7 @@ async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
         starts += [started_at] if started_at else []
         ends += [finished_at] if finished_at else []
     counts = BatchCounts(**by_status)
-    calls, cost = (
-        await session.execute(
-            select(func.count(JudgeCall.id), func.coalesce(func.sum(JudgeCall.cost_usd), 0.0))
-            .join(BatchItem, BatchItem.target_id == JudgeCall.comparison_id)
-            .where(BatchItem.batch_id == batch.id)
-        )
-    ).one()
+    calls, cost = await call_totals(session, batch.id)
     status = batch_status(batch, counts)
     finished = counts.completed + counts.failed + counts.cancelled
     return BatchRead(
@@ -87,13 +85,31 @@ async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
         total=batch.item_count,
         counts=counts,
         progress=round(finished / batch.item_count, 4) if batch.item_count else 1.0,
-        calls=int(calls),
-        cost_usd=float(cost or 0.0),
+        calls=calls,
+        cost_usd=cost,
         created_at=batch.created_at,
         started_at=min(starts) if starts else None,
         finished_at=max(ends) if ends and not counts.queued + counts.running else None,
         cancelled_at=batch.cancelled_at,
     )
+
+
+async def call_totals(session: AsyncSession, batch_id: str) -> tuple[int, float]:
+    """(judge calls, their cost) stored so far by the batch's comparisons and score sessions."""
+    calls, cost = 0, 0.0
+    for call, target in (
+        (JudgeCall, JudgeCall.comparison_id),
+        (ScoreCall, ScoreCall.session_id),
+    ):
+        count, total = (
+            await session.execute(
+                select(func.count(call.id), func.coalesce(func.sum(call.cost_usd), 0.0))
+                .join(BatchItem, BatchItem.target_id == target)
+                .where(BatchItem.batch_id == batch_id)
+            )
+        ).one()
+        calls, cost = calls + int(count), cost + float(total or 0.0)
+    return calls, cost
 
 
 async def get_batch(session: AsyncSession, batch_id: str) -> BatchRead:
@@ -120,7 +136,9 @@ def decode_cursor(cursor: str) -> int:
         raise ValidationProblem("/cursor: not a valid cursor") from exc
 
 
-def item_read(item: BatchItem, comparison: ComparisonRead | None) -> BatchItemRead:
+def item_read(
+    item: BatchItem, comparison: ComparisonRead | None, score_session: ScoreSessionRead | None
+) -> BatchItemRead:
     """One item as the API shows it (never its payload)."""
     failed = item.status == "failed"
     return BatchItemRead(
@@ -131,7 +149,7 @@ def item_read(item: BatchItem, comparison: ComparisonRead | None) -> BatchItemRe
         comparison_id=item.target_id if item.kind == "compare" else None,
         score_session_id=item.target_id if item.kind == "score" else None,
         comparison=comparison,
-        score_session=None,
+        score_session=score_session,
         error=ItemError(type=item.error_kind or "error", detail=item.error or "")
         if failed
         else None,
@@ -144,7 +162,8 @@ def item_read(item: BatchItem, comparison: ComparisonRead | None) -> BatchItemRe
 async def list_results(
     session: AsyncSession, batch_id: str, *, limit: int, cursor: str | None, status: str | None
 ) -> BatchItemList:
-    """A page of items in submission order, each with its comparison once one is stored."""
+    """A page of items in submission order, each with its comparison or score session once one
+    is stored."""
     if await session.get(Batch, batch_id) is None:
         raise NotFound(f"no batch with id '{batch_id}'")
     query: Any = select(BatchItem).where(BatchItem.batch_id == batch_id)
@@ -161,7 +180,15 @@ async def list_results(
         else []
     )
     reads = {c.id: c for c in await comparison_queries.read_many(session, found)}
+    scored = [i.target_id for i in page if i.kind == "score"]
+    sessions = {
+        stored.session.id: answers.to_read(stored)
+        for stored in await score_queries.load_sessions(session, scored)
+    }
     return BatchItemList(
-        items=[item_read(item, reads.get(item.target_id)) for item in page],
+        items=[
+            item_read(item, reads.get(item.target_id), sessions.get(item.target_id))
+            for item in page
+        ],
         next_cursor=encode_cursor(page[-1].position) if len(rows) > limit else None,
     )

@@ -24,6 +24,10 @@ from app.comparisons.schemas import CompareRequest
 from app.comparisons.service import Services
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
 from app.judges import crypto
+from app.scoring.calibration import CalibrationCache
+from app.scoring.resume import run_item_score
+from app.scoring.schemas import ScoreRequest
+from app.scoring.service import Services as ScoringServices
 
 log = structlog.get_logger()
 API_KEY_CACHE = 1000
@@ -49,6 +53,14 @@ class ItemRunner:
 
     def __init__(self, services: Services, owner: str, slots: int | None = None) -> None:
         self.services = services
+        # Score items need the reviewer offsets too; this process's cache of them.
+        self.scoring = ScoringServices(
+            services.settings,
+            services.sessionmaker,
+            services.registry,
+            services.pool,
+            CalibrationCache(),
+        )
         self.owner = owner
         self.lease_s = services.settings.batch_lease_s
         self._slots = asyncio.Semaphore(slots) if slots else None
@@ -157,22 +169,27 @@ class ItemRunner:
             request = self._request(claim)
         except (ValueError, ValidationError, InvalidToken) as exc:
             return Outcome("failed", "validation-error", str(exc)[:500] or type(exc).__name__)
-        if claim.kind != "compare":
-            return Outcome("failed", "not-supported", "score items are not supported yet")
         try:
-            read = await run_item_comparison(
-                request, claim.target_id, await self._api_key_of(claim.batch_id), self.services
-            )
+            status = await self._run(claim, request)
         except ServiceUnavailable:
             raise
         except AppError as exc:
             return Outcome("failed", exc.slug, exc.detail)
-        if read.status == "failed":
+        if status == "failed":
             return Outcome("failed", "judges-failed", "no judge produced a result; calls stored")
         return Outcome("completed")
 
+    async def _run(self, claim: Claim, request: CompareRequest | ScoreRequest) -> str:
+        """Run the comparison or score session under the item's id; its final status."""
+        api_key_id = await self._api_key_of(claim.batch_id)
+        if isinstance(request, ScoreRequest):
+            scored = await run_item_score(request, claim.target_id, api_key_id, self.scoring)
+            return scored.status
+        compared = await run_item_comparison(request, claim.target_id, api_key_id, self.services)
+        return compared.status
+
     async def _api_key_of(self, batch_id: str) -> str:
-        """The key that submitted the batch (its comparisons are stored under it)."""
+        """The key that submitted the batch (its comparisons and sessions are stored under it)."""
         if batch_id not in self._api_keys:
             async with self.services.sessionmaker() as session:
                 key = await session.scalar(select(Batch.api_key_id).where(Batch.id == batch_id))
@@ -181,12 +198,14 @@ class ItemRunner:
             self._api_keys[batch_id] = key or ""
         return self._api_keys[batch_id]
 
-    def _request(self, claim: Claim) -> CompareRequest:
+    def _request(self, claim: Claim) -> CompareRequest | ScoreRequest:
         if claim.payload is None:
             raise ValueError("the item's payload is gone")
         text = claim.payload
         if claim.encrypted:
             text = crypto.decrypt(self.services.settings.secret_key, text)
+        if claim.kind == "score":
+            return ScoreRequest.model_validate_json(text)
         return CompareRequest.model_validate_json(text)
 
     async def drain(self, grace_s: float) -> list[str]:

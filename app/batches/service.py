@@ -75,16 +75,15 @@ async def check_requests(
     registry: JudgeRegistry,
     sessionmaker: Sessionmaker,
 ) -> None:
-    """What `POST /v1/compare` would reject is rejected now, with the item's pointer."""
+    """What `POST /v1/compare` or `/v1/score` would reject is rejected now, with the item's
+    pointer (a score item whose responses exceed a reviewer's call size fails when it runs: that
+    depends on the plan, drawn then)."""
     async with sessionmaker() as session:
         known = {judge.name for judge, _ in await judges_service.list_judges(session)}
     for i, item in enumerate(items):
         request = item.compare if item.compare is not None else item.score
         assert request is not None
         where = f"/items/{i}/{item.kind}"
-        if item.kind == "score":
-            # Score sessions cannot resume under a pre-allocated id yet (docs/BATCHES.md).
-            raise ValidationProblem(f"{where}: score items are not supported in batches yet")
         names = registry.panel_or_default(request.judges)
         unknown = [j for j, name in enumerate(names) if name not in known]
         if unknown:

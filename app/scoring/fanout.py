@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -78,8 +79,9 @@ class ScoreFanOut:
         rubric: Rubric,
         criteria: Criteria | None,
         deadline: float,
+        reviewers: Sequence[str] | None = None,
     ) -> tuple[list[ScoreCall], list[Score]]:
-        """Every reviewer's stored call and scores."""
+        """The calls and scores of `reviewers` (default: every reviewer of the plan)."""
 
         async def one(name: str) -> tuple[ScoreCall, list[Score]]:
             order, rng = plan.shown_to(name), self.rng(judges[name])
@@ -92,7 +94,8 @@ class ScoreFanOut:
             return await self.persist(session, plan, judges[name], order, lengths, result)
 
         async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(one(name)) for name in plan.reviewers]
+            names = plan.reviewers if reviewers is None else reviewers
+            tasks = [group.create_task(one(name)) for name in names]
         stored = [task.result() for task in tasks]
         return [call for call, _ in stored], [s for _, scores in stored for s in scores]
 

@@ -47,6 +47,32 @@ async def load_session(session: AsyncSession, row: ScoreSession) -> StoredSessio
     return StoredSession(row, responses, await rows(ScoreCall), await rows(Score), tags)
 
 
+async def load_sessions(session: AsyncSession, ids: Sequence[str]) -> list[StoredSession]:
+    """`load_session` for many sessions in five queries (a page of batch results)."""
+    if not ids:
+        return []
+
+    async def rows(model: Any) -> dict[str, list[Any]]:
+        found: dict[str, list[Any]] = {}
+        for row in await session.scalars(select(model).where(model.session_id.in_(ids))):
+            found.setdefault(row.session_id, []).append(row)
+        return found
+
+    sessions = list(await session.scalars(select(ScoreSession).where(ScoreSession.id.in_(ids))))
+    tags, responses = await rows(ScoreSessionTag), await rows(ScoreResponse)
+    calls, scores = await rows(ScoreCall), await rows(Score)
+    return [
+        StoredSession(
+            row,
+            sorted(responses.get(row.id, []), key=lambda r: r.response_index),
+            calls.get(row.id, []),
+            scores.get(row.id, []),
+            {t.key: t.value for t in tags.get(row.id, [])},
+        )
+        for row in sessions
+    ]
+
+
 # Report scope
 
 

@@ -124,17 +124,26 @@ async def prepare(request: ScoreRequest, services: Services) -> Prepared:
     names = services.registry.panel_or_default(request.judges)
     if len(names) > settings.max_panel:
         raise TooManyCalls(f"at most {settings.max_panel} judges per request; use /v1/batches")
+    prepared = await plan_session(request, names, services)
+    reviewers = len(prepared.plan.reviewers)
+    if reviewers > settings.max_sync_calls:
+        raise TooManyCalls(
+            f"{reviewers} planned judge calls exceed {settings.max_sync_calls}; "
+            "use /v1/batches for larger jobs"
+        )
+    services.pool.admit(reviewers)
+    return prepared
+
+
+async def plan_session(request: ScoreRequest, names: list[str], services: Services) -> Prepared:
+    """The request's checks and reviewer plan, without the synchronous size limits (a batch
+    item runs in the background, where larger panels are what batches are for)."""
+    settings = services.settings
     timeout_s = timeout_of(request, settings)
     prefixes = parse_family_prefixes(settings.family_prefixes)
     families = [family_of(r.model, r.family, prefixes) for r in request.responses]
     plan, judges = await plan_reviewers(request, names, families, services)
     check_call_sizes(request, plan, judges)
-    if len(plan.reviewers) > settings.max_sync_calls:
-        raise TooManyCalls(
-            f"{len(plan.reviewers)} planned judge calls exceed {settings.max_sync_calls}; "
-            "use /v1/batches for larger jobs"
-        )
-    services.pool.admit(len(plan.reviewers))
     return Prepared(rubric_in(request), families, plan, judges, timeout_s)
 
 
@@ -146,15 +155,7 @@ async def fan_out(
     services: Services,
 ) -> tuple[list[ScoreCall], list[Score], list[ScoreCall]]:
     """Every reviewer's call, stored as it completes: (calls, scores, calls not stored)."""
-    settings = services.settings
-    seed = f"{settings.draw_seed}:{digest}" if settings.draw_seed is not None else None
-    fanout = ScoreFanOut(
-        services.pool,
-        settings.max_request_concurrency,
-        services.sessionmaker,
-        services.keeper,
-        draw_seed=seed,
-    )
+    fanout = new_fanout(digest, services)
     calls, scores = await fanout.run(
         stored.session,
         prepared.plan,
@@ -165,6 +166,21 @@ async def fan_out(
         time.monotonic() + prepared.timeout_s,
     )
     return calls, scores, fanout.unsaved
+
+
+def new_fanout(
+    digest: str, services: Services, kind: type[ScoreFanOut] = ScoreFanOut
+) -> ScoreFanOut:
+    """A fan-out on the shared pool; seeded draws per request when `draw_seed` is set."""
+    settings = services.settings
+    seed = f"{settings.draw_seed}:{digest}" if settings.draw_seed is not None else None
+    return kind(
+        services.pool,
+        settings.max_request_concurrency,
+        services.sessionmaker,
+        services.keeper,
+        draw_seed=seed,
+    )
 
 
 def to_criteria(request: ScoreRequest) -> str | tuple[Criterion, ...] | None:
@@ -221,17 +237,39 @@ async def reserve(
     services: Services,
 ) -> StoredSession:
     """Insert the session as `running` (reserving the key) before any judge is paid."""
+    stored = session_rows(
+        request, str(uuid.uuid4()), principal.key_id, idempotency_key, digest, prepared, services
+    )
+    try:
+        await insert_session(stored, services.sessionmaker)
+    except IntegrityError as exc:  # a concurrent request holds the same key
+        raise IdempotencyInProgress(
+            "a request with this Idempotency-Key is running", headers={"Retry-After": "1"}
+        ) from exc
+    return stored
+
+
+def session_rows(
+    request: ScoreRequest,
+    session_id: str,
+    api_key_id: str,
+    idempotency_key: str | None,
+    digest: str,
+    prepared: Prepared,
+    services: Services,
+) -> StoredSession:
+    """The session (`running`), its responses and tags as rows, not stored yet."""
     settings, keeper = services.settings, services.keeper
     rubric, plan, judges = prepared.rubric, prepared.plan, prepared.judges
     now = utcnow()
     assert rubric.min is not None
     assert rubric.max is not None
     row = ScoreSession(
-        id=str(uuid.uuid4()),
+        id=session_id,
         created_at=now,
         deadline_at=now + timedelta(seconds=prepared.timeout_s),
         status="running",
-        api_key_id=principal.key_id,
+        api_key_id=api_key_id,
         idempotency_key=idempotency_key,
         request_hash=digest,
         prompt=keeper.text(request.prompt),
@@ -264,18 +302,20 @@ async def reserve(
         )
         for i, r in enumerate(request.responses)
     ]
-    tags = [ScoreSessionTag(session_id=row.id, key=k, value=v) for k, v in request.tags.items()]
-    async with services.sessionmaker() as session:
-        try:
-            session.add(row)
-            await session.flush()  # the session row first: the others reference it
-            session.add_all([*responses, *tags])
-            await session.commit()
-        except IntegrityError as exc:  # a concurrent request holds the same key
-            raise IdempotencyInProgress(
-                "a request with this Idempotency-Key is running", headers={"Retry-After": "1"}
-            ) from exc
     return StoredSession(row, responses, [], [], dict(request.tags))
+
+
+async def insert_session(
+    stored: StoredSession, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Store a new session with its responses and tags (IntegrityError: the id or key is taken)."""
+    row = stored.session
+    tags = [ScoreSessionTag(session_id=row.id, key=k, value=v) for k, v in stored.tags.items()]
+    async with sessionmaker() as session:
+        session.add(row)
+        await session.flush()  # the session row first: the others reference it
+        session.add_all([*stored.responses, *tags])
+        await session.commit()
 
 
 async def finish(

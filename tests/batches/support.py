@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from app.batches.models import BatchItem
 from app.comparisons.models import JudgeCall
 from app.db import create_engine, create_sessionmaker
+from app.scoring.models import ScoreCall
 from tests.support.processes import free_port
 
 
@@ -31,6 +32,39 @@ def compare_item(i: int, **extra: Any) -> dict[str, Any]:
             **extra,
         },
     }
+
+
+def score_item(i: int, judges: list[str], **extra: Any) -> dict[str, Any]:
+    """A score item: three responses of clearly different quality for `judges` to score."""
+    return {
+        "item_id": f"s{i}",
+        "score": {
+            "prompt": f"question {i}",
+            "responses": [f"answer {i}-{k}\n[sim q={q}]" for k, q in enumerate((2, 0, -2))],
+            "judges": judges,
+            **extra,
+        },
+    }
+
+
+async def score_call_stats(url: str, batch_id: str) -> tuple[int, int]:
+    """(reviewer calls of the batch's score sessions, distinct (session, reviewer))."""
+    engine = create_engine(url)
+    async with create_sessionmaker(engine)() as session:
+        calls = (
+            select(ScoreCall)
+            .join(BatchItem, BatchItem.target_id == ScoreCall.session_id)
+            .where(BatchItem.batch_id == batch_id)
+            .subquery()
+        )
+        total = await session.scalar(select(func.count()).select_from(calls))
+        distinct = await session.scalar(
+            select(func.count()).select_from(
+                select(calls.c.session_id, calls.c.judge_name).distinct().subquery()
+            )
+        )
+    await engine.dispose()
+    return int(total or 0), int(distinct or 0)
 
 
 async def wait_for_batch(

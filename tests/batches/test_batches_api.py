@@ -12,7 +12,14 @@ from app.batches.models import Batch
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.judges import crypto
-from tests.batches.support import call_stats, compare_item, item_rows, wait_for_batch
+from tests.batches.support import (
+    call_stats,
+    compare_item,
+    item_rows,
+    score_call_stats,
+    score_item,
+    wait_for_batch,
+)
 
 SLOW_SIM = """
 default_panel = ["slow"]
@@ -134,7 +141,7 @@ async def test_batch_body_has_its_own_size_limit(
     await wait_for_batch(client, accepted.json()["id"], comparer)
 
 
-async def test_scopes_are_checked_and_score_items_are_refused_for_now(
+async def test_scopes_are_checked_per_item_kind(
     client: httpx2.AsyncClient,
     reader: dict[str, str],
     comparer: dict[str, str],
@@ -142,13 +149,52 @@ async def test_scopes_are_checked_and_score_items_are_refused_for_now(
 ) -> None:
     denied = await client.post("/v1/batches", headers=reader, json={"items": [compare_item(0)]})
     assert denied.status_code == 403
-    score = {"score": {"prompt": "p", "responses": ["a", "b"]}}
+    score = score_item(0, ["sim-a"])
     no_score = await client.post("/v1/batches", headers=comparer, json={"items": [score]})
     assert no_score.status_code == 403
-    not_yet = await client.post("/v1/batches", headers=admin, json={"items": [score]})
-    assert (not_yet.status_code, not_yet.json()["detail"][:15]) == (422, "/items/0/score:")
+    accepted = await client.post("/v1/batches", headers=admin, json={"items": [score]})
+    assert accepted.status_code == 202, accepted.text
+    unknown = await client.post(
+        "/v1/batches", headers=admin, json={"items": [score_item(1, ["sim-a", "nope"])]}
+    )
+    assert (unknown.status_code, unknown.json()["detail"][:25]) == (
+        422,
+        "/items/0/score/judges/1: ",
+    )
     missing = await client.get(f"/v1/batches/{'0' * 8}-0000-0000-0000-{'0' * 12}", headers=reader)
     assert (missing.status_code, missing.json()["type"]) == (404, "not-found")
+    await wait_for_batch(client, accepted.json()["id"], admin)
+
+
+async def test_batch_mixing_compare_and_score_items_stores_exactly_the_planned_calls(
+    client: httpx2.AsyncClient, admin: dict[str, str], clean_pg: str
+) -> None:
+    compares = [compare_item(i) for i in range(6)]  # swap by sim-a: two calls each
+    scores = [score_item(i, ["sim-a", "sim-b"]) for i in range(4)]  # one call per reviewer
+    # Interleaved, so that both kinds run side by side.
+    items = [item for pair in zip(compares, scores, strict=False) for item in pair] + compares[4:]
+    created = await client.post("/v1/batches", headers=admin, json={"items": items})
+    assert created.status_code == 202, created.text
+    done = await wait_for_batch(client, created.json()["id"], admin)
+    assert (done["status"], done["counts"]["completed"]) == ("completed", 10), done
+    assert done["calls"] == 6 * 2 + 4 * 2
+    assert await call_stats(clean_pg, done["id"]) == (12, 12)
+    assert await score_call_stats(clean_pg, done["id"]) == (8, 8)
+
+    page = (
+        await client.get(f"/v1/batches/{done['id']}/results", headers=admin, params={"limit": 20})
+    ).json()
+    assert [i["item_id"] for i in page["items"]] == [i["item_id"] for i in items]
+    scored = [i for i in page["items"] if i["kind"] == "score"]
+    assert len(scored) == 4
+    for item in scored:
+        session = item["score_session"]
+        assert (item["comparison"], item["comparison_id"]) == (None, None)
+        assert (session["id"], session["status"]) == (item["score_session_id"], "complete")
+        assert [sorted(r["raw"]) for r in session["responses"]] == [["sim-a", "sim-b"]] * 3
+    stored = await client.get(f"/v1/score-sessions/{scored[0]['score_session_id']}", headers=admin)
+    assert stored.json() == scored[0]["score_session"]
+    assert all(i["score_session"] is None for i in page["items"] if i["kind"] == "compare")
 
 
 async def test_cancel_leaves_never_started_items_cancelled_and_running_ones_finish(

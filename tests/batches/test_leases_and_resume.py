@@ -1,5 +1,6 @@
-"""Redelivery: a resumed comparison never repeats a stored round; leases are exclusive and
-renewed while an item runs; the reconciler sends again exactly what nobody will run."""
+"""Redelivery: a resumed comparison never repeats a stored round and a resumed score session never
+asks a stored reviewer again; leases are exclusive and renewed while an item runs; the reconciler
+sends again exactly what nobody will run."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from datetime import timedelta
 import pytest
 from redis.asyncio import Redis
 from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.keys import ANONYMOUS
 from app.batches import leases
 from app.batches.models import BatchItem
+from app.batches.queries import list_results
 from app.batches.reconciler import reconcile
 from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
@@ -27,7 +30,10 @@ from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.judges.registry import JudgeRegistry
 from app.judging.types import SimKnobs
-from tests.batches.support import compare_item
+from app.scoring.models import Score, ScoreCall, ScoreSession
+from app.scoring.resume import run_item_score
+from app.scoring.schemas import ScoreRequest
+from tests.batches.support import compare_item, score_item
 from tests.support.sim import CountingTransport, http_sim_judges_toml
 
 
@@ -178,3 +184,168 @@ async def test_reconciler_sends_again_only_what_nobody_will_run(services: Servic
     queue.sent.clear()
     assert await reconcile(maker, queue, settings, stream_lost=True) == 3
     assert sorted(queue.sent) == sorted([crashed, lost, fresh])
+
+
+TWO_REVIEWERS = """
+default_panel = ["fast"]
+
+[[judges]]
+name = "fast"
+provider = "openai"
+model = "sim-fast"
+base_url = "http://sim.test/v1"
+api_key = "sk-test"
+
+[[judges]]
+name = "slow"
+provider = "openai"
+model = "sim-slow"
+base_url = "http://sim.test/v1"
+api_key = "sk-test"
+"""
+
+
+@pytest.fixture
+async def reviewers(settings_factory: Callable[..., Settings]) -> AsyncIterator[ItemRunner]:
+    """A worker's runner with two sim reviewers over HTTP: `fast` answers at once, `slow` in
+    0.8 s; each behind its own counting transport."""
+    settings = settings_factory(TWO_REVIEWERS, batch_lease_s=0.3)
+    transports = {
+        "fast": CountingTransport(SimKnobs()),
+        "slow": CountingTransport(SimKnobs(latency_ms=800)),
+    }
+    engine = create_engine(settings.database_url)
+    sessionmaker = create_sessionmaker(engine)
+    registry = JudgeRegistry(settings, sessionmaker, transports.__getitem__)
+    await registry.start()
+    yield ItemRunner(Services(settings, sessionmaker, registry, JudgePool(64, 1000)), "worker-a")
+    await registry.aclose()
+    await engine.dispose()
+
+
+def requests_by_reviewer(runner: ItemRunner) -> dict[str, int]:
+    counts = {}
+    for name in ("fast", "slow"):
+        transport = runner.services.registry.transport_for(name)
+        assert isinstance(transport, CountingTransport)
+        counts[name] = transport.requests
+    return counts
+
+
+async def test_redelivered_score_item_asks_only_the_reviewers_without_a_stored_call(
+    reviewers: ItemRunner,
+) -> None:
+    scoring = reviewers.scoring
+    request = ScoreRequest.model_validate(score_item(0, ["fast", "slow"])["score"])
+    first = await run_item_score(request, "s-1", "", scoring)
+    assert (first.id, first.status) == ("s-1", "complete")
+    assert requests_by_reviewer(reviewers) == {"fast": 1, "slow": 1}
+    async with scoring.sessionmaker() as session:
+        kept = await session.scalar(select(ScoreCall.id).where(ScoreCall.judge_name == "fast"))
+        # A worker killed before the slow reviewer's call was stored; a read closed the session.
+        await session.execute(delete(Score).where(Score.reviewer == "slow"))
+        await session.execute(delete(ScoreCall).where(ScoreCall.judge_name == "slow"))
+        await session.execute(
+            update(ScoreSession).values(status="partial", error_kind="interrupted")
+        )
+        await session.commit()
+
+    resumed = await run_item_score(request, "s-1", "", scoring)
+    assert (resumed.status, resumed.error_kind) == ("complete", None)
+    assert requests_by_reviewer(reviewers) == {"fast": 1, "slow": 2}  # only `slow` was asked
+    assert [sorted(r.raw) for r in resumed.responses] == [["fast", "slow"]] * 3
+    async with scoring.sessionmaker() as session:
+        calls = list(await session.scalars(select(ScoreCall).order_by(ScoreCall.judge_name)))
+    assert [c.judge_name for c in calls] == ["fast", "slow"]
+    assert calls[0].id == kept
+
+    again = await run_item_score(request, "s-1", "", scoring)
+    assert again == resumed
+    assert requests_by_reviewer(reviewers) == {"fast": 1, "slow": 2}  # finished: only read back
+
+
+async def test_score_item_of_a_killed_worker_is_finished_by_another_without_duplicates(
+    reviewers: ItemRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    services, queue = reviewers.services, FakeQueue()
+    body = BatchCreate.model_validate({"items": [score_item(0, ["fast", "slow"])]})
+    await submit(
+        body, ANONYMOUS, None, services.settings, services.sessionmaker, services.registry, queue
+    )
+    (item,) = queue.sent
+
+    async def killed(_claim: leases.Claim) -> None:
+        """SIGKILL hands nothing back: the item stays running under a lease that expires."""
+
+    monkeypatch.setattr(reviewers, "_hand_back", killed)
+    doomed = asyncio.create_task(reviewers(item))
+    await wait_for_score_call(services.sessionmaker, "fast")  # `slow` is still being asked
+    doomed.cancel()
+    await asyncio.gather(doomed, return_exceptions=True)
+    assert requests_by_reviewer(reviewers) == {"fast": 1, "slow": 1}
+
+    await asyncio.sleep(services.settings.batch_lease_s + 0.05)
+    queue.sent.clear()
+    assert await reconcile(services.sessionmaker, queue, services.settings) == 1
+    assert queue.sent == [item]
+    await ItemRunner(services, "worker-b")(item)
+
+    async with services.sessionmaker() as session:
+        row = await session.get(BatchItem, item)
+        calls = list(await session.scalars(select(ScoreCall).order_by(ScoreCall.judge_name)))
+        page = await list_results(
+            session, row.batch_id if row else "", limit=10, cursor=None, status=None
+        )
+    assert row is not None
+    assert (row.status, row.attempts, row.lease_owner) == ("completed", 2, None)
+    # The slow reviewer's first request died with the worker; `fast` was never asked again.
+    assert requests_by_reviewer(reviewers) == {"fast": 1, "slow": 2}
+    assert [(c.session_id, c.judge_name) for c in calls] == [
+        (row.target_id, "fast"),
+        (row.target_id, "slow"),
+    ]
+    (result,) = page.items
+    assert result.score_session is not None
+    assert (result.score_session.id, result.score_session.status) == (row.target_id, "complete")
+
+
+async def test_a_reviewer_call_another_delivery_stored_first_is_kept(
+    reviewers: ItemRunner,
+) -> None:
+    scoring = reviewers.scoring
+    request = ScoreRequest.model_validate(score_item(0, ["fast", "slow"])["score"])
+    running = asyncio.create_task(run_item_score(request, "s-1", "", scoring))
+    await wait_for_score_call(scoring.sessionmaker, "fast")
+    async with scoring.sessionmaker() as session:  # a second delivery stores `slow` first
+        fast = await session.scalar(select(ScoreCall).where(ScoreCall.judge_name == "fast"))
+        assert fast is not None
+        first = ScoreCall(
+            **{
+                column: getattr(fast, column)
+                for column in ScoreCall.__table__.columns.keys()
+                if column != "id"
+            }
+        )
+        first.judge_name, first.scores, first.error_kind = "slow", None, "server_error"
+        session.add(first)
+        await session.commit()
+        kept = first.id
+
+    answer = await running
+    assert answer.status == "partial"  # the kept call, which failed, not this delivery's
+    async with scoring.sessionmaker() as session:
+        calls = list(await session.scalars(select(ScoreCall).order_by(ScoreCall.judge_name)))
+    assert [(c.judge_name, c.scores is None) for c in calls] == [("fast", False), ("slow", True)]
+    assert calls[1].id == kept
+
+
+async def wait_for_score_call(
+    sessionmaker: async_sessionmaker[AsyncSession], reviewer: str
+) -> None:
+    """Until `reviewer`'s call is stored."""
+    for _ in range(200):
+        async with sessionmaker() as session:
+            if await session.scalar(select(ScoreCall.id).where(ScoreCall.judge_name == reviewer)):
+                return
+        await asyncio.sleep(0.02)
+    raise TimeoutError(f"{reviewer} never stored a call")
