@@ -19,6 +19,8 @@ AppError
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any, ClassVar
 
 import structlog
@@ -29,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 PROBLEM_JSON = "application/problem+json"
 log = structlog.get_logger()
@@ -282,3 +285,54 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, handle_http_error)
     for db_error in DATABASE_ERRORS:
         app.add_exception_handler(db_error, handle_database_error)
+
+
+class AnswerCancelledRequests:
+    """A request cancelled before its answer started gets a 503 problem instead of uvicorn's 500.
+
+    uvicorn cancels the requests still running when its graceful-shutdown timeout ends (SIGTERM).
+    A comparison outlives its request (the lifespan's drain finishes or interrupts it and keeps
+    its calls), so the client is told to retry, with the same Idempotency-Key to get the stored
+    answer. The cancellation itself goes on: it is re-raised once the answer is sent.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_tracked)
+        except asyncio.CancelledError:
+            if not started:
+                await _send_stopping(scope, send)
+            raise
+
+
+async def _send_stopping(scope: Scope, send: Send) -> None:
+    body = {
+        "type": ServiceUnavailable.slug,
+        "title": ServiceUnavailable.title,
+        "status": 503,
+        "detail": "the server stopped before it could answer; retry (with the same "
+        "Idempotency-Key to get a comparison that finished meanwhile)",
+        "instance": scope.get("path"),
+    }
+    encoded = json.dumps(body).encode()
+    headers = [
+        (b"content-type", PROBLEM_JSON.encode()),
+        (b"content-length", str(len(encoded)).encode()),
+        (b"retry-after", b"5"),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": encoded})

@@ -24,7 +24,12 @@ from app.config import Settings, get_settings
 from app.dashboard.router import router as dashboard_router
 from app.db import create_engine, create_sessionmaker
 from app.deps import State
-from app.errors import PROBLEM_RESPONSES, install_error_handlers, problem_media_type
+from app.errors import (
+    PROBLEM_RESPONSES,
+    AnswerCancelledRequests,
+    install_error_handlers,
+    problem_media_type,
+)
 from app.fields import LIMITS
 from app.health.router import router as health_router
 from app.judges.registry import JudgeRegistry, TransportFactory
@@ -113,6 +118,7 @@ def create_app(
         max_body_bytes=settings.max_body_bytes,
         path_limits={"/v1/batches": settings.max_batch_bytes},
     )
+    app.add_middleware(AnswerCancelledRequests)
     routers = (
         health_router,
         judges_router,
