@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import uvicorn
@@ -142,9 +144,24 @@ async def _read_body(receive: Receive) -> bytes:
             return b"".join(chunks)
 
 
+async def _client_stays(receive: Receive, seconds: float) -> bool:
+    """Wait out the simulated latency; False as soon as the client hangs up.
+
+    A real judge server stops generating for a client that went away, and tests that count what
+    the sim answered must not count answers nobody could receive.
+    """
+    if seconds <= 0:
+        return True
+    # The body is read, so the next message can only be `http.disconnect`.
+    hang_up = asyncio.ensure_future(receive())
+    try:
+        done, _ = await asyncio.wait({hang_up}, timeout=seconds)
+    finally:
+        hang_up.cancel()
+    return not done
+
+
 async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: SimReply) -> None:
-    if reply.latency_s > 0:
-        await asyncio.sleep(reply.latency_s)
     if reply.status == 200:
         await _send_json(send, 200, _completion_json(model, messages, reply))
     elif reply.status == 429:
@@ -156,11 +173,29 @@ async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: 
         await _send_json(send, reply.status, _error_body(reply.text, kind))
 
 
+@dataclass
+class ServedCounts:
+    """Chat requests received, answered by status, and abandoned by their client mid-latency."""
+
+    received: int = 0
+    answered: Counter[int] = field(default_factory=Counter)
+    abandoned: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        """The counts as `GET /stats` shows them."""
+        return {
+            "received": self.received,
+            "answered": {str(status): n for status, n in sorted(self.answered.items())},
+            "abandoned": self.abandoned,
+        }
+
+
 class SimJudgeApp:
-    """The ASGI app: `POST /v1/chat/completions`, `GET /v1/models`, `GET /healthz`."""
+    """The ASGI app: `POST /v1/chat/completions`, `GET /v1/models`, `GET /healthz`, `GET /stats`."""
 
     def __init__(self, knobs: SimKnobs) -> None:
         self.knobs = knobs
+        self.served = ServedCounts()
         self._attempts = AttemptCounter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -177,19 +212,27 @@ class SimJudgeApp:
             await _send_json(send, 200, {"object": "list", "data": models})
         elif route == ("GET", "/healthz"):
             await _send_json(send, 200, {"status": "ok"})
+        elif route == ("GET", "/stats"):
+            await _send_json(send, 200, {"chat_completions": self.served.as_json()})
         else:
             await _send_json(send, 404, _error_body("not found", "not_found_error"))
 
     async def _chat_completions(self, receive: Receive, send: Send) -> None:
+        self.served.received += 1
         try:
             model, messages, top_logprobs = _chat_request(await _read_body(receive))
         except BadRequestError as err:
+            self.served.answered[400] += 1
             await _send_json(send, 400, _error_body(str(err), "invalid_request_error"))
             return
         attempt = self._attempts.next_attempt(messages_key(model, messages))
         reply = simulate_chat(
             self.knobs, model, messages, attempt=attempt, top_logprobs=top_logprobs
         )
+        if not await _client_stays(receive, reply.latency_s):
+            self.served.abandoned += 1
+            return
+        self.served.answered[reply.status] += 1
         await _reply(send, model, messages, reply)
 
 

@@ -1,0 +1,85 @@
+"""Redis killed under a running API: comparisons carry on, batch endpoints answer at once and lose
+nothing, and a Redis restarted empty on the same port gets the batch work going again.
+
+Batch endpoints keep answering from PostgreSQL while Redis is down: the database holds every item
+(docs/BATCHES.md, "The queue"), so a submission is stored `queued` and its failed send is repaired
+by a worker's reconciler once Redis is back, and a batch's status never needed Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx2
+
+from app.batches.worker import run_worker
+from app.config import Settings
+from tests.batches.support import RedisServer, compare_item, wait_for_batch
+
+BODY = {"prompt": "What is 2+2?", "response_a": "4\n[sim q=4]", "response_b": "5\n[sim q=-4]"}
+# Reconcile every second and send a lost item again after a second, instead of 10 s and 60 s.
+FAST_RECONCILE = {"batch_lease_s": 3.0, "batch_requeue_after_s": 1.0}
+ANSWER_WITHIN_S = 3.0
+
+
+@contextlib.asynccontextmanager
+async def worker(settings: Settings) -> AsyncIterator[None]:
+    """A batch worker in this process (the code `fairpair worker` runs), stopped on exit."""
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_worker(settings, 4, stop))
+    try:
+        yield
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, timeout=30)
+
+
+async def submit(client: httpx2.AsyncClient, first_item: int) -> httpx2.Response:
+    items = [compare_item(i) for i in range(first_item, first_item + 3)]
+    async with asyncio.timeout(ANSWER_WITHIN_S):
+        return await client.post("/v1/batches", json={"items": items})
+
+
+async def check_answers_while_redis_is_down(client: httpx2.AsyncClient, earlier_batch: str) -> str:
+    """Compare, submit and read batches with Redis gone; the id of the batch submitted then."""
+    async with asyncio.timeout(ANSWER_WITHIN_S):
+        compared = await client.post("/v1/compare", json=BODY)
+        read = await client.get(f"/v1/batches/{earlier_batch}")
+        ready = await client.get("/readyz")
+    assert compared.status_code == 200, compared.text
+    assert (compared.json()["status"], compared.json()["winner"]) == ("complete", "A")
+    assert read.status_code == 200, read.text
+    assert read.json()["status"] == "completed"
+    assert ready.status_code == 503
+    assert ready.json()["checks"] == {"database": True, "redis": False}
+    accepted = await submit(client, 100)
+    assert accepted.status_code == 202, accepted.text
+    assert accepted.json()["status"] == "queued"
+    stored = await client.get(f"/v1/batches/{accepted.json()['id']}")
+    assert stored.json()["counts"]["queued"] == 3
+    batch_id: str = accepted.json()["id"]
+    return batch_id
+
+
+async def test_redis_killed_compare_goes_on_and_batches_resume_when_it_restarts(
+    own_redis: RedisServer,
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+) -> None:
+    settings = settings_factory(auth="off", redis_url=own_redis.url, **FAST_RECONCILE)
+    client = await live_factory(settings)
+    async with worker(settings):
+        before = (await submit(client, 0)).json()["id"]
+        assert (await wait_for_batch(client, before, {}))["status"] == "completed"
+        own_redis.kill()
+        during = await check_answers_while_redis_is_down(client, before)
+        await asyncio.sleep(1.5)  # the worker's reconciler runs against the dead Redis too
+        own_redis.start()  # the same port, empty (no persistence): stream and group are gone
+        done = await wait_for_batch(client, during, {}, timeout_s=30)
+        after = (await submit(client, 200)).json()["id"]
+        after_done = await wait_for_batch(client, after, {}, timeout_s=30)
+    assert (done["status"], done["counts"]["completed"], done["calls"]) == ("completed", 3, 6)
+    assert (after_done["status"], after_done["counts"]["completed"]) == ("completed", 3)
