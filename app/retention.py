@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
+from app.reports import rollups
 
 UNITS = {"d": "days", "h": "hours", "m": "minutes"}
 
@@ -46,6 +47,7 @@ async def purge(session: AsyncSession, cutoff: datetime, *, texts_only: bool) ->
             update(JudgeCall).where(JudgeCall.comparison_id.in_(old)).values(raw_output=None)
         )
     else:
+        await rollups.unfold(session, JudgeCall.comparison_id.in_(old))
         calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(old)))
         comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(old)))
     await session.commit()

@@ -6,8 +6,11 @@ Creates a database (FAIRPAIR_BENCH_POSTGRES, default postgresql://root@127.0.0.1
 it, loads synthetic traffic with COPY (5 judges, swap pairs plus some adaptive escalations,
 5% placebo, 5% failures, conflicted judges only as 5% audits, two tags per comparison, over
 29 days),
-runs VACUUM ANALYZE as autovacuum would, then times `build_report` with the route's defaults
-(last 30 days, every judge) and with a judge and tag filter; prints p50 and max.
+folds them into the report's rollups (COPY bypasses the ORM hook that does it as calls are
+written), runs VACUUM ANALYZE as autovacuum would, then times `build_report` with the route's
+defaults (last 30 days, every judge), with a judge and tag filter, with hourly buckets, and, as
+the baseline, the default regrouping every call instead of reading the rollups; prints p50 and
+max.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.reports import rollups
 from app.reports.bias import build_report
 from app.reports.queries import ReportFilters
 from app.schema import upgrade
@@ -145,12 +149,32 @@ async def load(url: str, calls: int) -> None:
                                                columns=["comparison_id", "key", "value"])
         rows = call_rows(comparisons, calls, rng)
         await connection.copy_records_to_table("judge_calls", records=rows, columns=CALL_COLUMNS)
+    finally:
+        await connection.close()
+    await fold(url)
+    connection = await asyncpg.connect(url)
+    try:
         await connection.execute("VACUUM ANALYZE")
     finally:
         await connection.close()
 
 
-async def time_report(url: str, filters: ReportFilters, runs: int) -> list[float]:
+async def fold(url: str) -> None:
+    """COPY bypassed the ORM, which folds calls into the report's rollups as it writes them:
+    fold them all at once, as the migration does for existing calls."""
+    engine = create_engine(url.replace("postgresql://", "postgresql+asyncpg://", 1))
+    try:
+        async with create_sessionmaker(engine)() as session:
+            started = time.perf_counter()
+            await rollups.rebuild(session)
+            await session.commit()
+            print(f"folded the calls into the rollups in {time.perf_counter() - started:.1f} s")
+    finally:
+        await engine.dispose()
+
+
+async def time_report(url: str, filters: ReportFilters, runs: int,
+                      from_rollups: bool = True) -> list[float]:
     """Seconds per report over `runs` runs, each on a fresh session."""
     engine = create_engine(url)
     timings = []
@@ -158,7 +182,7 @@ async def time_report(url: str, filters: ReportFilters, runs: int) -> list[float
         for _ in range(runs):
             async with create_sessionmaker(engine)() as session:
                 started = time.perf_counter()
-                await build_report(session, filters, Settings())
+                await build_report(session, filters, Settings(), rollups=from_rollups)
                 timings.append(time.perf_counter() - started)
     finally:
         await engine.dispose()
@@ -189,8 +213,10 @@ async def main() -> None:
                  "judge + tag": ReportFilters(since=since, judge="judge-gpt",
                                               tags=(("team", "t3"),)),
                  "hourly series": ReportFilters(since=since, bucket="hour")}
-        for label, filters in cases.items():
-            timings = await time_report(sa_url, filters, args.runs)
+        runs = [(label, filters, True) for label, filters in cases.items()]
+        runs.append(("default, regrouping the calls (no rollups)", cases[next(iter(cases))], False))
+        for label, filters, from_rollups in runs:
+            timings = await time_report(sa_url, filters, args.runs, from_rollups)
             print(f"{label}: p50 {statistics.median(timings):.3f} s, "
                   f"max {max(timings):.3f} s over {len(timings)} runs "
                   f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")

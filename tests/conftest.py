@@ -26,7 +26,7 @@ from tests.support.live import LiveApp
 TABLES = (
     "judge_calls, comparison_tags, comparisons, judge_versions, judges, api_keys, "
     "scores, score_calls, score_responses, score_session_tags, score_sessions, "
-    "batch_items, batches, labels"
+    "batch_items, batches, labels, call_rollup, judge_observations"
 )
 
 

@@ -19,7 +19,7 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -32,6 +32,7 @@ from app.config import Settings
 from app.labels.report import label_sections
 from app.reports import queries, stats
 from app.reports.queries import ReportFilters
+from app.reports.rollups import call_cube as cube_from_rollups
 from app.reports.schemas import (
     BiasReport,
     CallCounts,
@@ -219,8 +220,10 @@ def label_section(data: JudgeData) -> LabelSection:
         return LabelSection(n=n, second_label_pick_rate=None, ci95=None, label_p=None,
                             p_adjusted=None, significant=False, by_pair=by_pair, tier=level,
                             reason=INSUFFICIENT)
+    # In a fixed order: a sum of floats depends on it, and rows come in any order.
+    by_label = [data.labels[pair] for pair in sorted(data.labels)]
     return LabelSection(n=n, second_label_pick_rate=k / n, ci95=stats.wilson_ci(k, n),
-                        label_p=stats.label_omnibus_p(list(data.labels.values())),
+                        label_p=stats.label_omnibus_p(by_label),
                         p_adjusted=None, significant=False, by_pair=by_pair, tier=level,
                         reason=None)
 
@@ -359,19 +362,21 @@ def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
 # Collection
 
 
-async def collect(session: AsyncSession,
-                  filters: ReportFilters) -> tuple[dict[str, JudgeData], list[Any], list[Any]]:
+async def collect(session: AsyncSession, filters: ReportFilters, *, rollups: bool = True
+                  ) -> tuple[dict[str, JudgeData], list[Any], list[Any]]:
     """Run the two statements and file their rows by judge; also returns the rows the series
-    reads (calls and pairs)."""
+    reads (calls and pairs). From the rollups, or (`rollups=False`) regrouped from the calls:
+    the same numbers, which a test holds them to."""
     await queries.prepare(session)
     judges: dict[str, JudgeData] = defaultdict(JudgeData)
-    call_rows = await queries.call_cube(session, filters)
+    call_rows: Sequence[Any] = (await cube_from_rollups(session, filters) if rollups
+                                else await queries.call_cube(session, filters))
     for row in call_rows:
         judges[row.judge].add_calls(row)
-    parts = await queries.observation_parts(session, filters)
+    parts = await queries.observation_parts(session, filters, stored=rollups)
     for row in parts:
         judges[row.judge].add_observation(row)
-    return judges, call_rows, [row for row in parts if row.part == "pairs"]
+    return judges, list(call_rows), [row for row in parts if row.part == "pairs"]
 
 
 def filters_read(filters: ReportFilters) -> ReportFiltersRead:
@@ -383,10 +388,10 @@ def filters_read(filters: ReportFilters) -> ReportFiltersRead:
 
 
 async def build_report(
-    session: AsyncSession, filters: ReportFilters, settings: Settings
+    session: AsyncSession, filters: ReportFilters, settings: Settings, *, rollups: bool = True
 ) -> BiasReport:
     """The whole bias report for the filters."""
-    judges, series_calls, pair_rows = await collect(session, filters)
+    judges, series_calls, pair_rows = await collect(session, filters, rollups=rollups)
     reports = [judge_report(name, judges[name], settings) for name in sorted(judges)]
     adjust_across_judges(reports, settings)
     labels = await label_sections(session, filters, judges=[r.judge for r in reports])

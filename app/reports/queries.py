@@ -28,6 +28,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     ColumnElement,
+    CompoundSelect,
     Integer,
     Row,
     Select,
@@ -46,6 +47,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.reports.models import OBSERVATION_COLUMNS, JudgeObservation
 
 Bucket = Literal["day", "hour"]
 Placebo = Literal["exclude", "only", "include"]
@@ -82,6 +84,10 @@ class ReportFilters:
 async def prepare(session: AsyncSession) -> None:
     """Tune this transaction for a few large aggregates (PostgreSQL only)."""
     if session.get_bind().dialect.name == "postgresql":
+        if not session.in_transaction():
+            # One snapshot for every statement: the rollups, the edges and the running
+            # comparisons subtracted from them must see the same calls.
+            await session.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
         # JIT compiling costs more than it saves at this size; hashing needs room to stay in RAM.
         await session.execute(text("SET LOCAL jit = off"))
         await session.execute(text("SET LOCAL work_mem = '64MB'"))
@@ -90,11 +96,12 @@ async def prepare(session: AsyncSession) -> None:
         await session.execute(text("SET LOCAL enable_nestloop = off"))
 
 
-def scope(filters: ReportFilters, *, placebo: Placebo = "exclude",
-          judges: bool = True) -> list[ColumnElement[bool]]:
-    """Conditions on calls joined to their comparison; `judges=False` ignores judge filters."""
-    conditions: list[ColumnElement[bool]] = [
-        _cmp.status != "running", _call.started_at >= filters.since]
+def scope(filters: ReportFilters, *, placebo: Placebo = "exclude", judges: bool = True,
+          running: bool = False) -> list[ColumnElement[bool]]:
+    """Conditions on calls joined to their comparison; `judges=False` ignores judge filters;
+    `running=True` selects the calls of running comparisons instead of the others."""
+    status = _cmp.status == "running" if running else _cmp.status != "running"
+    conditions: list[ColumnElement[bool]] = [status, _call.started_at >= filters.since]
     if placebo != "include":
         conditions.append(_cmp.placebo.is_(placebo == "only"))
     if filters.until is not None:
@@ -141,20 +148,29 @@ def _counts(**conditions: ColumnElement[bool] | None) -> list[Any]:
 # Calls
 
 
-async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+def call_counts() -> list[Any]:
+    """The counts of `call_cube`, labelled (`design_*`, `decisive`, `first` and `second_label`
+    count design calls only)."""
+    return _counts(calls=None, failed=FAILED, design=_call.design.is_(True), parsed=PARSED,
+                   ties=_call.pick == "tie", design_parsed=PARSED_DESIGN, decisive=DECISIVE,
+                   first=and_(_call.design, _call.pick == "first"),
+                   design_ties=and_(_call.design, _call.pick == "tie"),
+                   second_label=and_(DECISIVE, SECOND_LABEL_PICKED))
+
+
+CALL_COUNTS = tuple(column.name for column in call_counts())
+
+
+async def call_cube(session: AsyncSession, filters: ReportFilters, *,
+                    running: bool = False) -> list[Row[Any]]:
     """Per judge, version, placebo, error kind, label pair and bucket: counts of every kind of
-    call (`design_*`, `decisive`, `first` and `second_label` count design calls only)."""
+    call, straight from the calls (of running comparisons only, with `running=True`)."""
     query = calls_query(
         _call.judge_name.label("judge"), _call.judge_version.label("version"),
         _cmp.placebo.label("placebo"), _call.error_kind.label("error_kind"),
         _call.label_pair.label("label_pair"),
         bucket_of(session, _call.started_at, filters.bucket).label("bucket"),
-        *_counts(calls=None, failed=FAILED, design=_call.design.is_(True), parsed=PARSED,
-                 ties=_call.pick == "tie", design_parsed=PARSED_DESIGN, decisive=DECISIVE,
-                 first=and_(_call.design, _call.pick == "first"),
-                 design_ties=and_(_call.design, _call.pick == "tie"),
-                 second_label=and_(DECISIVE, SECOND_LABEL_PICKED)),
-        conditions=scope(filters, placebo="include"))
+        *call_counts(), conditions=scope(filters, placebo="include", running=running))
     return await fetch(session, query.group_by(
         _call.judge_name, _call.judge_version, _cmp.placebo, _call.error_kind, _call.label_pair,
         literal_column("bucket")))
@@ -179,41 +195,99 @@ def _neutral() -> ColumnElement[Any]:
                 else_=0)
 
 
-def observations(session: AsyncSession, filters: ReportFilters) -> CTE:
-    """Per (judge, comparison) off placebo, over parsed design calls: the AB and BA picks,
-    Σ outcome and calls, decisive calls and A picks, Δlen and its length class, the judge's
-    conflicted side or neutrality, the first call's bucket and time, the last call's time.
+def hour_of(dialect: str, moment: Any) -> ColumnElement[int]:
+    """UTC hours since the epoch of a stored timestamp."""
+    if dialect == "postgresql":
+        return cast(func.floor(func.extract("epoch", moment) / 3600), BigInteger)
+    return cast(func.strftime("%s", moment), Integer) // 3600
+
+
+def observation_sums(dialect: str) -> list[Any]:
+    """Per (judge, comparison), over its parsed design calls: the AB and BA picks, the version
+    and protocol, Σ outcome and calls, decisive calls and A picks, Δlen and the shorter length,
+    the judge's conflicted side or neutrality, the first and last call's time. Each is a sum,
+    a min or max, or a constant of the comparison, so calls can be folded in as they come."""
+    return [
+        func.max(_call.judge_version).label("version"), func.max(_call.protocol).label("protocol"),
+        func.max(_call.pick).filter(_call.round == 0, _call.display_order == "AB").label("p1"),
+        func.max(_call.pick).filter(_call.round == 1, _call.display_order == "BA").label("p2"),
+        func.sum(OUTCOME).label("y_sum"), func.count().label("y_n"),
+        func.count().filter(_call.pick != "tie").label("n_dec"),
+        func.count().filter(_call.mapped_winner == "A").label("n_a"),
+        func.max(_cmp.len_a - _cmp.len_b).label("delta"),
+        func.max(case((_cmp.len_a < _cmp.len_b, _cmp.len_a), else_=_cmp.len_b)).label("shorter"),
+        func.max(_side()).label("side"), func.max(_neutral()).label("neutral"),
+        func.min(_call.started_at).label("first_at"), func.max(_call.started_at).label("last_at"),
+        hour_of(dialect, func.min(_call.started_at)).label("first_hour")]
+
+
+def raw_observations(dialect: str, filters: ReportFilters,
+                     *conditions: ColumnElement[bool]) -> Select[Any]:
+    """`observation_sums` per (judge, comparison) off placebo, regrouped from the calls in the
+    filters' scope (every judge, whatever the judge filters) and `conditions`."""
+    return (calls_query(_call.judge_name.label("judge"), _call.comparison_id.label("comparison_id"),
+                        *observation_sums(dialect),
+                        conditions=[*scope(filters, judges=False), PARSED_DESIGN, *conditions])
+            .group_by(_call.judge_name, _call.comparison_id))
+
+
+def stored_observations(dialect: str, filters: ReportFilters) -> CompoundSelect[Any]:
+    """The observations of the scope from `judge_observations`, kept in step as calls are
+    written: those whose calls all lie in the window, plus, regrouped from the calls, every
+    observation of a comparison with calls on both sides of a window's edge."""
+    stored = JudgeObservation
+    edges = [and_(stored.first_at < filters.since, stored.last_at >= filters.since)]
+    inside = [stored.first_at >= filters.since]
+    if filters.until is not None:
+        edges.append(and_(stored.first_at < filters.until, stored.last_at >= filters.until))
+        inside.append(stored.last_at < filters.until)
+    straddling = select(stored.comparison_id).where(or_(*edges))
+    running = select(_cmp.id).where(_cmp.status == "running")
+    conditions = [*inside, stored.comparison_id.not_in(running),
+                  stored.comparison_id.not_in(straddling)]
+    if filters.protocol is not None:
+        conditions.append(stored.protocol == filters.protocol)
+    for key, value in filters.tags:
+        conditions.append(stored.comparison_id.in_(select(ComparisonTag.comparison_id).where(
+            ComparisonTag.key == key, ComparisonTag.value == value)))
+    columns = [stored.__table__.c[name] for name in OBSERVATION_COLUMNS]
+    return union_all(select(*columns).where(*conditions),
+                     raw_observations(dialect, filters, _call.comparison_id.in_(straddling)))
+
+
+def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool = True) -> CTE:
+    """Per (judge, comparison): `observation_sums`, the first call's bucket, and its length
+    class. From `judge_observations` (`stored`) or regrouped from the calls.
 
     `eligible`: y_c ≠ 0 and |Δlen| ≥ max(30, 0.1·min(len A, len B)); `longer`: the longer
     response was favoured. Every judge is kept whatever the judge filters, because
     self-preference compares a judge with the others; the parts apply those filters.
     """
-    y_sum = func.sum(OUTCOME)
-    delta = func.max(_cmp.len_a - _cmp.len_b)
-    shorter = func.max(case((_cmp.len_a < _cmp.len_b, _cmp.len_a), else_=_cmp.len_b))
-    query = calls_query(
-        _call.judge_name.label("judge"), _call.comparison_id.label("comparison_id"),
-        func.max(_call.judge_version).label("version"),
-        func.max(_call.pick).filter(_call.round == 0, _call.display_order == "AB").label("p1"),
-        func.max(_call.pick).filter(_call.round == 1, _call.display_order == "BA").label("p2"),
-        y_sum.label("y_sum"), func.count().label("y_n"),
-        func.count().filter(_call.pick != "tie").label("n_dec"),
-        func.count().filter(_call.mapped_winner == "A").label("n_a"), delta.label("delta"),
-        and_(y_sum != 0, func.abs(delta) >= 30, 10 * func.abs(delta) >= shorter).label("eligible"),
+    dialect = session.get_bind().dialect.name
+    base = (stored_observations(dialect, filters) if stored
+            else raw_observations(dialect, filters)).subquery()
+    y_sum, delta = base.c.y_sum, base.c.delta
+    # A bucket is its first hour's number (`series.bucket_start`): integers group cheaply.
+    bucket = base.c.first_hour if filters.bucket == "hour" else base.c.first_hour // 24 * 24
+    query = select(
+        *base.c,
+        and_(y_sum != 0, func.abs(delta) >= 30, 10 * func.abs(delta) >= base.c.shorter
+             ).label("eligible"),
         or_(and_(y_sum > 0, delta > 0), and_(y_sum < 0, delta < 0)).label("longer"),
-        func.max(_side()).label("side"), func.max(_neutral()).label("neutral"),
-        bucket_of(session, func.min(_call.started_at), filters.bucket).label("bucket"),
-        func.min(_call.started_at).label("first_at"), func.max(_call.started_at).label("last_at"),
-        conditions=[*scope(filters, judges=False), PARSED_DESIGN])
+        bucket.label("bucket"))
+    if stored:
+        # Each part scans the table with its own filters: cheaper than writing ~400k wide rows
+        # of a materialized CTE to a tuplestore (and to disk, past work_mem) to read them back.
+        return query.cte("observations").prefix_with("NOT MATERIALIZED")
     # Computed once, read by every part of the statement.
-    return (query.group_by(_call.judge_name, _call.comparison_id)
-            .cte("observations").prefix_with("MATERIALIZED"))
+    return query.cte("observations").prefix_with("MATERIALIZED")
 
 
 # The columns every part of the observation statement returns, a typed NULL where a part has
-# none (a UNION takes a column's type from its first part). The bucket's type is the backend's.
+# none (a UNION takes a column's type from its first part).
 PART_COLUMNS: dict[str, Any] = {
-    "bucket": None, "p1": String(), "p2": String(), "eligible": Boolean(), "longer": Boolean(),
+    "bucket": BigInteger(), "p1": String(), "p2": String(), "eligible": Boolean(),
+    "longer": Boolean(),
     "delta": Integer(), "y_sum": BigInteger(), "y_n": BigInteger(), "kept": Boolean(),
     "k_s": BigInteger(), "n_s": BigInteger(), "k_o": BigInteger(), "n_o": BigInteger()}
 
@@ -270,7 +344,7 @@ def recent_buckets(obs: CTE, filters: ReportFilters) -> Any:
                      newer.label("newer")).subquery("running")
     return (select(running.c.judge, func.min(running.c.bucket).label("since"))
             .where(running.c.newer <= MAX_OBSERVATIONS).group_by(running.c.judge)
-            .subquery("recent"))
+            .cte("recent"))  # read twice, computed once
 
 
 def length_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
@@ -314,10 +388,11 @@ def self_preference_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
     return _part("self", joined.c.judge, keys)
 
 
-async def observation_parts(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
-    """One statement, one pass over the calls: the pairs, length-class, length and
+async def observation_parts(session: AsyncSession, filters: ReportFilters, *,
+                            stored: bool = True) -> list[Row[Any]]:
+    """One statement, one pass over the observations: the pairs, length-class, length and
     self-preference parts."""
-    obs = observations(session, filters)
+    obs = observations(session, filters, stored=stored)
     statement = union_all(pairs_part(obs, filters), length_class_part(obs, filters),
                           length_part(obs, filters), self_preference_part(obs, filters))
     return list((await session.execute(statement)).all())

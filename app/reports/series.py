@@ -37,7 +37,10 @@ class Cell:
 
 
 def bucket_start(value: Any) -> datetime:
-    """A bucket as either backend returns it (timestamp or text), as an aware UTC datetime."""
+    """A bucket as either backend returns it (timestamp, text, or the number of its first hour
+    since the epoch), as an aware UTC datetime."""
+    if isinstance(value, int):
+        return datetime.fromtimestamp(value * 3600, UTC)
     moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
     return moment.replace(tzinfo=UTC)
 

@@ -15,6 +15,7 @@ from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.protocols import Pick
 from app.db import create_engine, create_sessionmaker
 from app.labels.models import Label
+from app.reports import rollups
 
 # Inside the report's default 30-day window.
 BASE_TIME = datetime.now(UTC).replace(microsecond=0) - timedelta(days=3)
@@ -108,6 +109,7 @@ class Rows:
                                 (JudgeCall, self.calls), (Label, self.labels)):
                 if rows:
                     await session.execute(insert(model), rows)
+            await rollups.rebuild(session)  # the calls bypassed the ORM
             await session.commit()
         await engine.dispose()
 

@@ -94,13 +94,14 @@ class StoredData:
                            for column in JudgeCall.__table__.columns if column.key != "id"})
 
     async def insert(self, database_url: str) -> None:
-        """Write every row into the database."""
+        """Write every row into the database; the calls through the ORM, as the service
+        writes them, so that they are folded into the report's rollups."""
         engine = create_engine(database_url)
         async with create_sessionmaker(engine)() as session:
-            for model, rows in ((Comparison, self.comparisons), (ComparisonTag, self.tags),
-                                (JudgeCall, self.calls)):
+            for model, rows in ((Comparison, self.comparisons), (ComparisonTag, self.tags)):
                 if rows:
                     await session.execute(insert(model), rows)
+            session.add_all(JudgeCall(**row) for row in self.calls)
             await session.commit()
         await engine.dispose()
 

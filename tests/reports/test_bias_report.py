@@ -88,7 +88,8 @@ async def traffic_report(pg_url: str, traffic: StoredData) -> BiasReport:
     finally:
         engine = create_engine(pg_url)
         async with engine.begin() as conn:
-            await conn.execute(text("TRUNCATE judge_calls, comparison_tags, comparisons CASCADE"))
+            await conn.execute(text(
+                "TRUNCATE judge_calls, comparison_tags, comparisons, call_rollup CASCADE"))
         await engine.dispose()
 
 

@@ -1,0 +1,229 @@
+"""Rollups of judge calls, kept in step in the transaction that writes the calls.
+
+Regrouping a million calls takes the bias report seconds, so two tables hold the groupings as
+calls arrive (`app.reports.models`):
+
+- `call_rollup`: `queries.call_counts` per judge, version, placebo, protocol, error kind, label
+  pair and UTC hour. The report sums it over the window's whole hours and counts the calls of
+  the partial hours at its edges, and of comparisons still running, from `judge_calls`.
+- `judge_observations`: `queries.observation_sums` per (judge, non-placebo comparison), read by
+  `queries.stored_observations`.
+
+Every ORM flush that inserts judge calls folds them into both, on the same connection and so in
+the same transaction: a call is counted exactly when it is stored. Each fold is one
+`INSERT … SELECT … ON CONFLICT DO UPDATE` adding the new calls' sums, its rows in key order, so
+two transactions never wait for each other's rows in opposite orders (no deadlock). Writers
+that bypass the ORM (bulk loads, COPY) call `rebuild`; a purge subtracts what it deletes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any, NamedTuple
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    Executable,
+    Row,
+    bindparam,
+    case,
+    cast,
+    delete,
+    event,
+    func,
+    literal_column,
+    select,
+    text,
+    true,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import Insert
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from app.comparisons.models import Comparison, JudgeCall
+from app.reports import queries
+from app.reports.models import OBSERVATION_COLUMNS, CallRollup, JudgeObservation
+from app.reports.queries import CALL_COUNTS, PARSED_DESIGN, Bucket, ReportFilters
+
+CUBE_KEYS = ("judge", "version", "placebo", "protocol", "error_kind", "label_pair", "hour")
+_call, _cmp = JudgeCall, Comparison
+
+
+# Writing
+
+
+def _insert(dialect: str) -> Callable[[Any], Insert]:
+    # Both dialects' inserts offer the same on_conflict_do_update; typed as PostgreSQL's.
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert  # type: ignore[return-value]
+
+
+def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Executable:
+    """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`."""
+    keys = [_call.judge_name, _call.judge_version, _cmp.placebo, _call.protocol,
+            func.coalesce(_call.error_kind, ""), _call.label_pair,
+            queries.hour_of(dialect, _call.started_at)]
+    counts = [column if sign == 1 else (sign * column.element).label(column.name)
+              for column in queries.call_counts()]
+    rows = (queries.calls_query(*keys, *counts, conditions=[calls])
+            .group_by(*keys).order_by(*keys))
+    insert = _insert(dialect)(CallRollup).from_select([*CUBE_KEYS, *CALL_COUNTS], rows)
+    table = CallRollup.__table__.c
+    return insert.on_conflict_do_update(
+        index_elements=list(CUBE_KEYS),
+        set_={name: table[name] + insert.excluded[name] for name in CALL_COUNTS})
+
+
+def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Executable:
+    """Fold the selected calls into their (judge, comparison) rows of `judge_observations`."""
+    keys = [_call.judge_name, _call.comparison_id]
+    rows = (queries.calls_query(*keys, *queries.observation_sums(dialect),
+                                conditions=[calls, PARSED_DESIGN, _cmp.placebo.is_(False)])
+            .group_by(*keys).order_by(*keys))
+    insert = _insert(dialect)(JudgeObservation).from_select(list(OBSERVATION_COLUMNS), rows)
+    old, new = JudgeObservation.__table__.c, insert.excluded
+    return insert.on_conflict_do_update(index_elements=["judge", "comparison_id"], set_={
+        **{name: old[name] + new[name] for name in ("y_sum", "y_n", "n_dec", "n_a")},
+        # One call per (comparison, judge, round): a pick is set once.
+        "p1": func.coalesce(old.p1, new.p1), "p2": func.coalesce(old.p2, new.p2),
+        "version": case((new.version > old.version, new.version), else_=old.version),
+        "first_at": case((new.first_at < old.first_at, new.first_at), else_=old.first_at),
+        "last_at": case((new.last_at > old.last_at, new.last_at), else_=old.last_at),
+        "first_hour": case((new.first_at < old.first_at, new.first_hour), else_=old.first_hour)})
+
+
+@cache
+def _fold_new(dialect: str) -> tuple[Executable, ...]:
+    ids = _call.id.in_(bindparam("ids", expanding=True))
+    return fold_observations(dialect, ids), fold_cube(dialect, ids)
+
+
+def fold_new_calls(session: Session, _flush_context: Any) -> None:
+    """After a flush: fold the judge calls it inserted, in its transaction."""
+    ids = [row.id for row in session.new if isinstance(row, JudgeCall)]
+    if ids:
+        connection: Connection = session.connection()
+        for statement in _fold_new(connection.dialect.name):
+            connection.execute(statement, {"ids": ids})
+
+
+event.listen(Session, "after_flush", fold_new_calls)
+
+
+def rebuild_statements(dialect: str) -> list[Executable]:
+    """Recompute both rollups from every stored call."""
+    return [delete(CallRollup), delete(JudgeObservation),
+            fold_observations(dialect, true()), fold_cube(dialect, true())]
+
+
+async def rebuild(session: AsyncSession) -> None:
+    """Recompute both rollups (after writes that bypassed the ORM); the caller commits."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        # Live writers fold into the rows being replaced: they wait instead of interleaving.
+        await session.execute(text("LOCK TABLE call_rollup, judge_observations IN EXCLUSIVE MODE"))
+    for statement in rebuild_statements(dialect):
+        await session.execute(statement)
+
+
+async def unfold(session: AsyncSession, calls: ColumnElement[bool]) -> None:
+    """Subtract calls about to be deleted from `call_rollup` (their observations go with their
+    comparison)."""
+    await session.execute(fold_cube(session.get_bind().dialect.name, calls, sign=-1))
+    await session.execute(delete(CallRollup).where(CallRollup.calls == 0))
+
+
+# Reading
+
+
+class CubeRow(NamedTuple):
+    """One row of `queries.call_cube`, merged from the rollup and the calls."""
+
+    judge: str
+    version: int
+    placebo: bool
+    error_kind: str | None
+    label_pair: str
+    bucket: Any
+    calls: int
+    failed: int
+    design: int
+    parsed: int
+    ties: int
+    design_parsed: int
+    decisive: int
+    first: int
+    design_ties: int
+    second_label: int
+
+
+def hour_start(hour: int) -> datetime:
+    return datetime.fromtimestamp(hour * 3600, UTC)
+
+
+def bucket_of_hour(session: AsyncSession, hour: Any, bucket: Bucket) -> ColumnElement[Any]:
+    """`queries.bucket_of` for an hour number: the same type and value as for its calls."""
+    if session.get_bind().dialect.name == "postgresql":
+        return func.date_trunc(literal_column(f"'{bucket}'"), func.timezone(
+            literal_column("'UTC'"), func.to_timestamp(hour * 3600)))
+    pattern = "'%Y-%m-%d %H:00:00'" if bucket == "hour" else "'%Y-%m-%d 00:00:00'"
+    return func.strftime(literal_column(pattern), hour * 3600, literal_column("'unixepoch'"))
+
+
+async def rolled_up(session: AsyncSession, filters: ReportFilters, first: int,
+                    end: int | None) -> list[Row[Any]]:
+    """`call_rollup` summed per call-cube key over the hours [first, end)."""
+    r = CallRollup
+    keys = [r.judge, r.version, r.placebo, func.nullif(r.error_kind, "").label("error_kind"),
+            r.label_pair, bucket_of_hour(session, r.hour, filters.bucket).label("bucket")]
+    conditions = [r.hour >= first]
+    if end is not None:
+        conditions.append(r.hour < end)
+    if filters.judge is not None:
+        conditions.append(r.judge == filters.judge)
+    if filters.judge_version is not None:
+        conditions.append(r.version == filters.judge_version)
+    if filters.protocol is not None:
+        conditions.append(r.protocol == filters.protocol)
+    # PostgreSQL sums bigints into numerics; the counts stay integers.
+    sums = [cast(func.sum(r.__table__.c[name]), BigInteger).label(name) for name in CALL_COUNTS]
+    query = select(*keys, *sums).where(*conditions).group_by(*keys[:4], literal_column("bucket"))
+    return await queries.fetch(session, query.group_by(r.label_pair))
+
+
+def merged(parts: Sequence[tuple[int, Sequence[Any]]]) -> list[CubeRow]:
+    """Rows of several cubes added key by key, each with its sign; empty keys dropped."""
+    table: dict[tuple[Any, ...], list[int]] = {}
+    for sign, rows in parts:
+        for row in rows:
+            key = (row.judge, row.version, bool(row.placebo), row.error_kind, row.label_pair,
+                   row.bucket)
+            sums = table.setdefault(key, [0] * len(CALL_COUNTS))
+            for i, name in enumerate(CALL_COUNTS):
+                sums[i] += sign * getattr(row, name)
+    return [CubeRow(*key, *sums) for key, sums in table.items() if sums[0]]
+
+
+async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[CubeRow]:
+    """`queries.call_cube`: the window's whole hours from `call_rollup` (minus the calls of
+    running comparisons, which it already counts), its partial hours from the calls. Tags are
+    not rolled up: a tag filter counts from the calls."""
+    first = math.ceil(filters.since.timestamp() / 3600)
+    end = None if filters.until is None else math.floor(filters.until.timestamp() / 3600)
+    if filters.tags or (end is not None and end <= first):
+        return merged([(1, await queries.call_cube(session, filters))])
+    whole = replace(filters, since=hour_start(first),
+                    until=None if end is None else hour_start(end))
+    parts = [(1, await rolled_up(session, filters, first, end)),
+             (-1, await queries.call_cube(session, whole, running=True))]
+    if filters.since < whole.since:
+        parts.append((1, await queries.call_cube(session, replace(filters, until=whole.since))))
+    if filters.until is not None and whole.until is not None and whole.until < filters.until:
+        parts.append((1, await queries.call_cube(session, replace(filters, since=whole.until))))
+    return merged(parts)

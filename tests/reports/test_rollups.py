@@ -1,0 +1,188 @@
+"""The report's rollups: folded as calls are written, they give the report that regrouping every
+call gives, for any window, filter and backend; purges and concurrent writers keep them exact."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select, text
+
+from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.comparisons.writes import GroupCommit
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.reports import rollups
+from app.reports.bias import build_report
+from app.reports.models import CallRollup, JudgeObservation
+from app.reports.queries import ReportFilters
+from app.retention import purge
+from app.schema import upgrade
+from tests.reports.builders import BASE_TIME, StoredData
+from tests.reports.oracle import generate
+
+# Edges inside the traffic (which spans BASE_TIME to about BASE_TIME + 47 h), on and off the hour.
+WINDOWS: list[dict[str, Any]] = [
+    {"since": BASE_TIME - timedelta(days=1)},
+    {"since": BASE_TIME + timedelta(hours=5, minutes=13, seconds=7)},
+    {"since": BASE_TIME + timedelta(hours=5), "until": BASE_TIME + timedelta(hours=30)},
+    {"since": BASE_TIME + timedelta(hours=5, minutes=13),
+     "until": BASE_TIME + timedelta(hours=30, minutes=41, seconds=2)},
+    {"since": BASE_TIME + timedelta(hours=7, minutes=5),
+     "until": BASE_TIME + timedelta(hours=7, minutes=55)},  # inside one hour
+    {"since": BASE_TIME + timedelta(hours=3, minutes=30), "bucket": "hour"},
+    {"since": BASE_TIME + timedelta(minutes=50), "tags": (("team", "a"),)},
+    {"since": BASE_TIME + timedelta(minutes=50), "protocol": "adaptive"},
+    {"since": BASE_TIME + timedelta(minutes=50), "judge": "j-open", "judge_version": 2},
+]
+
+
+@pytest.fixture(scope="module")
+def traffic() -> StoredData:
+    """The oracle's random traffic, its calls spread over up to an hour after their comparison
+    so that comparisons straddle hours and window edges."""
+    data = StoredData()
+    generate(data, comparisons=300, seed=11)
+    rng = random.Random(5)
+    for call in data.calls:
+        call["started_at"] = call["finished_at"] = call["started_at"] + timedelta(
+            seconds=rng.randint(0, 3600))
+    return data
+
+
+async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4) -> None:
+    """Comparisons first, then the calls in shuffled pieces, a transaction each: a
+    (judge, comparison) is folded over several transactions."""
+    calls = list(data.calls)
+    random.Random(3).shuffle(calls)
+    engine = create_engine(url)
+    sessionmaker = create_sessionmaker(engine)
+    async with sessionmaker() as session:
+        session.add_all(Comparison(**row) for row in data.comparisons)
+        await session.flush()
+        session.add_all(ComparisonTag(**row) for row in data.tags)
+        await session.commit()
+    for piece in range(pieces):
+        async with sessionmaker() as session:
+            session.add_all(JudgeCall(**row) for row in calls[piece::pieces])
+            await session.commit()
+    await engine.dispose()
+
+
+async def report_pair(url: str, **filters: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The report from the rollups and regrouped from the calls, without their timestamps."""
+    engine = create_engine(url)
+    reports = []
+    try:
+        for from_rollups in (True, False):
+            async with create_sessionmaker(engine)() as session:
+                report = await build_report(session, ReportFilters(**filters), Settings(),
+                                            rollups=from_rollups)
+            reports.append(report.model_dump(exclude={"generated_at"}))
+    finally:
+        await engine.dispose()
+    return reports[0], reports[1]
+
+
+async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]]:
+    """Both rollups' rows in key order; `rebuilt`: as `rollups.rebuild` recomputes them."""
+    engine = create_engine(url)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            if rebuilt:
+                await rollups.rebuild(session)
+            rows = {
+                "cube": [tuple(r) for r in (await session.execute(select(
+                    *CallRollup.__table__.c).order_by(*CallRollup.__table__.primary_key)))],
+                "observations": [tuple(r) for r in (await session.execute(select(
+                    *JudgeObservation.__table__.c).order_by(
+                        *JudgeObservation.__table__.primary_key)))]}
+            await session.rollback()
+    finally:
+        await engine.dispose()
+    return rows
+
+
+async def sqlite_database(tmp_path: Path) -> str:
+    url = f"sqlite+aiosqlite:///{tmp_path}/rollups.db"
+    await asyncio.to_thread(upgrade, url)
+    return url
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+async def test_the_report_from_rollups_equals_regrouping_the_calls(
+        backend: str, clean_pg: str, tmp_path: Path, traffic: StoredData) -> None:
+    url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
+    await insert_in_pieces(url, traffic)
+    assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)
+    for window in WINDOWS:
+        from_rollups, from_calls = await report_pair(url, **window)
+        assert from_calls["judges"], window  # the window holds traffic
+        assert from_rollups == from_calls, window
+
+
+async def test_running_comparisons_count_once_they_end(clean_pg: str) -> None:
+    data = StoredData()
+    running = data.swap("first", "second", comparison_id=data.comparison(status="running"))
+    data.swap("first", "first")
+    await data.insert(clean_pg)
+    since = {"since": BASE_TIME - timedelta(hours=1)}
+    from_rollups, from_calls = await report_pair(clean_pg, **since)
+    assert from_rollups == from_calls
+    assert from_rollups["judges"][0]["calls"]["total"] == 2
+    engine = create_engine(clean_pg)
+    async with engine.begin() as connection:
+        await connection.execute(text("UPDATE comparisons SET status = 'complete' WHERE id = :id"),
+                                 {"id": running})
+    await engine.dispose()
+    from_rollups, from_calls = await report_pair(clean_pg, **since)
+    assert from_rollups == from_calls
+    assert from_rollups["judges"][0]["calls"]["total"] == 4
+
+
+async def test_a_purge_keeps_the_rollups_exact(clean_pg: str, traffic: StoredData) -> None:
+    await insert_in_pieces(clean_pg, traffic)
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        purged = await purge(session, BASE_TIME + timedelta(hours=20), texts_only=False)
+    await engine.dispose()
+    assert purged.calls > 0
+    assert await rollup_rows(clean_pg) == await rollup_rows(clean_pg, rebuilt=True)
+    from_rollups, from_calls = await report_pair(clean_pg, since=BASE_TIME - timedelta(days=1))
+    assert from_rollups == from_calls
+
+
+async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
+        clean_pg: str) -> None:
+    """Four processes' group commits, each with two transactions in flight, write calls that all
+    fold into the same few rollup rows, in random orders."""
+    data = StoredData()
+    comparisons = [data.comparison(at=BASE_TIME + timedelta(minutes=i % 50)) for i in range(200)]
+    for i, comparison_id in enumerate(comparisons):
+        for judge in ("judge-a", "judge-b"):
+            data.swap("first", "second", judge=judge, comparison_id=comparison_id,
+                      label_pair=("P/Q", "X/Y")[i % 2], at=BASE_TIME + timedelta(minutes=i % 50))
+    await StoredData(comparisons=data.comparisons).insert(clean_pg)
+    engine = create_engine(clean_pg)
+    sessionmaker = create_sessionmaker(engine)
+    writers = [GroupCommit(sessionmaker, max_flushes=2, max_batch=8) for _ in range(4)]
+    calls = list(data.calls)
+    random.Random(1).shuffle(calls)
+
+    async def write(i: int, row: dict[str, Any]) -> None:
+        async def add(session: Any) -> None:
+            session.add(JudgeCall(**row))
+
+        await writers[i % len(writers)].run(add)
+
+    await asyncio.gather(*(write(i, row) for i, row in enumerate(calls)))
+    await engine.dispose()
+    stored = await rollup_rows(clean_pg)
+    assert stored == await rollup_rows(clean_pg, rebuilt=True)
+    assert sum(row[7] for row in stored["cube"]) == len(calls)  # the `calls` column
+    assert len(stored["observations"]) == 400
+
