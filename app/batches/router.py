@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
@@ -11,8 +12,10 @@ from app.batches import queries, service
 from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatus
 from app.deps import CompareKey, ReadKey, SessionDep, authenticate
+from app.errors import ServiceUnavailable
 
 router = APIRouter(tags=["batches"])
+QUEUE_PROBE_S = 1.0
 BatchId = Annotated[str, Path(max_length=36, pattern=r"^[0-9a-f-]+$")]
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"description": text, "content": {"application/problem+json": {}}}
@@ -23,7 +26,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (409, "idempotency"),
         (413, "body too large (FAIRPAIR_MAX_BATCH_BYTES)"),
         (422, "invalid request"),
-        (503, "database down"),
+        (503, "database down, or (submitting) the batch queue's Redis"),
     ]
 }
 
@@ -44,6 +47,7 @@ async def create_batch(
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
 ) -> BatchRead:
     """Queue compare and score items to run in the background; 202 with the batch."""
+    await require_reachable(queue)
     outcome = await service.submit(
         body,
         principal,
@@ -82,3 +86,19 @@ async def list_batch_results(
 async def cancel_batch(batch_id: BatchId, _: CompareKey, session: SessionDep) -> BatchRead:
     """Cancel the items not started yet; running items finish and keep their results."""
     return await service.cancel(session, batch_id)
+
+
+async def require_reachable(queue: ItemQueue) -> None:
+    """503 while the queue's Redis does not answer: workers could not be handed the items, so
+    the caller hears it now and retries (with its Idempotency-Key) instead of waiting on a batch
+    that cannot start. Reading and cancelling batches need only the database."""
+    if queue.redis is None:
+        return
+    try:
+        async with asyncio.timeout(QUEUE_PROBE_S):
+            await queue.redis.ping()
+    except Exception as exc:  # any failure: unreachable
+        raise ServiceUnavailable(
+            "the batch queue (Redis) is unreachable; nothing was stored",
+            headers={"Retry-After": "5"},
+        ) from exc
