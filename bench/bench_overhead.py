@@ -1,6 +1,6 @@
 """Overhead of `POST /v1/compare` over a bare SDK client, and the API's memory (issue 12: 1, 4).
 
-    .venv/bin/python bench/bench_overhead.py [--concurrency 1 16 64] [--workers 1] [--soak-s 0]
+    .venv/bin/python bench/bench_overhead.py [--concurrency 1 16 64] [--replicas 1] [--soak-s 0]
 
 Starts `fairpair sim-judge --latency-ms 100` and `fairpair serve` (PostgreSQL: a fresh migrated
 database; one judge with provider "openai" pointing at the sim-judge; auth on) as processes.
@@ -12,14 +12,17 @@ For each concurrency it then runs, one after the other on the same machine:
 
 Latencies are per comparison as the client sees it; CPU is read from /proc for the measured window
 (after a warm-up) for the API process(es), the client, the sim-judge and the PostgreSQL backends
-connected to the benchmark's database. `--soak-s N` then runs concurrency 16 for N seconds and
-samples the API's RSS. Prints one table row per run and the memory figures.
+connected to the benchmark's database. `--replicas N` runs N `fairpair serve` processes sharing
+the database, and the load generator spreads comparisons over them round-robin, as a balancer
+would. `--soak-s N` then runs concurrency 16 for N seconds and samples the API's RSS. Prints one
+table row per run and the memory figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -72,17 +75,6 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def workers(pid: int) -> list[int]:
-    """The uvicorn worker processes of a supervisor (not multiprocessing's resource tracker)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(p) for p in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return [p for p in found if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float:
@@ -250,13 +242,22 @@ async def fairpair_client(args: argparse.Namespace) -> dict[str, Any]:
     limits = httpx2.Limits(
         max_connections=args.concurrency, max_keepalive_connections=args.concurrency
     )
-    client = httpx2.AsyncClient(
-        base_url=args.url,
-        limits=limits,
-        timeout=120,
-        headers={"Authorization": f"Bearer {args.token}"},
-    )
+    # One pool per replica, comparisons spread round-robin: what a balancer does per request
+    # (keep-alive connections accepted by uvicorn workers sharing a socket land mostly on one).
+    clients = [
+        httpx2.AsyncClient(
+            base_url=url,
+            limits=limits,
+            timeout=120,
+            headers={"Authorization": f"Bearer {args.token}"},
+        )
+        for url in args.url.split(",")
+    ]
     failures: list[str] = []
+
+    async def close() -> None:
+        for client in clients:
+            await client.aclose()
 
     async def one(i: int) -> None:
         prompt, a, b = comparison_texts(i)
@@ -267,11 +268,11 @@ async def fairpair_client(args: argparse.Namespace) -> dict[str, Any]:
             "judges": [JUDGE],
             "protocol": {"kind": "swap"},
         }
-        answer = await client.post("/v1/compare", json=body)
+        answer = await clients[i % len(clients)].post("/v1/compare", json=body)
         if answer.status_code != 200 or answer.json()["status"] != "complete":
             failures.append(f"{answer.status_code} {answer.text[:200]}")
 
-    result = await measured(args, one, client.aclose)
+    result = await measured(args, one, close)
     result["failures"], result["failure_sample"] = len(failures), failures[:3]
     return result
 
@@ -414,7 +415,9 @@ def main() -> None:
     parser.add_argument("--role", choices=["main", "baseline", "fairpair"], default="main")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64])
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies comparisons per run")
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument(
+        "--replicas", type=int, default=1, help="`fairpair serve` processes, requests spread"
+    )
     parser.add_argument("--latency-ms", type=float, default=100)
     parser.add_argument("--soak-s", type=float, default=0, help="memory soak at concurrency 16")
     parser.add_argument("--url", default="")
@@ -444,7 +447,7 @@ def bench(args: argparse.Namespace) -> None:
 
 
 def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None:
-    sim_port, api_port = free_port(), free_port()
+    sim_port = free_port()
     env = {
         "FAIRPAIR_DATABASE_URL": url,
         "FAIRPAIR_SECRET_KEY": "bench-secret",
@@ -463,32 +466,28 @@ def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None
         "--latency-ms",
         str(args.latency_ms),
     ]
-    api_argv = (
-        [FAIRPAIR, "serve", "--port", str(api_port)]
-        if args.workers == 1
-        else [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--factory",
-            "app.main:create_app",
-            "--port",
-            str(api_port),
-            "--workers",
-            str(args.workers),
-            "--no-access-log",
+    api_ports = [free_port() for _ in range(args.replicas)]
+    sim_url = f"http://127.0.0.1:{sim_port}"
+    api_url = ",".join(f"http://127.0.0.1:{port}" for port in api_ports)
+    with contextlib.ExitStack() as stack:
+        sim_pid = stack.enter_context(
+            process(sim_argv, {}, f"{sim_url}/v1/models", folder / "sim.log")
+        )
+        api_pids = [
+            stack.enter_context(
+                process(
+                    [FAIRPAIR, "serve", "--port", str(port)],
+                    env,
+                    f"http://127.0.0.1:{port}/healthz",
+                    folder / f"api-{port}.log",
+                )
+            )
+            for port in api_ports
         ]
-    )
-    sim_url, api_url = f"http://127.0.0.1:{sim_port}", f"http://127.0.0.1:{api_port}"
-    with (
-        process(sim_argv, {}, f"{sim_url}/v1/models", folder / "sim.log") as sim_pid,
-        process(api_argv, env, f"{api_url}/healthz", folder / "api.log") as api_pid,
-    ):
         time.sleep(1.0)
-        api_pids = [api_pid] if args.workers == 1 else workers(api_pid)
         print(
-            f"sim-judge --latency-ms {args.latency_ms:g}; API: {args.workers} process(es) "
-            f"{api_pids}; cores: {os.cpu_count()}"
+            f"sim-judge --latency-ms {args.latency_ms:g}; API: {args.replicas} `fairpair serve` "
+            f"process(es) {api_pids}; cores: {os.cpu_count()}"
         )
         print(
             "| run | concurrency | comparisons | comparisons/s | p50 ms | p99 ms "
