@@ -125,15 +125,18 @@ class FanOut:
 
     def _order(self, judge: RuntimeJudge, round_index: int) -> Order:
         if self.protocol.kind == "single":
-            rng = self._rng(judge, round_index) or _order_rng
+            rng = self._rng(judge, round_index, "order") or _order_rng
             return "AB" if rng.random() < 0.5 else "BA"
         return order_of_round(round_index)
 
-    def _rng(self, judge: RuntimeJudge, round_index: int) -> random.Random | None:
-        """A reproducible draw per call when seeded (tests, benchmarks), else the system's."""
+    def _rng(self, judge: RuntimeJudge, round_index: int, purpose: str = "labels"
+             ) -> random.Random | None:
+        """A reproducible draw per call and purpose when seeded (tests, benchmarks), else the
+        system's. Separate purposes get separate streams: the order's draw must not decide the
+        label pair's (with one stream, seeded `single` runs tied label pairs to orders)."""
         if self.draw_seed is None:
             return None
-        return random.Random(f"{self.draw_seed}:{judge.name}:{round_index}")
+        return random.Random(f"{self.draw_seed}:{judge.name}:{round_index}:{purpose}")
 
     async def call(
         self, judge: RuntimeJudge, role: Role, round_index: int, order: Order

@@ -6,7 +6,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import get_args
+from types import SimpleNamespace
+from typing import Any, cast, get_args
 
 import pytest
 from hypothesis import given
@@ -553,3 +554,26 @@ def test_majority_of_an_odd_number_of_single_calls_hands_position_bias_to_a() ->
         winners["A" if calls["A"] > calls["B"] else "B" if calls["B"] > calls["A"] else "tie"] += 1
     assert not within_three_standard_errors(winners), winners
     assert winners["A"] > winners["B"]
+
+
+def test_seeded_single_draws_order_and_label_pair_independently() -> None:
+    """With a draw seed, `single`'s display order and the call's label pair come from separate
+    streams: every label pair shows up under both orders at its share (χ² of independence)."""
+    from scipy.stats import chi2_contingency
+
+    from app.comparisons.fanout import FanOut
+    from app.judging.labels import draw_label_assignment
+    from app.judging.types import DEFAULT_LABEL_POOL
+
+    judge = cast(Any, SimpleNamespace(name="seeded"))
+    table: Counter[tuple[str, tuple[str, str]]] = Counter()
+    for seed in range(4000):
+        fanout = FanOut(cast(Any, None), 1, cast(Any, None), Protocol(kind="single"), 0.0,
+                        cast(Any, None), draw_seed=str(seed))
+        order = fanout._order(judge, 0)
+        rng = fanout._rng(judge, 0)
+        assert rng is not None
+        pair, _, _ = draw_label_assignment(DEFAULT_LABEL_POOL, rng)
+        table[(order, pair)] += 1
+    counts = [[table[(order, pair)] for pair in DEFAULT_LABEL_POOL] for order in ("AB", "BA")]
+    assert chi2_contingency(counts).pvalue > 0.001
