@@ -81,7 +81,8 @@ class JudgeData:
     labels: dict[str, tuple[int, int]] = field(default_factory=dict)  # pair: (L2 picks, n)
     pairs: Counter[tuple[stats.Pick, stats.Pick]] = field(default_factory=Counter)
     length: Counter[str] = field(default_factory=Counter)  # n, eligible, longer
-    length_table: list[tuple[int, int, int, int]] = field(default_factory=list)
+    # Spearman of (Δlen, y) over the recent observations: n, Σab, Σa², Σb² of centred ranks.
+    length_ranks: tuple[int, float, float, float] = (0, 0.0, 0.0, 0.0)
     self_table: list[tuple[bool, int, int, int, int, int]] = field(default_factory=list)
 
     def add_calls(self, row: Any) -> None:
@@ -105,7 +106,7 @@ class JudgeData:
             self.length.update(n=row.n, eligible=row.n if row.eligible else 0,
                                longer=row.n if row.eligible and row.longer else 0)
         elif row.part == "length":
-            self.length_table.append((row.delta, row.y_sum, row.y_n, row.n))
+            self.length_ranks = (row.n, row.s_ab, row.s_aa, row.s_bb)
         elif row.part == "self":
             self.self_table.append((bool(row.kept), row.k_s, row.n_s, row.k_o, row.n_o, row.n))
 
@@ -249,18 +250,14 @@ def _expand(values: Iterable[float], counts: Iterable[int]) -> npt.NDArray[np.fl
 def length_section(data: JudgeData) -> LengthSection:
     """Longer-win rate over all comparisons; Spearman ρ over the most recent ones."""
     n, eligible, longer = (data.length[k] for k in ("n", "eligible", "longer"))
-    used = sum(count for *_, count in data.length_table)
+    used, s_ab, s_aa, s_bb = data.length_ranks
     level = stats.tier("comparisons", n)
     if level == "insufficient":
         return LengthSection(n=n, longer_win_n=eligible, longer_win_rate=None, ci95=None,
                              p_value=None, spearman=None, spearman_p=None, p_adjusted=None,
                              significant=False, sampled=used < n, n_used=used, tier=level,
                              reason=INSUFFICIENT)
-    # Rows sorted so that floating sums do not depend on the order the database returned them.
-    table = np.array(sorted(data.length_table), dtype=np.float64).reshape(-1, 4)
-    counts = table[:, 3].astype(np.intp)
-    delta, outcome = np.repeat(table[:, 0], counts), np.repeat(table[:, 1] / table[:, 2], counts)
-    rho, rho_p = stats.spearman(delta, outcome)  # type: ignore[arg-type]
+    rho, rho_p = stats.spearman_from_ranks(used, s_ab, s_aa, s_bb)
     return LengthSection(
         n=n, longer_win_n=eligible, longer_win_rate=_rate(longer, eligible),
         ci95=stats.wilson_ci(longer, eligible), p_value=stats.binom_two_sided_p(longer, eligible),

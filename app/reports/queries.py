@@ -29,6 +29,7 @@ from sqlalchemy import (
     Boolean,
     ColumnElement,
     CompoundSelect,
+    Float,
     Integer,
     Row,
     Select,
@@ -287,9 +288,9 @@ def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool 
 # none (a UNION takes a column's type from its first part).
 PART_COLUMNS: dict[str, Any] = {
     "bucket": BigInteger(), "p1": String(), "p2": String(), "eligible": Boolean(),
-    "longer": Boolean(),
-    "delta": Integer(), "y_sum": BigInteger(), "y_n": BigInteger(), "kept": Boolean(),
-    "k_s": BigInteger(), "n_s": BigInteger(), "k_o": BigInteger(), "n_o": BigInteger()}
+    "longer": Boolean(), "kept": Boolean(),
+    "k_s": BigInteger(), "n_s": BigInteger(), "k_o": BigInteger(), "n_o": BigInteger(),
+    "s_ab": Float(), "s_aa": Float(), "s_bb": Float()}
 
 
 def _part(name: str, judge: Any, keys: dict[str, Any]) -> Select[Any]:
@@ -347,22 +348,53 @@ def recent_buckets(obs: CTE, filters: ReportFilters) -> Any:
             .cte("recent"))  # read twice, computed once
 
 
-def length_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
-    """Frequencies of (Δlen, Σ outcome, calls) per judge over at most MAX_OBSERVATIONS of its
-    most recent observations: whole buckets from the latest back while they fit, or, when the
-    latest bucket alone is too large, exactly the most recent ones (ranking costs a sort)."""
+def recent_observations(obs: CTE, filters: ReportFilters) -> Any:
+    """(judge, Δlen, y_c) of at most MAX_OBSERVATIONS of each judge's most recent observations:
+    whole buckets from the latest back while they fit, or, when the latest bucket alone is too
+    large, exactly the most recent ones (ranking costs a sort). y_c = Σ outcome / calls."""
     recent = recent_buckets(obs, filters)
-    columns = (obs.c.judge, obs.c.delta, obs.c.y_sum, obs.c.y_n)
-    by_bucket = select(*columns).join(recent, and_(recent.c.judge == obs.c.judge,
-                                                   obs.c.bucket >= recent.c.since))
-    too_large = (select(*columns, most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id))
+    y = (cast(obs.c.y_sum, Float) / obs.c.y_n).label("y")
+    by_bucket = select(obs.c.judge, obs.c.delta, y).join(
+        recent, and_(recent.c.judge == obs.c.judge, obs.c.bucket >= recent.c.since))
+    too_large = (select(obs.c.judge, obs.c.delta, y,
+                        most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id))
                  .where(*_of_judges(obs, filters), obs.c.judge.not_in(select(recent.c.judge)))
                  .subquery("too_large"))
-    by_rank = select(too_large.c.judge, too_large.c.delta, too_large.c.y_sum,
-                     too_large.c.y_n).where(too_large.c.kept)
-    rows = union_all(by_bucket, by_rank).subquery("recent_observations")
-    keys = {name: rows.c[name] for name in ("delta", "y_sum", "y_n")}
-    return _part("length", rows.c.judge, keys)
+    by_rank = select(too_large.c.judge, too_large.c.delta, too_large.c.y).where(too_large.c.kept)
+    return union_all(by_bucket, by_rank).subquery("recent_observations")
+
+
+def _centred_ranks(freq: Any, value: str) -> Any:
+    """Per judge and distinct value: its average rank (ties share the mean of their ranks),
+    minus the mean rank (n + 1)/2, so that the sums of products stay small and exact."""
+    counts = (select(freq.c.judge, freq.c[value], func.sum(freq.c.c).label("c"))
+              .group_by(freq.c.judge, freq.c[value]).subquery(f"counts_{value}"))
+    through = func.sum(counts.c.c).over(partition_by=counts.c.judge, order_by=counts.c[value])
+    n = func.sum(counts.c.c).over(partition_by=counts.c.judge)
+    rank = through - (counts.c.c - 1) / 2.0 - (n + 1) / 2.0
+    return select(counts.c.judge, counts.c[value], cast(rank, Float).label("r")).subquery(
+        f"ranks_{value}")
+
+
+def length_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+    """Spearman's ρ of (Δlen, y_c) per judge over its recent observations, as sums of centred
+    average ranks: n, Σ a·b, Σ a², Σ b² (ρ = Σab / √(Σa² Σb²), the Pearson correlation of the
+    ranks). Computed here, so that no observation travels to Python."""
+    rows = recent_observations(obs, filters)
+    freq = (select(rows.c.judge, rows.c.delta, rows.c.y, func.count().label("c"))
+            .group_by(rows.c.judge, rows.c.delta, rows.c.y).cte("freq"))  # read thrice
+    a, b = _centred_ranks(freq, "delta"), _centred_ranks(freq, "y")
+    joined = (select(freq.c.judge, freq.c.c, a.c.r.label("a"), b.c.r.label("b"))
+              .join(a, and_(a.c.judge == freq.c.judge, a.c.delta == freq.c.delta))
+              .join(b, and_(b.c.judge == freq.c.judge, b.c.y == freq.c.y)).subquery("ranked"))
+    c, ra, rb = joined.c.c, joined.c.a, joined.c.b
+    sums = {"s_ab": c * ra * rb, "s_aa": c * ra * ra, "s_bb": c * rb * rb}
+    values = [cast(func.sum(sums[c]), Float) if c in sums else cast(null(), kind)
+              for c, kind in PART_COLUMNS.items()]
+    return (select(literal_column("'length'").label("part"), joined.c.judge.label("judge"),
+                   *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
+                   cast(func.sum(joined.c.c), BigInteger).label("n"))
+            .group_by(joined.c.judge))
 
 
 def self_preference_part(obs: CTE, filters: ReportFilters) -> Select[Any]:

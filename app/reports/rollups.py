@@ -198,15 +198,19 @@ async def rolled_up(session: AsyncSession, filters: ReportFilters, first: int,
 
 
 def merged(parts: Sequence[tuple[int, Sequence[Any]]]) -> list[CubeRow]:
-    """Rows of several cubes added key by key, each with its sign; empty keys dropped."""
+    """Rows of several cubes added key by key, each with its sign; empty keys dropped. Both
+    kinds of row put the six keys first and the counts after, in `CubeRow`'s order (read by
+    position: an hourly report has tens of thousands of rows)."""
     table: dict[tuple[Any, ...], list[int]] = {}
     for sign, rows in parts:
         for row in rows:
-            key = (row.judge, row.version, bool(row.placebo), row.error_kind, row.label_pair,
-                   row.bucket)
-            sums = table.setdefault(key, [0] * len(CALL_COUNTS))
-            for i, name in enumerate(CALL_COUNTS):
-                sums[i] += sign * getattr(row, name)
+            key = (row[0], row[1], bool(row[2]), row[3], row[4], row[5])
+            counts = [sign * count for count in row[6:]]
+            sums = table.get(key)
+            if sums is None:
+                table[key] = counts
+            else:
+                table[key] = [a + b for a, b in zip(sums, counts, strict=True)]
     return [CubeRow(*key, *sums) for key, sums in table.items() if sums[0]]
 
 

@@ -105,15 +105,18 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
 # Correlation and agreement
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> tuple[float | None, float | None]:
-    """Spearman ρ and its two-sided p; (None, None) with < 3 points or a constant variable."""
-    xs, ys = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    if len(xs) != len(ys):
-        raise ValueError("x and y differ in length")
-    if len(xs) < 3 or np.ptp(xs) == 0 or np.ptp(ys) == 0:
+def spearman_from_ranks(n: int, s_ab: float, s_aa: float, s_bb: float
+                        ) -> tuple[float | None, float | None]:
+    """Spearman ρ and its two-sided p (as `scipy.stats.spearmanr`: t with n − 2 degrees of
+    freedom) from the sums of products of centred average ranks; (None, None) with < 3 points
+    or a constant variable."""
+    if n < 3 or s_aa <= 0 or s_bb <= 0:
         return None, None
-    result = stats.spearmanr(xs, ys)
-    return float(result.statistic), float(result.pvalue)
+    rho = min(1.0, max(-1.0, s_ab / math.sqrt(s_aa * s_bb)))
+    if abs(rho) == 1.0:
+        return rho, 0.0
+    t = rho * math.sqrt((n - 2) / ((rho + 1.0) * (1.0 - rho)))
+    return rho, float(2 * stats.t.sf(abs(t), n - 2))
 
 
 def cohen_kappa(

@@ -19,7 +19,7 @@ from app.db import create_engine, create_sessionmaker
 from app.reports import rollups
 from app.reports.bias import build_report
 from app.reports.models import CallRollup, JudgeObservation
-from app.reports.queries import ReportFilters
+from app.reports.queries import CALL_COUNTS, ReportFilters
 from app.retention import purge
 from app.schema import upgrade
 from tests.reports.builders import BASE_TIME, StoredData
@@ -186,3 +186,8 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
     assert sum(row[7] for row in stored["cube"]) == len(calls)  # the `calls` column
     assert len(stored["observations"]) == 400
 
+
+
+def test_cube_rows_keep_the_counts_in_the_queries_order() -> None:
+    """`rollups.merged` reads rows by position: the counts follow the six keys in one order."""
+    assert rollups.CubeRow._fields[6:] == CALL_COUNTS
