@@ -181,6 +181,7 @@ def test_spearman_matches_scipy_with_ties(points: list[tuple[int, int]]) -> None
         assert (rho, p) == (None, None)
         return
     oracle = sps.spearmanr(x, y)
+    assert rho is not None
     assert rho == pytest.approx(oracle.statistic, abs=1e-12)
     if abs(rho) == 1.0:
         # Exact ranks give p = 0; scipy's float ρ falls a hair short of ±1 (p ≈ 1e-8 at n = 3).
