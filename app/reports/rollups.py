@@ -22,15 +22,17 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
     BigInteger,
     ColumnElement,
     Connection,
+    Dialect,
     Executable,
     Row,
+    any_,
     bindparam,
     case,
     cast,
@@ -64,7 +66,7 @@ def _insert(dialect: str) -> Callable[[Any], Insert]:
     return postgresql.insert if dialect == "postgresql" else sqlite.insert  # type: ignore[return-value]
 
 
-def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Executable:
+def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert:
     """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`."""
     keys = [_call.judge_name, _call.judge_version, _cmp.placebo, _call.protocol,
             func.coalesce(_call.error_kind, ""), _call.label_pair,
@@ -80,7 +82,7 @@ def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Execut
         set_={name: table[name] + insert.excluded[name] for name in CALL_COUNTS})
 
 
-def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Executable:
+def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Insert:
     """Fold the selected calls into their (judge, comparison) rows of `judge_observations`."""
     keys = [_call.judge_name, _call.comparison_id]
     rows = (queries.calls_query(*keys, *queries.observation_sums(dialect),
@@ -104,13 +106,52 @@ def _fold_new(dialect: str) -> tuple[Executable, ...]:
     return fold_observations(dialect, ids), fold_cube(dialect, ids)
 
 
+class _DriverStatement(NamedTuple):
+    """A fold rendered once to the driver's SQL, with its parameters in the driver's order."""
+
+    sql: str
+    names: tuple[str, ...]
+    values: dict[str, Any]
+
+    def parameters(self, ids: list[int]) -> tuple[Any, ...]:
+        return tuple(ids if name == "ids" else self.values[name] for name in self.names)
+
+
+@lru_cache(maxsize=4)  # one dialect per engine; tests make many engines
+def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
+    """`_fold_new` for PostgreSQL, rendered to SQL strings once.
+
+    Through `Connection.execute` the fold cost ~4 ms of the API's CPU per comparison (fold on
+    against off, concurrency 16, 2026-11-22); rendered once, ~1.8 ms. Each execution of a
+    statement walks it for its cache key, and the expanding IN re-renders both statements' SQL
+    for every count of ids; `= ANY(array)` keeps one SQL string, which the driver runs as a
+    prepared statement. The statements are the same, so the folded sums are too.
+    """
+    ids = _call.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(BigInteger)))
+    rendered = []
+    for statement in (fold_observations("postgresql", ids), fold_cube("postgresql", ids)):
+        compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
+        values = compiled.params
+        rendered.append(_DriverStatement(compiled.string, tuple(compiled.positiontup or ()),
+                                         {k: v for k, v in values.items() if k != "ids"}))
+    return tuple(rendered)
+
+
 def fold_new_calls(session: Session, _flush_context: Any) -> None:
     """After a flush: fold the judge calls it inserted, in its transaction."""
     ids = [row.id for row in session.new if isinstance(row, JudgeCall)]
     if ids:
-        connection: Connection = session.connection()
-        for statement in _fold_new(connection.dialect.name):
-            connection.execute(statement, {"ids": ids})
+        fold_calls(session.connection(), ids)
+
+
+def fold_calls(connection: Connection, ids: list[int]) -> None:
+    """Fold stored calls, by id, into both rollups (observations first, then the cube)."""
+    if connection.dialect.name == "postgresql" and connection.dialect.positional:
+        for statement in _fold_new_rendered(connection.dialect):
+            connection.exec_driver_sql(statement.sql, statement.parameters(ids))
+        return
+    for folding in _fold_new(connection.dialect.name):
+        connection.execute(folding, {"ids": ids})
 
 
 event.listen(Session, "after_flush", fold_new_calls)
