@@ -39,7 +39,7 @@ from app.comparisons.protocols import (
     planned_calls,
 )
 from app.comparisons.schemas import CompareRequest, ComparisonRead
-from app.comparisons.writes import GroupCommit, Write
+from app.comparisons.writes import GroupCommit, Write, stage_call
 from app.config import Settings
 from app.db import utcnow
 from app.errors import (
@@ -328,10 +328,11 @@ class CallWriter:
         order: Order,
         result: PairCallResult,
     ) -> JudgeCall:
-        row = call_row(self.comparison, judge, role, round_index, order, result, self.keeper)
+        values = call_values(self.comparison, judge, role, round_index, order, result, self.keeper)
+        row = JudgeCall(**values)
 
         async def add(session: AsyncSession) -> None:
-            session.add(row)
+            stage_call(session, values)
 
         try:
             await commit(add, self.sessionmaker, self.writes)
@@ -352,44 +353,57 @@ def call_row(
     keeper: TextKeeper = KEEP_TEXTS,
 ) -> JudgeCall:
     """The stored form of one call (JUDGING.md "What is recorded")."""
+    return JudgeCall(**call_values(comparison, judge, role, round_index, order, result, keeper))
+
+
+def call_values(
+    comparison: Comparison,
+    judge: RuntimeJudge,
+    role: Role,
+    round_index: int,
+    order: Order,
+    result: PairCallResult,
+    keeper: TextKeeper = KEEP_TEXTS,
+) -> dict[str, Any]:
+    """`call_row`'s columns, as `stage_call` inserts them."""
     first, second = result.first_label, result.second_label
     label_a, label_b = (first, second) if order == "AB" else (second, first)
     second_of_pair = result.label_pair.partition("/")[2]
-    return JudgeCall(
-        comparison_id=comparison.id,
-        judge_name=judge.name,
-        judge_version=judge.version,
-        judge_config_hash=judge.config_hash,
-        judge_family=judge.family,
-        role=role,
-        protocol=comparison.protocol,
-        round=round_index,
-        design=round_index < 2 if comparison.protocol != "single" else round_index == 0,
-        display_order=order,
-        label_pair=result.label_pair,
-        label_a=label_a,
-        label_b=label_b,
-        first_slot_second_label=bool(first) and first == second_of_pair,
-        template_hash=result.template_hash,
-        nonces=list(result.nonces),
-        anonymized_replacements=result.anonymized_replacements,
-        provider_model=result.provider_model,
-        raw_output=keeper.text(result.raw_output),
-        raw_output_hmac=keeper.hmac(result.raw_output),
-        pick=result.pick,
-        mapped_winner=winner_of(result.pick, order),
-        confidence=result.confidence,
-        confidence_source=result.confidence_source,
-        latency_ms=result.latency_ms,
-        started_at=result.started_at,
-        finished_at=result.finished_at,
-        tokens_in=result.tokens_in,
-        tokens_out=result.tokens_out,
-        cost_usd=result.cost_usd,
-        retries=result.retries,
-        error_kind=result.error_kind,
-        error=result.error,
-    )
+    return {
+        "comparison_id": comparison.id,
+        "judge_name": judge.name,
+        "judge_version": judge.version,
+        "judge_config_hash": judge.config_hash,
+        "judge_family": judge.family,
+        "role": role,
+        "protocol": comparison.protocol,
+        "round": round_index,
+        "design": round_index < 2 if comparison.protocol != "single" else round_index == 0,
+        "display_order": order,
+        "label_pair": result.label_pair,
+        "label_a": label_a,
+        "label_b": label_b,
+        "first_slot_second_label": bool(first) and first == second_of_pair,
+        "template_hash": result.template_hash,
+        "nonces": list(result.nonces),
+        "anonymized_replacements": result.anonymized_replacements,
+        "provider_model": result.provider_model,
+        "raw_output": keeper.text(result.raw_output),
+        "raw_output_hmac": keeper.hmac(result.raw_output),
+        "pick": result.pick,
+        "mapped_winner": winner_of(result.pick, order),
+        "confidence": result.confidence,
+        "confidence_source": result.confidence_source,
+        "latency_ms": result.latency_ms,
+        "started_at": result.started_at,
+        "finished_at": result.finished_at,
+        "tokens_in": result.tokens_in,
+        "tokens_out": result.tokens_out,
+        "cost_usd": result.cost_usd,
+        "retries": result.retries,
+        "error_kind": result.error_kind,
+        "error": result.error,
+    }
 
 
 async def finish(

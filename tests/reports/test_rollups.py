@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select, text
 
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.comparisons.writes import GroupCommit
+from app.comparisons.writes import GroupCommit, stage_call
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.reports import rollups
@@ -54,9 +54,11 @@ def traffic() -> StoredData:
     return data
 
 
-async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4) -> None:
+async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4,
+                           staged: bool = False) -> None:
     """Comparisons first, then the calls in shuffled pieces, a transaction each: a
-    (judge, comparison) is folded over several transactions."""
+    (judge, comparison) is folded over several transactions. `staged`: the calls go in as the
+    request path writes them (`stage_call`), not as ORM objects."""
     calls = list(data.calls)
     random.Random(3).shuffle(calls)
     engine = create_engine(url)
@@ -68,7 +70,11 @@ async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4) -> None:
         await session.commit()
     for piece in range(pieces):
         async with sessionmaker() as session:
-            session.add_all(JudgeCall(**row) for row in calls[piece::pieces])
+            for row in calls[piece::pieces]:
+                if staged:
+                    stage_call(session, row)
+                else:
+                    session.add(JudgeCall(**row))
             await session.commit()
     await engine.dispose()
 
@@ -113,11 +119,12 @@ async def sqlite_database(tmp_path: Path) -> str:
     return url
 
 
+@pytest.mark.parametrize("writer", ["orm", "staged"])
 @pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
 async def test_the_report_from_rollups_equals_regrouping_the_calls(
-        backend: str, clean_pg: str, tmp_path: Path, traffic: StoredData) -> None:
+        backend: str, writer: str, clean_pg: str, tmp_path: Path, traffic: StoredData) -> None:
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
-    await insert_in_pieces(url, traffic)
+    await insert_in_pieces(url, traffic, staged=writer == "staged")
     assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)
     for window in WINDOWS:
         from_rollups, from_calls = await report_pair(url, **window)
@@ -156,8 +163,9 @@ async def test_a_purge_keeps_the_rollups_exact(clean_pg: str, traffic: StoredDat
     assert from_rollups == from_calls
 
 
+@pytest.mark.parametrize("writer", ["orm", "staged"])
 async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
-        clean_pg: str) -> None:
+        clean_pg: str, writer: str) -> None:
     """Four processes' group commits, each with two transactions in flight, write calls that all
     fold into the same few rollup rows, in random orders."""
     data = StoredData()
@@ -175,7 +183,10 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
 
     async def write(i: int, row: dict[str, Any]) -> None:
         async def add(session: Any) -> None:
-            session.add(JudgeCall(**row))
+            if writer == "staged":
+                stage_call(session, row)
+            else:
+                session.add(JudgeCall(**row))
 
         await writers[i % len(writers)].run(add)
 
