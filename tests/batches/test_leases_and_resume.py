@@ -56,8 +56,10 @@ class FakeQueue:
 @pytest.fixture
 async def services(settings_factory: Callable[..., Settings]) -> AsyncIterator[Services]:
     """The process resources of a worker, with the sim judge behind a counting transport."""
-    settings = settings_factory(http_sim_judges_toml(), batch_lease_s=0.3)
-    transport = CountingTransport(SimKnobs(latency_ms=450))
+    # A lease of 1 s (renewed every 1/3 s) outlived by 1.2 s judge calls: long enough that a
+    # loaded CI machine does not starve the heartbeat, short enough to keep the tests quick.
+    settings = settings_factory(http_sim_judges_toml(), batch_lease_s=1.0)
+    transport = CountingTransport(SimKnobs(latency_ms=1200))
     engine = create_engine(settings.database_url)
     sessionmaker = create_sessionmaker(engine)
     registry = JudgeRegistry(settings, sessionmaker, lambda _name: transport)
@@ -144,10 +146,10 @@ async def test_slow_item_keeps_its_lease_while_it_runs(services: Services) -> No
     (item,) = await submitted(services, FakeQueue(), 1)
     runner = ItemRunner(services, "worker-a")
     run = asyncio.create_task(runner(item))
-    # Judge calls take 0.45 s; the lease is 0.3 s and renewed every 0.1 s.
+    # Judge calls take 1.2 s; the lease is 1 s and renewed every 1/3 s.
     for _ in range(4):
-        await asyncio.sleep(0.15)
-        assert await leases.claim(services.sessionmaker, item, "worker-b", 0.3) is None
+        await asyncio.sleep(0.35)
+        assert await leases.claim(services.sessionmaker, item, "worker-b", 1.0) is None
     await run
     async with services.sessionmaker() as session:
         row = await session.get(BatchItem, item)
