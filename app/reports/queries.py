@@ -293,14 +293,14 @@ PART_COLUMNS: dict[str, Any] = {
     "s_ab": Float(), "s_aa": Float(), "s_bb": Float()}
 
 
-def _part(name: str, judge: Any, keys: dict[str, Any]) -> Select[Any]:
-    """One part of the observation statement: counts grouped by judge and `keys`, in the
-    common column layout."""
+def _part(name: str, judge: Any, keys: dict[str, Any], n: Any = None) -> Select[Any]:
+    """One part of the observation statement: counts (or the sums `n`) grouped by judge and
+    `keys`, in the common column layout."""
     values = [keys[c] if c in keys else null() if kind is None else cast(null(), kind)
               for c, kind in PART_COLUMNS.items()]
     return (select(literal_column(f"'{name}'").label("part"), judge.label("judge"),
                    *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
-                   func.count().label("n"))
+                   (func.count() if n is None else n).label("n"))
             .group_by(judge, *keys.values()))
 
 
@@ -313,17 +313,30 @@ def _of_judges(obs: Any, filters: ReportFilters) -> list[ColumnElement[bool]]:
     return conditions
 
 
-def pairs_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+def observation_counts(obs: CTE, filters: ReportFilters) -> CTE:
+    """Observations of the filtered judges per bucket, picks and length class: one scan, read
+    by the pairs and length-class parts and by the recent-bucket bound."""
+    keys = [obs.c[name] for name in ("judge", "bucket", "p1", "p2", "eligible", "longer")]
+    return (select(*keys, func.count().label("n")).where(*_of_judges(obs, filters))
+            .group_by(*keys).cte("observation_counts"))
+
+
+def _summed(counts: CTE) -> Any:
+    # PostgreSQL sums bigints into numerics; the counts stay integers.
+    return cast(func.sum(counts.c.n), BigInteger)
+
+
+def pairs_part(counts: CTE) -> Select[Any]:
     """Observations per judge, bucket and (AB pick, BA pick); p1/p2 are NULL where the
     comparison has no swap pair."""
-    keys = {name: obs.c[name] for name in ("bucket", "p1", "p2")}
-    return _part("pairs", obs.c.judge, keys).where(*_of_judges(obs, filters))
+    keys = {name: counts.c[name] for name in ("bucket", "p1", "p2")}
+    return _part("pairs", counts.c.judge, keys, _summed(counts))
 
 
-def length_class_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+def length_class_part(counts: CTE) -> Select[Any]:
     """Observations per judge and length class (`eligible`, `longer`)."""
-    keys = {name: obs.c[name] for name in ("eligible", "longer")}
-    return _part("length_class", obs.c.judge, keys).where(*_of_judges(obs, filters))
+    keys = {name: counts.c[name] for name in ("eligible", "longer")}
+    return _part("length_class", counts.c.judge, keys, _summed(counts))
 
 
 def most_recent(judge: Any, *order: Any) -> ColumnElement[bool]:
@@ -332,13 +345,12 @@ def most_recent(judge: Any, *order: Any) -> ColumnElement[bool]:
     return (rank <= MAX_OBSERVATIONS).label("kept")
 
 
-def recent_buckets(obs: CTE, filters: ReportFilters) -> Any:
+def recent_buckets(counts: CTE) -> Any:
     """Per judge: the earliest bucket from which it has at most MAX_OBSERVATIONS observations
     (its first bucket when it has no more in all). A judge whose latest bucket alone has more
     gets no row. Sums over a few rows per judge and bucket: no sort of the observations."""
-    per_bucket = (select(obs.c.judge, obs.c.bucket, func.count().label("n"))
-                  .where(*_of_judges(obs, filters)).group_by(obs.c.judge, obs.c.bucket)
-                  .subquery("per_bucket"))
+    per_bucket = (select(counts.c.judge, counts.c.bucket, _summed(counts).label("n"))
+                  .group_by(counts.c.judge, counts.c.bucket).subquery("per_bucket"))
     newer = func.sum(per_bucket.c.n).over(partition_by=per_bucket.c.judge,
                                           order_by=per_bucket.c.bucket.desc())
     running = select(per_bucket.c.judge, per_bucket.c.bucket,
@@ -348,11 +360,11 @@ def recent_buckets(obs: CTE, filters: ReportFilters) -> Any:
             .cte("recent"))  # read twice, computed once
 
 
-def recent_observations(obs: CTE, filters: ReportFilters) -> Any:
+def recent_observations(obs: CTE, counts: CTE, filters: ReportFilters) -> Any:
     """(judge, Δlen, y_c) of at most MAX_OBSERVATIONS of each judge's most recent observations:
     whole buckets from the latest back while they fit, or, when the latest bucket alone is too
     large, exactly the most recent ones (ranking costs a sort). y_c = Σ outcome / calls."""
-    recent = recent_buckets(obs, filters)
+    recent = recent_buckets(counts)
     y = (cast(obs.c.y_sum, Float) / obs.c.y_n).label("y")
     by_bucket = select(obs.c.judge, obs.c.delta, y).join(
         recent, and_(recent.c.judge == obs.c.judge, obs.c.bucket >= recent.c.since))
@@ -376,11 +388,11 @@ def _centred_ranks(freq: Any, value: str) -> Any:
         f"ranks_{value}")
 
 
-def length_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
+def length_part(obs: CTE, counts: CTE, filters: ReportFilters) -> Select[Any]:
     """Spearman's ρ of (Δlen, y_c) per judge over its recent observations, as sums of centred
     average ranks: n, Σ a·b, Σ a², Σ b² (ρ = Σab / √(Σa² Σb²), the Pearson correlation of the
     ranks). Computed here, so that no observation travels to Python."""
-    rows = recent_observations(obs, filters)
+    rows = recent_observations(obs, counts, filters)
     freq = (select(rows.c.judge, rows.c.delta, rows.c.y, func.count().label("c"))
             .group_by(rows.c.judge, rows.c.delta, rows.c.y).cte("freq"))  # read thrice
     a, b = _centred_ranks(freq, "delta"), _centred_ranks(freq, "y")
@@ -425,6 +437,7 @@ async def observation_parts(session: AsyncSession, filters: ReportFilters, *,
     """One statement, one pass over the observations: the pairs, length-class, length and
     self-preference parts."""
     obs = observations(session, filters, stored=stored)
-    statement = union_all(pairs_part(obs, filters), length_class_part(obs, filters),
-                          length_part(obs, filters), self_preference_part(obs, filters))
+    counts = observation_counts(obs, filters)
+    statement = union_all(pairs_part(counts), length_class_part(counts),
+                          length_part(obs, counts, filters), self_preference_part(obs, filters))
     return list((await session.execute(statement)).all())
