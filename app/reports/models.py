@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime
@@ -62,9 +62,18 @@ class JudgeObservation(Base):
     first_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     last_at: Mapped[datetime] = mapped_column(UTCDateTime)
     first_hour: Mapped[int] = mapped_column(BigInteger)  # of first_at, in UTC hours since 1970
+    last_hour: Mapped[int] = mapped_column(BigInteger)  # of last_at
+
+    __table_args__ = (
+        # The few observations whose calls span hours: found without scanning the rest when
+        # the report looks for observations cut by a window's edge.
+        Index("ix_judge_observations_long", "first_at",
+              postgresql_where=text("last_hour > first_hour + 1"),
+              sqlite_where=text("last_hour > first_hour + 1")),
+    )
 
 
 # In the order `queries.raw_observations` returns them (the two are UNIONed).
 OBSERVATION_COLUMNS = ("judge", "comparison_id", "version", "protocol", "p1", "p2", "y_sum",
                        "y_n", "n_dec", "n_a", "delta", "shorter", "side", "neutral", "first_at",
-                       "last_at", "first_hour")
+                       "last_at", "first_hour", "last_hour")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import (
@@ -219,7 +219,8 @@ def observation_sums(dialect: str) -> list[Any]:
         func.max(case((_cmp.len_a < _cmp.len_b, _cmp.len_a), else_=_cmp.len_b)).label("shorter"),
         func.max(_side()).label("side"), func.max(_neutral()).label("neutral"),
         func.min(_call.started_at).label("first_at"), func.max(_call.started_at).label("last_at"),
-        hour_of(dialect, func.min(_call.started_at)).label("first_hour")]
+        hour_of(dialect, func.min(_call.started_at)).label("first_hour"),
+        hour_of(dialect, func.max(_call.started_at)).label("last_hour")]
 
 
 def raw_observations(dialect: str, filters: ReportFilters,
@@ -232,31 +233,49 @@ def raw_observations(dialect: str, filters: ReportFilters,
             .group_by(_call.judge_name, _call.comparison_id))
 
 
-def stored_observations(dialect: str, filters: ReportFilters) -> CompoundSelect[Any]:
+def straddling(filters: ReportFilters) -> Select[Any]:
+    """Comparisons with an observation cut by the window's edges (calls on both sides). Calls
+    of one comparison mostly lie within two hours: those are found among the observations that
+    began within two hours before an edge, the rest by an index on the few spanning longer."""
+    stored = JudgeObservation
+    edges = [filters.since] if filters.until is None else [filters.since, filters.until]
+    cut = [and_(stored.first_at < edge, stored.last_at >= edge,
+                or_(stored.first_at >= edge - timedelta(hours=2),
+                    stored.last_hour > stored.first_hour + 1)) for edge in edges]
+    return select(stored.comparison_id).where(or_(*cut))
+
+
+async def any_straddling(session: AsyncSession, filters: ReportFilters) -> bool:
+    """Whether an observation is cut by the window's edges (then it is regrouped)."""
+    found = await session.execute(straddling(filters).limit(1))
+    return found.first() is not None
+
+
+def stored_observations(dialect: str, filters: ReportFilters,
+                        with_straddling: bool) -> Select[Any] | CompoundSelect[Any]:
     """The observations of the scope from `judge_observations`, kept in step as calls are
     written: those whose calls all lie in the window, plus, regrouped from the calls, every
-    observation of a comparison with calls on both sides of a window's edge."""
+    observation of a comparison with calls on both sides of a window's edge, if any."""
     stored = JudgeObservation
-    edges = [and_(stored.first_at < filters.since, stored.last_at >= filters.since)]
-    inside = [stored.first_at >= filters.since]
-    if filters.until is not None:
-        edges.append(and_(stored.first_at < filters.until, stored.last_at >= filters.until))
-        inside.append(stored.last_at < filters.until)
-    straddling = select(stored.comparison_id).where(or_(*edges))
     running = select(_cmp.id).where(_cmp.status == "running")
-    conditions = [*inside, stored.comparison_id.not_in(running),
-                  stored.comparison_id.not_in(straddling)]
+    conditions = [stored.first_at >= filters.since, stored.comparison_id.not_in(running)]
+    if filters.until is not None:
+        conditions.append(stored.last_at < filters.until)
     if filters.protocol is not None:
         conditions.append(stored.protocol == filters.protocol)
     for key, value in filters.tags:
         conditions.append(stored.comparison_id.in_(select(ComparisonTag.comparison_id).where(
             ComparisonTag.key == key, ComparisonTag.value == value)))
     columns = [stored.__table__.c[name] for name in OBSERVATION_COLUMNS]
-    return union_all(select(*columns).where(*conditions),
-                     raw_observations(dialect, filters, _call.comparison_id.in_(straddling)))
+    if not with_straddling:
+        return select(*columns).where(*conditions)
+    cut = straddling(filters)
+    return union_all(select(*columns).where(*conditions, stored.comparison_id.not_in(cut)),
+                     raw_observations(dialect, filters, _call.comparison_id.in_(cut)))
 
 
-def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool = True) -> CTE:
+def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool = True,
+                 with_straddling: bool = True) -> CTE:
     """Per (judge, comparison): `observation_sums`, the first call's bucket, and its length
     class. From `judge_observations` (`stored`) or regrouped from the calls.
 
@@ -265,7 +284,7 @@ def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool 
     self-preference compares a judge with the others; the parts apply those filters.
     """
     dialect = session.get_bind().dialect.name
-    base = (stored_observations(dialect, filters) if stored
+    base = (stored_observations(dialect, filters, with_straddling) if stored
             else raw_observations(dialect, filters)).subquery()
     y_sum, delta = base.c.y_sum, base.c.delta
     # A bucket is its first hour's number (`series.bucket_start`): integers group cheaply.
@@ -436,7 +455,8 @@ async def observation_parts(session: AsyncSession, filters: ReportFilters, *,
                             stored: bool = True) -> list[Row[Any]]:
     """One statement, one pass over the observations: the pairs, length-class, length and
     self-preference parts."""
-    obs = observations(session, filters, stored=stored)
+    cut = stored and await any_straddling(session, filters)
+    obs = observations(session, filters, stored=stored, with_straddling=cut)
     counts = observation_counts(obs, filters)
     statement = union_all(pairs_part(counts), length_class_part(counts),
                           length_part(obs, counts, filters), self_preference_part(obs, filters))

@@ -97,7 +97,8 @@ def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Insert:
         "version": case((new.version > old.version, new.version), else_=old.version),
         "first_at": case((new.first_at < old.first_at, new.first_at), else_=old.first_at),
         "last_at": case((new.last_at > old.last_at, new.last_at), else_=old.last_at),
-        "first_hour": case((new.first_at < old.first_at, new.first_hour), else_=old.first_hour)})
+        "first_hour": case((new.first_at < old.first_at, new.first_hour), else_=old.first_hour),
+        "last_hour": case((new.last_at > old.last_at, new.last_hour), else_=old.last_hour)})
 
 
 @cache

@@ -52,6 +52,7 @@ def upgrade() -> None:
         sa.Column("first_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("last_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("first_hour", sa.BigInteger(), nullable=False),
+        sa.Column("last_hour", sa.BigInteger(), nullable=False),
         sa.ForeignKeyConstraint(
             ["comparison_id"], ["comparisons.id"],
             name=op.f("fk_judge_observations_comparison_id_comparisons"), ondelete="CASCADE",
@@ -61,6 +62,9 @@ def upgrade() -> None:
     op.create_index(op.f("ix_judge_observations_comparison_id"), "judge_observations",
                     ["comparison_id"])
     op.create_index(op.f("ix_judge_observations_first_at"), "judge_observations", ["first_at"])
+    long_span = sa.text("last_hour > first_hour + 1")
+    op.create_index("ix_judge_observations_long", "judge_observations", ["first_at"],
+                    postgresql_where=long_span, sqlite_where=long_span)
     # Existing calls are folded in once; from here on every write folds its own.
     bind = op.get_bind()
     for statement in rebuild_statements(bind.dialect.name):
@@ -68,6 +72,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_judge_observations_long", table_name="judge_observations")
     op.drop_index(op.f("ix_judge_observations_first_at"), table_name="judge_observations")
     op.drop_index(op.f("ix_judge_observations_comparison_id"), table_name="judge_observations")
     op.drop_table("judge_observations")

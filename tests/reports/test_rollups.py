@@ -44,13 +44,14 @@ WINDOWS: list[dict[str, Any]] = [
 @pytest.fixture(scope="module")
 def traffic() -> StoredData:
     """The oracle's random traffic, its calls spread over up to an hour after their comparison
-    so that comparisons straddle hours and window edges."""
+    so that comparisons straddle hours and window edges, and one call in 20 up to 9 hours
+    later (a comparison resumed much later: found through the long-span index)."""
     data = StoredData()
     generate(data, comparisons=300, seed=11)
     rng = random.Random(5)
     for call in data.calls:
-        call["started_at"] = call["finished_at"] = call["started_at"] + timedelta(
-            seconds=rng.randint(0, 3600))
+        late = rng.randint(0, 9 * 3600) if rng.random() < 0.05 else rng.randint(0, 3600)
+        call["started_at"] = call["finished_at"] = call["started_at"] + timedelta(seconds=late)
     return data
 
 
