@@ -122,11 +122,11 @@ class _DriverStatement(NamedTuple):
 def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     """`_fold_new` for PostgreSQL, rendered to SQL strings once.
 
-    Through `Connection.execute` the fold cost ~4 ms of the API's CPU per comparison (fold on
-    against off, concurrency 16, 2026-11-22); rendered once, ~1.8 ms. Each execution of a
-    statement walks it for its cache key, and the expanding IN re-renders both statements' SQL
-    for every count of ids; `= ANY(array)` keeps one SQL string, which the driver runs as a
-    prepared statement. The statements are the same, so the folded sums are too.
+    Through `Connection.execute` each execution walks both large statements for their cache
+    key, and the expanding IN re-renders their SQL for every count of ids; `= ANY(array)` keeps
+    one SQL string, which the driver runs as a prepared statement. The statements are the same,
+    so the folded sums are too. (Side by side under load, the fold no longer shows in the API's
+    CPU per comparison beyond the noise: BENCHMARKS.md, "Overhead against a bare SDK client".)
     """
     ids = _call.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(BigInteger)))
     rendered = []
