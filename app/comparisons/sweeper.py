@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount, utcnow
+from app.scoring import sweeper as scoring_sweeper
 
 log = structlog.get_logger()
 
@@ -40,14 +41,16 @@ async def close_interrupted(session: AsyncSession, condition: ColumnElement[bool
 
 
 async def sweep(sessionmaker: async_sessionmaker[AsyncSession], grace_s: float) -> int:
-    """Close running comparisons past their deadline plus a grace period."""
+    """Close running comparisons and score sessions past their deadline plus a grace period."""
     cutoff = utcnow() - timedelta(seconds=grace_s)
     async with sessionmaker() as session:
-        swept = await close_interrupted(session, Comparison.deadline_at < cutoff)
+        comparisons = await close_interrupted(session, Comparison.deadline_at < cutoff)
+        sessions = await scoring_sweeper.close_interrupted(
+            session, scoring_sweeper.interrupted(grace_s=grace_s))
         await session.commit()
-    if swept:
-        log.warning("swept_interrupted_comparisons", count=swept)
-    return swept
+    if comparisons or sessions:
+        log.warning("swept_interrupted", comparisons=comparisons, score_sessions=sessions)
+    return comparisons + sessions
 
 
 async def _sweep_forever(

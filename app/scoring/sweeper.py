@@ -1,8 +1,9 @@
 """Closing score sessions that a cancelled fan-out or a killed process left `running`.
 
-The comparisons' sweeper does not know score sessions, so a session left running by a killed
-process is closed when it is next read (`GET`) or replayed (same Idempotency-Key): `partial`
-when a reviewer scored, else `failed` (which releases the key), with `error_kind` interrupted.
+A session left running by a killed process is closed by the periodic sweep
+(`app.comparisons.sweeper.sweep`), or sooner when it is next read (`GET`) or replayed (same
+Idempotency-Key): `partial` when a reviewer scored, else `failed` (which releases the key), with
+`error_kind` interrupted.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import httpx2
 import pytest
 from sqlalchemy import func, select
 
+from app.comparisons.sweeper import sweep
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.reports.scoring_stats import length_normalized_score
@@ -348,6 +349,28 @@ async def test_privacy_mode_keeps_only_hmacs_of_texts(
     assert all(r.text is None and r.text_hmac for r in await rows(clean_pg, ScoreResponse))
     assert all(c.raw_output is None and c.raw_output_hmac for c in await rows(clean_pg, ScoreCall))
     assert body["responses"][0]["length"] == len(BODY["responses"][0])
+
+
+async def test_the_sweeper_closes_a_session_left_running_by_a_killed_process(
+    clean_pg: str,
+) -> None:
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as db:
+        past = utcnow() - timedelta(minutes=5)
+        db.add(
+            ScoreSession(
+                id="killed", created_at=past, deadline_at=past, status="running",
+                request_hash="h", idempotency_key="k", rubric={"levels": []}, rubric_id="r",
+                rubric_min=1, rubric_max=5, self_preference="exclude", timeout_s=1,
+                panel={"reviewers": [], "plan": {"requested": [], "responses": []}},
+            )
+        )  # fmt: skip
+        await db.commit()
+        assert await sweep(create_sessionmaker(engine), grace_s=60) == 1
+        row = await db.get(ScoreSession, "killed", populate_existing=True)
+        assert row is not None
+        assert (row.status, row.error_kind, row.idempotency_key) == ("failed", "interrupted", None)
+    await engine.dispose()
 
 
 async def test_a_session_left_running_by_a_killed_process_is_closed_when_read(
