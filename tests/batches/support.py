@@ -22,13 +22,14 @@ from tests.support.processes import free_port
 
 
 def compare_item(i: int, **extra: Any) -> dict[str, Any]:
-    """A swap comparison where A is clearly better."""
+    """A swap comparison where A is clearly better: q 4 against −4 puts the sim's odds of a
+    wrong pick near 6e−6 per call (with ±2 a 12-item batch saw a tie once in ~16 runs)."""
     return {
         "item_id": f"q{i}",
         "compare": {
             "prompt": f"question {i}",
-            "response_a": f"good answer {i}\n[sim q=2]",
-            "response_b": f"bad answer {i}\n[sim q=-2]",
+            "response_a": f"good answer {i}\n[sim q=4]",
+            "response_b": f"bad answer {i}\n[sim q=-4]",
             **extra,
         },
     }
