@@ -351,20 +351,23 @@ async def test_privacy_mode_keeps_only_hmacs_of_texts(
     assert body["responses"][0]["length"] == len(BODY["responses"][0])
 
 
+def killed_session() -> ScoreSession:
+    """A session a killed process left running, five minutes past its deadline."""
+    past = utcnow() - timedelta(minutes=5)
+    return ScoreSession(
+        id="killed", created_at=past, deadline_at=past, status="running",
+        request_hash="h", idempotency_key="k", rubric={"levels": []}, rubric_id="r",
+        rubric_min=1, rubric_max=5, self_preference="exclude", timeout_s=1,
+        panel={"reviewers": [], "plan": {"requested": [], "responses": []}},
+    )  # fmt: skip
+
+
 async def test_the_sweeper_closes_a_session_left_running_by_a_killed_process(
     clean_pg: str,
 ) -> None:
     engine = create_engine(clean_pg)
     async with create_sessionmaker(engine)() as db:
-        past = utcnow() - timedelta(minutes=5)
-        db.add(
-            ScoreSession(
-                id="killed", created_at=past, deadline_at=past, status="running",
-                request_hash="h", idempotency_key="k", rubric={"levels": []}, rubric_id="r",
-                rubric_min=1, rubric_max=5, self_preference="exclude", timeout_s=1,
-                panel={"reviewers": [], "plan": {"requested": [], "responses": []}},
-            )
-        )  # fmt: skip
+        db.add(killed_session())
         await db.commit()
         assert await sweep(create_sessionmaker(engine), grace_s=60) == 1
         row = await db.get(ScoreSession, "killed", populate_existing=True)
@@ -382,15 +385,7 @@ async def test_a_session_left_running_by_a_killed_process_is_closed_when_read(
     client = await live_factory(settings_factory(PANEL))
     engine = create_engine(clean_pg)
     async with create_sessionmaker(engine)() as db:
-        past = utcnow() - timedelta(minutes=5)
-        db.add(
-            ScoreSession(
-                id="killed", created_at=past, deadline_at=past, status="running",
-                request_hash="h", idempotency_key="k", rubric={"levels": []}, rubric_id="r",
-                rubric_min=1, rubric_max=5, self_preference="exclude", timeout_s=1,
-                panel={"reviewers": [], "plan": {"requested": [], "responses": []}},
-            )
-        )  # fmt: skip
+        db.add(killed_session())
         await db.commit()
     await engine.dispose()
     stored = (await client.get("/v1/score-sessions/killed", headers=admin)).json()
