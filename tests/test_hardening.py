@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 
 from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
@@ -83,6 +83,36 @@ async def test_outage_after_the_judges_answered_returns_the_result_not_persisted
     assert problem["not_persisted"] is True
     assert problem["result"]["winner"] == "A"
     assert len(problem["result"]["judges"][0]["calls"]) == 2
+
+
+async def test_comparison_insert_lost_while_the_judges_answer_returns_the_result_not_persisted(
+    proxied: tuple[TcpProxy, str], own_pg: str, tmp_path: Path, live_factory: Callable[..., Any]
+) -> None:
+    # Without an Idempotency-Key the comparison's row is inserted beside the judge calls. Hold
+    # that INSERT behind a table lock, cut the database while it waits, let the judge answer.
+    proxy, url = proxied
+    client = await live_factory(proxied_settings(url, tmp_path, slow_sim(600)))
+    locker = create_engine(own_pg)
+    async with locker.connect() as lock:
+        await lock.execute(text("LOCK TABLE comparisons IN EXCLUSIVE MODE"))
+        request = asyncio.create_task(client.post("/v1/compare", json=BODY))
+        await asyncio.sleep(0.3)
+        await proxy.close()
+        response = await request
+        await lock.rollback()
+    await proxy.open()
+
+    assert response.status_code == 503
+    problem = response.json()
+    assert problem["not_persisted"] is True
+    assert problem["result"]["winner"] == "A"  # the judges were asked while the INSERT waited
+    assert len(problem["result"]["judges"][0]["calls"]) == 2
+    async with locker.connect() as conn:
+        stored = await conn.execute(select(func.count()).select_from(Comparison))
+        assert stored.scalar_one() == 0
+        calls = await conn.execute(select(func.count()).select_from(JudgeCall))
+        assert calls.scalar_one() == 0
+    await locker.dispose()
 
 
 async def test_shutdown_interrupts_what_cannot_finish_and_keeps_its_calls(

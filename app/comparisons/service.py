@@ -124,7 +124,6 @@ async def compare(
     if len(names) > settings.max_panel:
         raise TooManyCalls(f"at most {settings.max_panel} judges per request; use /v1/batches")
     protocol, timeout_s = to_protocol(request), timeout_of(request, settings)
-    # Planning reads the judges and reserving inserts the comparison: one session, one commit.
     async with services.sessionmaker() as session:
         plan, judges = await plan_judges(request, names, services, session)
         planned = planned_calls(protocol) * len(judges)
@@ -135,7 +134,7 @@ async def compare(
             )
         services.pool.admit(planned)
         policy = request.self_preference or settings.self_preference
-        comparison = await reserve(
+        values = comparison_values(
             request,
             principal,
             idempotency_key,
@@ -146,8 +145,18 @@ async def compare(
             protocol,
             timeout_s,
             services,
-            session,
         )
+        if idempotency_key:
+            # The key is taken before any judge is paid; planning and reserving, one commit.
+            await insert_comparison(values, request.tags, session)
+    comparison = Comparison(**values)
+    # Without a key there is nothing to reserve: the row is written while the judges think
+    # (one transaction off the answer's path), and each call's write waits for it.
+    reserved = (
+        None
+        if idempotency_key
+        else asyncio.create_task(insert_alone(values, request.tags, services.sessionmaker))
+    )
     logs.bind_comparison(comparison.id, [judge.name for judge, _ in judges])
     texts = PairTexts(
         request.prompt,
@@ -156,7 +165,9 @@ async def compare(
         to_criteria(request),
         request.reference,
     )
-    writer = CallWriter(comparison, services.sessionmaker, services.keeper, services.writes)
+    writer = CallWriter(
+        comparison, services.sessionmaker, services.keeper, services.writes, reserved
+    )
     fanout = FanOut(
         services.pool,
         settings.max_request_concurrency,
@@ -170,9 +181,7 @@ async def compare(
         calls = await fanout.run(judges)
     except asyncio.CancelledError:
         # Shutdown cancelled the fan-out: keep what was stored and close the comparison.
-        await asyncio.shield(
-            mark_interrupted(comparison.id, services.sessionmaker, services.writes)
-        )
+        await asyncio.shield(close_interrupted(writer))
         raise
     read = await finish(comparison, protocol, judges, calls, request.tags, writer)
     if read.status == "failed":
@@ -237,7 +246,7 @@ async def plan_judges(
     return plan, voters + [(by_name[n], "audit") for n in plan.audits]
 
 
-async def reserve(
+def comparison_values(
     request: CompareRequest,
     principal: Principal,
     idempotency_key: str | None,
@@ -248,9 +257,8 @@ async def reserve(
     protocol: Protocol,
     timeout_s: float,
     services: Services,
-    session: AsyncSession,
-) -> Comparison:
-    """Insert the comparison as `running` (reserving the key) before any judge is paid."""
+) -> dict[str, Any]:
+    """The comparison's row as it is inserted: `running`, no verdict yet."""
     a, b = request.response_a, request.response_b
     keeper, prefixes = services.keeper, parse_family_prefixes(services.settings.family_prefixes)
     now = utcnow()
@@ -290,20 +298,34 @@ async def reserve(
             "conflicted": list(plan.conflicted),
         },
     }
-    tags = [{"comparison_id": values["id"], "key": k, "value": v} for k, v in request.tags.items()]
+    return values
+
+
+async def insert_comparison(
+    values: dict[str, Any], tags: dict[str, str], session: AsyncSession
+) -> None:
+    """Insert and commit the comparison and its tags (409 when its key is taken meanwhile)."""
     # Core INSERTs: the ORM's unit of work for one new row of 30 columns cost more CPU than the
     # statement. The answer is built from a transient `Comparison` holding the same values.
     connection = await session.connection()
+    rows = [{"comparison_id": values["id"], "key": k, "value": v} for k, v in tags.items()]
     try:
         await connection.execute(insert(Comparison), [values])
-        if tags:
-            await connection.execute(insert(ComparisonTag), tags)
+        if rows:
+            await connection.execute(insert(ComparisonTag), rows)
         await session.commit()
     except IntegrityError as exc:  # a concurrent request holds the same key
         raise IdempotencyInProgress(
             "a request with this Idempotency-Key is running", headers={"Retry-After": "1"}
         ) from exc
-    return Comparison(**values)
+
+
+async def insert_alone(
+    values: dict[str, Any], tags: dict[str, str], sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """`insert_comparison` in a session of its own."""
+    async with sessionmaker() as session:
+        await insert_comparison(values, tags, session)
 
 
 class CallWriter:
@@ -316,12 +338,24 @@ class CallWriter:
         sessionmaker: async_sessionmaker[AsyncSession],
         keeper: TextKeeper = KEEP_TEXTS,
         writes: GroupCommit | None = None,
+        reserved: asyncio.Task[None] | None = None,
     ) -> None:
         self.comparison = comparison
         self.sessionmaker = sessionmaker
         self.keeper = keeper
         self.writes = writes
+        self.reserved = reserved  # the comparison's insert, when it runs beside the judges
         self.unsaved: list[JudgeCall] = []
+
+    async def comparison_stored(self) -> bool:
+        """Whether the comparison's row is in (the calls refer to it); waits for its insert."""
+        if self.reserved is None:
+            return True
+        try:
+            await asyncio.shield(self.reserved)
+        except DATABASE_ERRORS:
+            return False
+        return True
 
     async def __call__(
         self,
@@ -333,17 +367,21 @@ class CallWriter:
     ) -> JudgeCall:
         values = call_values(self.comparison, judge, role, round_index, order, result, self.keeper)
         row = JudgeCall(**values)
+        if not await self.comparison_stored() or not await self._store(values):
+            # The judge answered but the database did not: the answer still carries the call.
+            self.unsaved.append(row)
+        metrics.record_call(self.comparison, row)
+        return row
 
+    async def _store(self, values: dict[str, Any]) -> bool:
         async def add(session: AsyncSession) -> None:
             stage_call(session, values)
 
         try:
             await commit(add, self.sessionmaker, self.writes)
         except DATABASE_ERRORS:
-            # The judge answered but the database did not: the answer still carries the call.
-            self.unsaved.append(row)
-        metrics.record_call(self.comparison, row)
-        return row
+            return False
+        return True
 
 
 def call_row(
@@ -423,7 +461,9 @@ async def finish(
     for key, value in values.items():
         setattr(comparison, key, value)
     read = queries.to_read(comparison, [c for name in calls for c in calls[name]], tags)
-    stored = await write_verdict(comparison.id, values, writer.sessionmaker, writer.writes)
+    stored = await writer.comparison_stored() and await write_verdict(
+        comparison.id, values, writer.sessionmaker, writer.writes
+    )
     if not stored or writer.unsaved:
         raise ServiceUnavailable(
             "the judges answered but the database is unreachable; the result is not stored",
@@ -499,6 +539,12 @@ def verdict_values(
     if status == "failed":
         values["idempotency_key"] = None  # a failed outcome releases the key
     return values
+
+
+async def close_interrupted(writer: CallWriter) -> None:
+    """`mark_interrupted` for the comparison of `writer`, once (and if) its row is in."""
+    if await writer.comparison_stored():
+        await mark_interrupted(writer.comparison.id, writer.sessionmaker, writer.writes)
 
 
 async def mark_interrupted(
