@@ -85,6 +85,13 @@ def rss_mb(pid: int, field: str = "VmRSS") -> float:
     return 0.0
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(stolen, total) CPU ticks of the whole machine since boot, from /proc/stat."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    # user nice system idle iowait irq softirq steal [guest guest_nice: already in user]
+    return fields[7], sum(fields[:8])
+
+
 def loadavg() -> str:
     """The 1-minute load average and the number of runnable tasks."""
     one, _five, _fifteen, running, _last = Path("/proc/loadavg").read_text().split()
@@ -121,6 +128,10 @@ class CpuWindow:
         self.before: dict[str, dict[int, float]] = {}
         self.latest: dict[str, dict[int, float]] = {}
         self._sampler: asyncio.Task[None] | None = None
+        self._ticks = (0, 0)
+        # The share of the machine's CPU time the hypervisor gave to other guests: the same
+        # code's CPU per comparison moves with it (a virtual machine's cores are shared).
+        self.steal_share = 0.0
 
     async def _snapshot(self) -> dict[str, dict[int, float]]:
         groups = dict(self.groups)
@@ -140,6 +151,7 @@ class CpuWindow:
             self._keep(await self._snapshot())
 
     async def start(self) -> None:
+        self._ticks = machine_ticks()
         self.before = await self._snapshot()
         self._keep(self.before)
         self._sampler = asyncio.create_task(self._sample())
@@ -148,6 +160,8 @@ class CpuWindow:
         if self._sampler is not None:
             self._sampler.cancel()
         self._keep(await self._snapshot())
+        stolen, total = (now - then for now, then in zip(machine_ticks(), self._ticks, strict=True))
+        self.steal_share = stolen / total if total else 0.0
         return {
             name: sum(cpu - self.before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
             for name, pids in self.latest.items()
@@ -302,6 +316,7 @@ async def measured(
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
         "cpu_s": cpu,
         "pg_backends": window.backends_seen(),
+        "steal": window.steal_share,
     }
 
 
@@ -400,7 +415,7 @@ def row(name: str, c: int, r: dict[str, Any], load: str, memory: str = "-") -> s
     return (
         f"| {name} | {c} | {n} | {n / r['seconds']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
         f"| {api} | {per['client']:.2f} | {postgres} | {per['sim']:.2f} "
-        f"| {r.get('failures', 0)} | {memory} | {load} |"
+        f"| {r.get('failures', 0)} | {memory} | {load} | {100 * r.get('steal', 0.0):.1f}% |"
     )
 
 
@@ -492,9 +507,9 @@ def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None
         print(
             "| run | concurrency | comparisons | comparisons/s | p50 ms | p99 ms "
             "| API CPU ms/cmp | client CPU ms/cmp | PostgreSQL CPU ms/cmp (backends) "
-            "| sim CPU ms/cmp | failures | API RSS / peak MiB | load (1 min) |"
+            "| sim CPU ms/cmp | failures | API RSS / peak MiB | load (1 min) | CPU stolen |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         summary = []
         for c in args.concurrency:
             count = count_for(c, args.scale)
