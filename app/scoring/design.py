@@ -30,6 +30,9 @@ from app.reports.stats import Z95, Interval
 from app.scoring import queries
 from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
 
+# How far below zero a variance may come out of floating-point sums and still be zero.
+ROUNDING = 1e-12
+
 
 @dataclass(frozen=True)
 class ComponentFit:
@@ -46,10 +49,11 @@ class ComponentFit:
     n_used: int
 
     def interval(self, point: float, variance: float | None) -> Interval | None:
-        """point ± z·√variance, or None without a finite variance."""
-        if variance is None or not math.isfinite(variance):
+        """point ± z·√variance, or None without a finite, non-negative variance."""
+        if variance is None or not math.isfinite(variance) or variance < -ROUNDING:
             return None
-        half = Z95 * math.sqrt(variance)
+        # A zero variance (every residual zero) can come out of the sandwich as -1e-17.
+        half = Z95 * math.sqrt(max(variance, 0.0))
         return point - half, point + half
 
     def offset_variance(self, reviewer: str) -> float | None:
