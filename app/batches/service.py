@@ -133,6 +133,7 @@ async def submit(
     queue: ItemQueue,
 ) -> SubmitOutcome:
     """Store the batch and its items as `queued`, then send each item's id to the queue."""
+    idempotency_key = idempotency_key or None  # an empty header is no key, not the key ""
     check_scopes(principal, body.items)
     check_shape(body.items, settings)
     digest = request_hash(body)

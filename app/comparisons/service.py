@@ -114,6 +114,7 @@ async def compare(
     request: CompareRequest, principal: Principal, idempotency_key: str | None, services: Services
 ) -> CompareOutcome:
     """Run one comparison end to end; every call is stored as it completes."""
+    idempotency_key = idempotency_key or None  # an empty header is no key, not the key ""
     settings = services.settings
     digest = request_hash(request)
     if idempotency_key:

@@ -89,6 +89,7 @@ async def score(
     request: ScoreRequest, principal: Principal, idempotency_key: str | None, services: Services
 ) -> ScoreOutcome:
     """Run one score session end to end; every call is stored as it completes."""
+    idempotency_key = idempotency_key or None  # an empty header is no key, not the key ""
     digest = idempotency.request_hash(request)
     if idempotency_key:
         replay = await idempotency.find_replay(

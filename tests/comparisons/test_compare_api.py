@@ -121,6 +121,19 @@ async def test_same_key_and_body_replays_without_new_judge_requests(
     assert sim.requests == requests_after_first == 2
 
 
+async def test_an_empty_idempotency_key_is_no_key(
+    client: httpx2.AsyncClient, comparer: dict[str, str]
+) -> None:
+    # It was stored as the key "" without being looked up: the second request then collided with
+    # the first one's row (a 500 found by the schema fuzzer).
+    headers = {**comparer, "Idempotency-Key": ""}
+    first = await client.post("/v1/compare", headers=headers, json=BODY)
+    second = await client.post("/v1/compare", headers=headers, json={**BODY, "prompt": "other"})
+    assert (first.status_code, second.status_code) == (200, 200), second.text
+    assert "idempotent-replayed" not in second.headers
+    assert first.json()["id"] != second.json()["id"]
+
+
 async def test_same_key_with_another_body_is_409(
     client: httpx2.AsyncClient, comparer: dict[str, str]
 ) -> None:
