@@ -35,6 +35,23 @@ model = "sim-x"
 """
 
 
+async def statuses_become(url: str, wanted: set[str], timeout_s: float = 10.0) -> bool:
+    """Wait until the stored comparisons' statuses are exactly `wanted`; False at the timeout."""
+    engine = create_engine(url)
+    try:
+        async with asyncio.timeout(timeout_s):
+            while True:
+                async with engine.connect() as conn:
+                    found = set((await conn.scalars(select(Comparison.status))).all())
+                if found == wanted:
+                    return True
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        return False
+    finally:
+        await engine.dispose()
+
+
 async def stored_calls(url: str, comparison_id: str) -> list[JudgeCall]:
     engine = create_engine(url)
     async with create_sessionmaker(engine)() as session:
@@ -289,9 +306,10 @@ async def test_client_disconnect_does_not_cancel_and_a_retry_gets_the_stored_ans
     client = await live_factory(settings_factory(sim_judges(latency_ms=400)))
     headers = {**comparer, "Idempotency-Key": "k-disconnect"}
     request = asyncio.create_task(client.post("/v1/compare", headers=headers, json=BODY))
-    await asyncio.sleep(0.15)
+    # Leave once the comparison is under way (a fixed sleep sometimes left before it started).
+    assert await statuses_become(clean_pg, {"running"})
     request.cancel()  # the client goes away mid-comparison
-    await asyncio.sleep(0.8)
+    assert await statuses_become(clean_pg, {"complete"})
     retry = await client.post("/v1/compare", headers=headers, json=BODY)
     assert retry.status_code == 200
     assert retry.headers["idempotent-replayed"] == "true"
