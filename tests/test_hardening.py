@@ -12,6 +12,7 @@ from typing import Any
 import httpx2
 import pytest
 from sqlalchemy import func, select, text, update
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
@@ -85,6 +86,20 @@ async def test_outage_after_the_judges_answered_returns_the_result_not_persisted
     assert len(problem["result"]["judges"][0]["calls"]) == 2
 
 
+async def insert_waits_for_the_lock(engine: AsyncEngine) -> None:
+    """Return once an INSERT into comparisons is waiting for a lock (at most 10 s)."""
+    waiting = text(
+        "SELECT count(*) FROM pg_stat_activity "
+        "WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO comparisons%'"
+    )
+    async with asyncio.timeout(10):
+        while True:
+            async with engine.connect() as conn:
+                if (await conn.execute(waiting)).scalar_one():
+                    return
+            await asyncio.sleep(0.02)
+
+
 async def test_comparison_insert_lost_while_the_judges_answer_returns_the_result_not_persisted(
     proxied: tuple[TcpProxy, str], own_pg: str, tmp_path: Path, live_factory: Callable[..., Any]
 ) -> None:
@@ -96,7 +111,7 @@ async def test_comparison_insert_lost_while_the_judges_answer_returns_the_result
     async with locker.connect() as lock:
         await lock.execute(text("LOCK TABLE comparisons IN EXCLUSIVE MODE"))
         request = asyncio.create_task(client.post("/v1/compare", json=BODY))
-        await asyncio.sleep(0.3)
+        await insert_waits_for_the_lock(locker)
         await proxy.close()
         response = await request
         await lock.rollback()
