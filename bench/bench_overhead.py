@@ -12,10 +12,12 @@ For each concurrency it then runs, one after the other on the same machine:
 
 Latencies are per comparison as the client sees it; CPU is read from /proc for the measured window
 (after a warm-up) for the API process(es), the client, the sim-judge and the PostgreSQL backends
-connected to the benchmark's database. `--replicas N` runs N `fairpair serve` processes sharing
-the database, and the load generator spreads comparisons over them round-robin, as a balancer
-would. `--soak-s N` then runs concurrency 16 for N seconds and samples the API's RSS. Prints one
-table row per run and the memory figures.
+connected to the benchmark's database, and the share of the machine's CPU the hypervisor stole
+for other guests (`/proc/stat`; runs with more than a few percent stolen say little about the
+code). `--replicas N` runs N `fairpair serve` processes sharing the database, and the load
+generator spreads comparisons over them round-robin, as a balancer would. `--soak-s N` then runs
+concurrency 16 for N seconds and samples the API's RSS. Prints one table row per run and the
+memory figures.
 """
 
 from __future__ import annotations
