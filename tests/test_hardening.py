@@ -89,8 +89,8 @@ async def test_outage_after_the_judges_answered_returns_the_result_not_persisted
 async def insert_waits_for_the_lock(engine: AsyncEngine) -> None:
     """Return once an INSERT into comparisons is waiting for a lock (at most 10 s)."""
     waiting = text(
-        "SELECT count(*) FROM pg_stat_activity "
-        "WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO comparisons%'"
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO comparisons%'"
     )
     async with asyncio.timeout(10):
         while True:
