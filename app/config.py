@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     judges_file: Path | None = None
     default_panel: str | None = Field(default=None, description="comma-separated judge names")
     secret_key: SecretStr = SecretStr(PLACEHOLDER_SECRET)
+    # Decrypts what the previous secret key encrypted, until `fairpair keys rotate-secret` ran.
+    secret_key_previous: SecretStr | None = None
     auth: Literal["on", "off"] = "on"
     privacy: Literal["off", "hash"] = "off"
     log_level: str = "info"
@@ -52,6 +54,15 @@ class Settings(BaseSettings):
     min_effect: float = 0.05
     min_effect_correlation: float = 0.1
     reviewer_margin: float | None = None
+
+    # Trust boundaries (README "Security").
+    # Environment variables an API-posted judge may name as `api_key_env` (comma list); the judges
+    # file may name any, since the operator wrote it.
+    judge_key_envs: str = ""
+    # Loopback/private judge hosts an API-posted judge may use (comma list of CIDRs and host names).
+    judge_hosts_allow: str = ""
+    # Proxies (comma list of IPs) whose X-Forwarded-Proto is believed, e.g. for `Secure` cookies.
+    trusted_proxies: str = ""
 
     # Operations.
     sweep_interval_s: float = 60.0
@@ -85,9 +96,17 @@ class Settings(BaseSettings):
         """True on the embedded default: a SQLite database."""
         return self.database_url.startswith("sqlite")
 
+    def judge_key_env_names(self) -> frozenset[str]:
+        """The `api_key_env` names an API-posted judge may use."""
+        return frozenset(_comma_list(self.judge_key_envs))
+
     def panel_names(self) -> list[str]:
         """The default panel named by `FAIRPAIR_DEFAULT_PANEL`."""
-        return [name.strip() for name in (self.default_panel or "").split(",") if name.strip()]
+        return _comma_list(self.default_panel or "")
+
+
+def _comma_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
 
 
 class UnsafeSettingsError(RuntimeError):
