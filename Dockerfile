@@ -5,11 +5,11 @@ ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /srv/fairpair
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml constraints.txt README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 # The same install command CI runs outside a container (.ci/dockerfile-commands).
-RUN pip install -e .
+RUN pip install -c constraints.txt -e .
 
 # Run stage: the virtualenv and the source, as a non-root user.
 FROM python:3.11-slim
