@@ -1,6 +1,7 @@
 """Expected failures as an `AppError` tree, rendered as RFC 9457 problem+json.
 
-AppError
+AppError                      400 bad-request (a body that is not JSON or cannot be decoded)
+ ├── BadRequest               400 bad-request
  ├── ValidationProblem        422 validation-error
  ├── NotFound                 404 not-found
  ├── Conflict                 409 conflict
@@ -9,18 +10,22 @@ AppError
  │    └── ManagedByFile           409 managed-by-file
  ├── Unauthorized             401 unauthorized
  ├── Forbidden                403 forbidden
+ │    ├── CrossOriginForm         403 forbidden (a dashboard form from another origin)
+ │    └── HostNotLoopback         403 forbidden (auth off, a Host that is not loopback)
  ├── PayloadTooLarge          413 payload-too-large
  ├── TooManyCalls             422 too-many-calls
  ├── NoJudgesConfigured       422 no-judges-configured
  ├── RateLimited              429 rate-limited
  ├── JudgesFailed             502 judges-failed
- └── ServiceUnavailable       503 service-unavailable
+ ├── ServiceUnavailable       503 service-unavailable
+ └── InternalError            500 internal-error (never raised: a bug, answered by the middleware)
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import traceback
 from typing import Any, ClassVar
 
 import structlog
@@ -57,6 +62,10 @@ class AppError(Exception):
         self.extra = extra or {}
 
 
+class BadRequest(AppError):
+    title = "The request body cannot be decoded"
+
+
 class ValidationProblem(AppError):
     status, slug, title = 422, "validation-error", "The request is not valid"
 
@@ -89,6 +98,14 @@ class Forbidden(AppError):
     status, slug, title = 403, "forbidden", "The API key lacks the scope"
 
 
+class CrossOriginForm(Forbidden):
+    title = "The form was posted from another origin"
+
+
+class HostNotLoopback(Forbidden):
+    title = "With auth off only loopback host names are served"
+
+
 class PayloadTooLarge(AppError):
     status, slug, title = 413, "payload-too-large", "The request body is too large"
 
@@ -111,6 +128,10 @@ class JudgesFailed(AppError):
 
 class ServiceUnavailable(AppError):
     status, slug, title = 503, "service-unavailable", "The service cannot answer now"
+
+
+class InternalError(AppError):
+    status, slug, title = 500, "internal-error", "Internal error"
 
 
 class Problem(BaseModel):
@@ -204,8 +225,22 @@ async def handle_app_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def _undecodable(exc: RequestValidationError) -> str | None:
+    """Why the body is not JSON at all (400 `bad-request`, not a field's 422), or None."""
+    for error in exc.errors():
+        if error.get("type") == "json_invalid":
+            reason = (error.get("ctx") or {}).get("error", "decode error")
+            return f"the body is not valid JSON: {reason} at position {error['loc'][-1]}"
+        loc, given = tuple(error.get("loc", ())), error.get("input")
+        if loc == ("body",) and isinstance(given, bytes | bytearray):
+            return "the body is not JSON: send it with Content-Type: application/json"
+    return None
+
+
 async def handle_validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
+    if (reason := _undecodable(exc)) is not None:
+        return problem(400, BadRequest.slug, BadRequest.title, reason, instance=request.url.path)
     errors = _validation_errors(exc)
     detail = "; ".join(f"{e['pointer']}: {e['message']}" for e in errors[:5])
     return problem(
@@ -236,10 +271,24 @@ async def handle_model_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def _decode_failure(exc: StarletteHTTPException) -> str:
+    """What FastAPI's JSON parser refused (it answers 400 for every failure but a syntax error)."""
+    cause = exc.__cause__
+    if isinstance(cause, RecursionError):
+        return "the JSON body is nested too deeply"
+    if isinstance(cause, UnicodeError):
+        return "the body is not UTF-8"
+    if isinstance(cause, ValueError) and "digits" in str(cause):
+        return "a number in the JSON body has too many digits"
+    return str(exc.detail)
+
+
 async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:
+        detail = _decode_failure(exc)
+        return problem(400, BadRequest.slug, BadRequest.title, detail, instance=request.url.path)
     slugs = {
-        400: "validation-error",
         404: "not-found",
         405: "method-not-allowed",
         413: "payload-too-large",
@@ -264,6 +313,37 @@ async def handle_database_error(request: Request, exc: Exception) -> JSONRespons
         "the database is unreachable",
         instance=request.url.path,
         headers={"Retry-After": "5"},
+    )
+
+
+def log_internal_error(exc: BaseException) -> None:
+    """Log a bug by its type and place, never its message.
+
+    `str()` of a driver error holds the SQL parameters (prompts, keys), and other messages may
+    quote the request; the statement without its parameters and the frames are enough to find it.
+    """
+    stack = traceback.extract_tb(exc.__traceback__)
+    # The app's own frames say where; the innermost one says what failed (often in a library).
+    frames = [f for f in stack[:-1] if "/app/" in f.filename][-6:] + stack[-1:]
+    statement = getattr(exc, "statement", None)
+    log.error(
+        "internal_error",
+        error=type(exc).__name__,
+        cause=type(exc.__cause__).__name__ if exc.__cause__ is not None else None,
+        frames=[f"{'/'.join(f.filename.split('/')[-2:])}:{f.lineno} {f.name}" for f in frames],
+        statement=statement[:500] if isinstance(statement, str) else None,
+    )
+
+
+def internal_error(path: str, request_id: str) -> JSONResponse:
+    """The 500 problem: a bug, never the client's fault; the request id finds its log line."""
+    return problem(
+        500,
+        InternalError.slug,
+        InternalError.title,
+        f"an unexpected error, logged with request id {request_id}",
+        instance=path,
+        request_id=request_id,
     )
 
 

@@ -1,18 +1,194 @@
-"""ASGI middleware: request ids in logs and headers, and the request body size limit."""
+"""ASGI middleware: request ids, the body size limit, unreadable input refused, bugs as 500s.
+
+One rule for text at the boundary, before routing: no NUL and no lone surrogate anywhere the app
+reads (path, query, headers, JSON strings and keys, form fields), because PostgreSQL refuses NUL
+in text and UTF-8 cannot encode a lone surrogate: either would otherwise fail deep inside a
+query, as a 500. Such values are 422 `validation-error` naming where they were; a JSON body that
+is not UTF-8 is 400 `bad-request` (FastAPI's parser answers the other undecodable bodies, see
+app/errors.py). Anything a handler did not expect becomes a 500 problem whose log line names the
+exception's type and place, never its message (which may quote the request or SQL parameters).
+"""
 
 from __future__ import annotations
 
+import json
+import re
 import time
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import structlog
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import PayloadTooLarge, problem
+from app.errors import (
+    BadRequest,
+    PayloadTooLarge,
+    ValidationProblem,
+    internal_error,
+    json_pointer,
+    log_internal_error,
+    problem,
+)
 
 log = structlog.get_logger()
+
+# Headers the app reads (auth, idempotency, the dashboard's session, CSRF and https checks, the
+# request id): their values must be UTF-8. No header at all may carry a NUL.
+READ_HEADERS = frozenset(
+    {
+        b"authorization",
+        b"content-type",
+        b"cookie",
+        b"host",
+        b"idempotency-key",
+        b"origin",
+        b"sec-fetch-site",
+        b"x-forwarded-proto",
+        b"x-request-id",
+    }
+)
+# A JSON escape that may decode to NUL or to half of a surrogate pair (or sits inside an escaped
+# backslash: it misses nothing). Most bodies hold none, so the exact check (parse, then walk the
+# strings) runs only then; an emoji escaped by `ensure_ascii` is a pair and costs that walk.
+# A literal prefix and no quantifier: linear, and scanned at memchr speed.
+SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
+# A client's request id is echoed in a header and in every log line: only a plain token is kept.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+NUL = "must not contain NUL bytes"
+NOT_UTF8 = "must be UTF-8 (no lone surrogates)"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request is refused before routing, and where (`in` and a JSON pointer)."""
+
+    status: int
+    where: str
+    pointer: str
+    message: str
+
+    def response(self, path: str) -> JSONResponse:
+        """The problem+json answer."""
+        detail = f"{self.pointer}: {self.message}" if self.pointer else self.message
+        if self.status == BadRequest.status:
+            return problem(400, BadRequest.slug, BadRequest.title, detail, instance=path)
+        error = {"pointer": self.pointer or "/", "in": self.where, "message": self.message}
+        return problem(
+            422,
+            ValidationProblem.slug,
+            ValidationProblem.title,
+            detail,
+            instance=path,
+            errors=[error],
+        )
+
+
+def unreadable(data: bytes) -> str | None:
+    """Why these (decoded) bytes are no text the app may take, or None."""
+    if b"\x00" in data:
+        return NUL
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return NOT_UTF8
+    return None
+
+
+def bad_text(text: str) -> str | None:
+    """Why a decoded string is no text the app may take, or None."""
+    if "\x00" in text:
+        return NUL
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return NOT_UTF8
+    return None
+
+
+def shown(raw: bytes) -> str:
+    """A name from the request, printable in a pointer."""
+    return raw.decode("utf-8", "backslashreplace").replace("\x00", "\\x00")
+
+
+def check_pairs(data: bytes, where: str) -> Refusal | None:
+    """A query string or urlencoded form: each name and value, percent-decoded."""
+    if data.isascii() and b"%" not in data and b"\x00" not in data:
+        return None
+    for pair in data.split(b"&"):
+        name, _, value = pair.partition(b"=")
+        name, value = (unquote_to_bytes(part.replace(b"+", b" ")) for part in (name, value))
+        reason = unreadable(name) or unreadable(value)
+        if reason is not None:
+            return Refusal(422, where, json_pointer((where, shown(name))), reason)
+    return None
+
+
+def check_headers(headers: list[tuple[bytes, bytes]]) -> Refusal | None:
+    """No NUL in any header; UTF-8 in the ones the app reads."""
+    for name, value in headers:
+        reason = unreadable(value) if name in READ_HEADERS else (NUL if b"\x00" in value else None)
+        if reason is not None:
+            return Refusal(422, "header", json_pointer(("header", shown(name))), reason)
+    return None
+
+
+def check_json(body: bytes) -> Refusal | None:
+    """UTF-8 without NUL bytes, and no string or key that decodes to NUL or a lone surrogate."""
+    if b"\x00" in body or (not body.isascii() and unreadable(body) is not None):
+        return Refusal(400, "body", "", "the body is not UTF-8 JSON")
+    if SUSPECT_ESCAPE.search(body) is None:
+        return None
+    try:
+        document = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # FastAPI's parser refuses it the same way: 400 bad-request
+    return first_bad_string(document)
+
+
+def first_bad_string(document: Any) -> Refusal | None:
+    """A string or key holding NUL or a lone surrogate, with its pointer (iterative: no depth)."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str) and (reason := bad_text(node)):
+            return Refusal(422, "body", json_pointer(("body", *path)), reason)
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if reason := bad_text(key):
+                    pointer = json_pointer(("body", *path, shown(key.encode("utf-8", "replace"))))
+                    return Refusal(422, "body", pointer, f"a key {reason}")
+                stack.append(((*path, key), value))
+        elif isinstance(node, list):
+            stack.extend(((*path, i), item) for i, item in enumerate(node))
+    return None
+
+
+def check_body(headers: dict[bytes, bytes], body: bytes) -> Refusal | None:
+    """JSON bodies as JSON; every other body as a form (the dashboard login reads any as one)."""
+    if not body:
+        return None
+    media_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    if not media_type or media_type.endswith((b"/json", b"+json")):
+        return check_json(body)
+    return check_pairs(body, "body")  # no route takes files: a multipart body is read so too
+
+
+def check_target(scope: Scope) -> Refusal | None:
+    """The path (from its raw bytes when the server gives them) and the query string."""
+    raw_path: bytes = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogatepass")
+    reason = unreadable(unquote_to_bytes(raw_path))
+    if reason is not None:
+        return Refusal(422, "path", "", f"the path {reason}")
+    return check_pairs(scope.get("query_string", b""), "query")
+
+
+def refusal(scope: Scope, headers: dict[bytes, bytes], body: bytes) -> Refusal | None:
+    """Why this request carries input the app must not take, or None."""
+    return check_target(scope) or check_headers(scope["headers"]) or check_body(headers, body)
 
 
 class RequestContextMiddleware:
@@ -31,7 +207,8 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:64] or uuid.uuid4().hex
+        given = headers.get(b"x-request-id", b"").decode("latin-1")
+        request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id)
         started = time.perf_counter()
@@ -49,10 +226,18 @@ class RequestContextMiddleware:
         try:
             limit = self.path_limits.get(scope["path"], self.max_body_bytes)
             body = await self._read_body(headers, receive, limit)
+            refused = None if body is None else refusal(scope, headers, body)
             if body is None:
                 await self._reject(scope, receive, send_with_id, limit)
+            elif refused is not None:
+                await refused.response(scope["path"])(scope, receive, send_with_id)
             else:
                 await self.app(scope, self._replay(body, receive), send_with_id)
+        except Exception as exc:  # a bug: answered here, so no server logs its message
+            log_internal_error(exc)
+            if not status["sent"]:
+                response = internal_error(scope["path"], request_id)
+                await response(scope, receive, send_with_id)
         finally:
             log.info(
                 "request",

@@ -101,13 +101,16 @@ async def test_lone_surrogate_is_422(limited: httpx2.AsyncClient, comparer: dict
     assert_problem(response, 422, "validation-error", "/response_a")
 
 
-async def test_malformed_json_is_422(limited: httpx2.AsyncClient, comparer: dict[str, str]) -> None:
+async def test_malformed_json_is_400_bad_request(
+    limited: httpx2.AsyncClient, comparer: dict[str, str]
+) -> None:
+    # PRODUCT.md: a body that is not JSON is 400 `bad-request` (it was 422 before issue 18).
     response = await limited.post(
         "/v1/compare",
         content=b"{not json",
         headers={**comparer, "content-type": "application/json"},
     )
-    assert_problem(response, 422, "validation-error")
+    assert_problem(response, 400, "bad-request")
 
 
 async def test_unknown_judge_is_422_with_its_pointer(

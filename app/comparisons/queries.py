@@ -155,13 +155,21 @@ def encode_cursor(comparison: Comparison) -> str:
 
 
 def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    """The (created_at, id) a cursor points after; 422 when it is not one of ours."""
+    """The (created_at, id) a cursor points after; 422 when it is not one of ours.
+
+    Cursors come back from clients: a forged one must fail here, not in the database (a NUL,
+    a naive or out-of-range time, an id no uuid could be).
+    """
     try:
-        created_at, _, comparison_id = (
-            base64.urlsafe_b64decode(cursor.encode()).decode().partition("|")
-        )
-        return datetime.fromisoformat(created_at), comparison_id
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
+        created_text, _, comparison_id = raw.partition("|")
+        if not (raw.isascii() and raw.isprintable()) or len(comparison_id) > 36:
+            raise ValueError(raw)
+        created_at = datetime.fromisoformat(created_text)
+        if created_at.tzinfo is None:
+            raise ValueError(created_text)
+        return created_at.astimezone(UTC), comparison_id
+    except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError) as exc:
         raise ValidationProblem("/cursor: not a valid cursor") from exc
 
 
