@@ -10,9 +10,10 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from app.auth.hosts import LoopbackHostsOnly
 from app.auth.keys import KeyCache
 from app.auth.ratelimit import KeyRateLimiter
-from app.batches.ratelimit import shared_limiters
+from app.batches.ratelimit import shared_limiters, shared_storage
 from app.batches.router import router as batches_router
 from app.batches.worker import open_batch_queue
 from app.comparisons.pool import JudgePool
@@ -90,7 +91,13 @@ def create_app(
                 engine=engine,
                 sessionmaker=sessionmaker,
                 key_cache=KeyCache(settings.key_cache_ttl_s),
-                key_limiter=KeyRateLimiter(settings.rate_limit_per_minute),
+                # One budget per key across every replica sharing the Redis (app/auth/ratelimit.py).
+                key_limiter=KeyRateLimiter(
+                    settings.rate_limit_per_minute,
+                    shared_storage(settings.redis_url)
+                    if settings.redis_url and settings.rate_limit_per_minute
+                    else None,
+                ),
                 registry=registry,
                 pool=pool,
                 writes=writes,
@@ -113,6 +120,9 @@ def create_app(
         responses=PROBLEM_RESPONSES,
     )
     install_error_handlers(app)
+    if settings.auth == "off":
+        # Inside the request context, so a refused request is still logged with its id.
+        app.add_middleware(LoopbackHostsOnly)
     app.add_middleware(
         RequestContextMiddleware,
         max_body_bytes=settings.max_body_bytes,

@@ -26,7 +26,7 @@ from tests.support.live import LiveApp
 TABLES = (
     "judge_calls, comparison_tags, comparisons, judge_versions, judges, api_keys, "
     "scores, score_calls, score_responses, score_session_tags, score_sessions, "
-    "batch_items, batches, labels, call_rollup, judge_observations"
+    "batch_items, batches, labels, call_rollup, judge_observations, dashboard_sessions"
 )
 
 
@@ -111,8 +111,9 @@ async def live_factory() -> AsyncIterator[Callable[..., Any]]:
     async def start(settings: Settings, **kwargs: Any) -> httpx2.AsyncClient:
         live = LiveApp(create_app(settings, **kwargs))
         await live.__aenter__()
+        # A loopback Host: with auth off the app serves no other (app/auth/hosts.py).
         client = httpx2.AsyncClient(
-            transport=httpx2.ASGITransport(app=live), base_url="http://testserver", timeout=60
+            transport=httpx2.ASGITransport(app=live), base_url="http://127.0.0.1", timeout=60
         )
         stack.append((live, client))
         return client

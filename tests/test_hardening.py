@@ -139,7 +139,9 @@ async def test_shutdown_interrupts_what_cannot_finish_and_keeps_its_calls(
     settings = settings_factory(slow_sim(300), auth="off", shutdown_grace_s=1.0)
     live = LiveApp(create_app(settings))
     await live.__aenter__()
-    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=live), base_url="http://t")
+    client = httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=live), base_url="http://127.0.0.1"
+    )
     shuffle = {
         **BODY,
         "response_a": "x\n[sim q=0]",
