@@ -1,18 +1,33 @@
-"""Who may see the dashboard: a `read` key from the login cookie or an `Authorization` header."""
+"""Who may see the dashboard: a `read` key's session cookie or an `Authorization` header.
+
+The cookie holds a session token (app/auth/sessions.py), never the API key. Logging in and out
+are refused when the form comes from another origin: a browser sends `Origin` with every POST,
+and its host must be the request's `Host` (as Grafana and Jupyter check; the scheme is left out
+so that a TLS-terminating proxy needs no setting for it). Without `Origin` the request is a
+non-browser client's, unless `Sec-Fetch-Site` says otherwise. The cookie is `Secure` when the
+request is https: its own scheme, or `X-Forwarded-Proto: https` from a peer listed in
+`FAIRPAIR_TRUSTED_PROXIES`.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 
 from app.auth.keys import ANONYMOUS, KeyCache, Principal
 from app.auth.ratelimit import KeyRateLimiter
+from app.auth.sessions import SESSION_LIFETIME, session_principal
+from app.config import Settings
 from app.deps import bearer_token, get_sessionmaker, get_settings
-from app.errors import Forbidden, RateLimited
+from app.errors import CrossOriginForm, Forbidden, RateLimited
 
+# The name predates sessions; browsers holding an API key under it are simply sent to log in.
 COOKIE = "fairpair_key"
-COOKIE_MAX_AGE_S = 8 * 3600
+COOKIE_MAX_AGE_S = int(SESSION_LIFETIME.total_seconds())
+SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
 
 
 def may_read(principal: Principal) -> bool:
@@ -20,18 +35,33 @@ def may_read(principal: Principal) -> bool:
     return bool({"read", "admin"} & principal.scopes)
 
 
+async def check_rate(request: Request, principal: Principal) -> None:
+    """Count the request against its key's per-minute limit."""
+    limiter: KeyRateLimiter = request.state.key_limiter
+    wait = await limiter.retry_after(principal.key_id)
+    if wait is not None:
+        raise RateLimited(
+            f"more than {limiter.per_minute} requests a minute with this key",
+            headers={"Retry-After": str(wait)},
+        )
+
+
 async def verify_token(request: Request, token: str) -> Principal | None:
     """The key's principal as the API verifies it (cached), rate limited; None if not valid."""
     cache: KeyCache = request.state.key_cache
     async with get_sessionmaker(request)() as session:
         principal = await cache.verify(session, token)
-    if principal is None:
-        return None
-    limiter: KeyRateLimiter = request.state.key_limiter
-    wait = limiter.retry_after(principal.key_id)
-    if wait is not None:
-        raise RateLimited(f"more than {limiter.per_minute} requests a minute with this key",
-                          headers={"Retry-After": str(wait)})
+    if principal is not None:
+        await check_rate(request, principal)
+    return principal
+
+
+async def verify_session(request: Request, token: str) -> Principal | None:
+    """The principal of a live session cookie, rate limited; None if it is not one."""
+    async with get_sessionmaker(request)() as session:
+        principal = await session_principal(session, token)
+    if principal is not None:
+        await check_rate(request, principal)
     return principal
 
 
@@ -39,13 +69,53 @@ async def page_principal(request: Request) -> Principal | None:
     """The viewer, or None when a login is needed; 403 for a key without `read`."""
     if get_settings(request).auth == "off":
         return ANONYMOUS
-    token = bearer_token(request) or request.cookies.get(COOKIE)
-    if not token:
+    header, cookie = bearer_token(request), request.cookies.get(COOKIE)
+    if header:
+        principal = await verify_token(request, header)
+    elif cookie:
+        principal = await verify_session(request, cookie)
+    else:
         return None
-    principal = await verify_token(request, token)
     if principal is not None and not may_read(principal):
         raise Forbidden("this API key lacks the 'read' scope")
     return principal
 
 
 Viewer = Annotated[Principal | None, Depends(page_principal)]
+
+
+def check_origin(request: Request) -> None:
+    """Refuse a login or logout form posted from another origin (CSRF)."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        fetch_site = request.headers.get("sec-fetch-site")
+        if fetch_site is None or fetch_site in SAME_SITE_FETCHES:
+            return
+        raise CrossOriginForm(f"a {fetch_site} form may not log in or out of the dashboard")
+    host = request.headers.get("host", "").lower()
+    parts = urlsplit(origin.lower())
+    if parts.scheme not in ("http", "https") or not host or parts.netloc != host:
+        raise CrossOriginForm(f"Origin {origin[:100]!r} is not this dashboard's (Host {host!r})")
+
+
+def is_https(request: Request, settings: Settings) -> bool:
+    """True when the browser reached us over https, directly or through a trusted proxy."""
+    if request.url.scheme == "https":
+        return True
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    peer = request.client.host if request.client else ""
+    return forwarded == "https" and _is_trusted_proxy(peer, settings.trusted_proxies)
+
+
+def _is_trusted_proxy(peer: str, trusted: str) -> bool:
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    for entry in filter(None, (part.strip() for part in trusted.split(","))):
+        try:
+            if address in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False

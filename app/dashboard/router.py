@@ -10,7 +10,16 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from app.dashboard.auth import COOKIE, COOKIE_MAX_AGE_S, Viewer, may_read, verify_token
+from app.auth.sessions import open_session, revoke_session
+from app.dashboard.auth import (
+    COOKIE,
+    COOKIE_MAX_AGE_S,
+    Viewer,
+    check_origin,
+    is_https,
+    may_read,
+    verify_token,
+)
 from app.dashboard.cache import PageCache, watermark
 from app.dashboard.charts import SvgRenderer
 from app.dashboard.filters import WINDOWS, FiltersDep, PageFilters
@@ -172,8 +181,10 @@ async def show_login(next: str | None = None) -> HTMLResponse:
 
 
 @router.post("/login")
-async def log_in(request: Request) -> Response:
-    """Check the key like the API does and keep it in an HTTP-only cookie."""
+async def log_in(request: Request, sessionmaker: SessionmakerDep,
+                 settings: SettingsDep) -> Response:
+    """Check the key like the API does and open a session; the cookie holds only its token."""
+    check_origin(request)
     form = parse_qs((await request.body()).decode(errors="replace"))
     token = (form.get("key") or [""])[0].strip()
     target = safe_next((form.get("next") or [""])[0])
@@ -181,15 +192,24 @@ async def log_in(request: Request) -> Response:
     if principal is None or not may_read(principal):
         return html("login.html.j2", status_code=401, next=target,
                     error="That key is not valid, was revoked, or lacks the read scope.")
+    async with sessionmaker() as session:
+        session_token = await open_session(session, principal.key_id)
     response = RedirectResponse(target, status_code=303)
-    response.set_cookie(COOKIE, token, max_age=COOKIE_MAX_AGE_S, path="/dashboard",
-                        httponly=True, samesite="strict", secure=request.url.scheme == "https")
+    response.set_cookie(COOKIE, session_token, max_age=COOKIE_MAX_AGE_S, path="/dashboard",
+                        httponly=True, samesite="strict", secure=is_https(request, settings))
     return response
 
 
 @router.post("/logout")
-async def log_out() -> Response:
-    """Forget the key."""
+async def log_out(request: Request, sessionmaker: SessionmakerDep,
+                  settings: SettingsDep) -> Response:
+    """End the session on the server and forget its cookie."""
+    check_origin(request)
+    token = request.cookies.get(COOKIE)
+    if token:
+        async with sessionmaker() as session:
+            await revoke_session(session, token)
     response = RedirectResponse("/dashboard/login", status_code=303)
-    response.delete_cookie(COOKIE, path="/dashboard")
+    response.delete_cookie(COOKIE, path="/dashboard", httponly=True, samesite="strict",
+                           secure=is_https(request, settings))
     return response
