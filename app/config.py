@@ -72,7 +72,8 @@ class Settings(BaseSettings):
     # Seeds label, nonce and order draws per request content: reproducible runs for tests and
     # benchmarks only (predictable nonces would let a response forge its block's end).
     draw_seed: int | None = None
-    # Per API key and process; unset = no limit.
+    # Per API key: shared by every process through Redis when configured, else per process;
+    # unset = no limit.
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
     # On SIGTERM, in-flight comparisons get this long to finish before they are interrupted.
     shutdown_grace_s: float = 20.0

@@ -101,7 +101,7 @@ async def authenticate(request: Request) -> Principal:
             "the API key is not valid or was revoked", headers={"WWW-Authenticate": "Bearer"}
         )
     limiter: KeyRateLimiter = request.state.key_limiter
-    wait = limiter.retry_after(principal.key_id)
+    wait = await limiter.retry_after(principal.key_id)
     if wait is not None:
         raise RateLimited(
             f"more than {limiter.per_minute} requests a minute with this key",

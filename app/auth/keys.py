@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -78,11 +79,21 @@ async def revoke_key(session: AsyncSession, name: str) -> bool:
 
 
 class KeyCache:
-    """Verified keys, remembered for `ttl_s` so the request path skips the database."""
+    """Verified keys, and key ids found unknown, remembered for `ttl_s`: the request path skips
+    the database for both, so a flood of one unknown id costs a single query per `ttl_s`.
 
-    def __init__(self, ttl_s: float) -> None:
+    Key ids are random and shown only once their key is stored, so an id is missed before its
+    key exists only by someone guessing it; even then the key works after `ttl_s`. Keys are
+    created by `fairpair keys create`, another process, so there is no miss to drop here.
+    """
+
+    MAX_MISSES = 10_000
+
+    def __init__(self, ttl_s: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.ttl_s = ttl_s
+        self._clock = clock
         self._entries: dict[str, tuple[str, Principal, float]] = {}
+        self._misses: dict[str, float] = {}
 
     async def verify(self, session: AsyncSession, token: str) -> Principal | None:
         """The principal for a bearer token, or None when it is not a valid live key."""
@@ -90,15 +101,30 @@ class KeyCache:
         if parsed is None:
             return None
         key_id, secret = parsed
-        digest = hash_secret(secret)
+        now = self._clock()
         cached = self._entries.get(key_id)
-        if cached and cached[2] > time.monotonic():
-            return cached[1] if hmac.compare_digest(cached[0], digest) else None
+        if cached is None or cached[2] <= now:
+            if self._misses.get(key_id, now) > now:
+                return None
+            cached = await self._load(session, key_id, now)
+            if cached is None:
+                return None
+        return cached[1] if hmac.compare_digest(cached[0], hash_secret(secret)) else None
+
+    async def _load(
+        self, session: AsyncSession, key_id: str, now: float
+    ) -> tuple[str, Principal, float] | None:
         row = await session.get(ApiKey, key_id)
         if row is None or row.revoked_at is not None:
+            self._remember_miss(key_id, now)
             return None
-        if not hmac.compare_digest(row.secret_sha256, digest):
-            return None
-        principal = Principal(key_id=row.id, scopes=frozenset(row.scopes))
-        self._entries[key_id] = (row.secret_sha256, principal, time.monotonic() + self.ttl_s)
-        return principal
+        entry = (row.secret_sha256, Principal(row.id, frozenset(row.scopes)), now + self.ttl_s)
+        self._entries[key_id] = entry
+        return entry
+
+    def _remember_miss(self, key_id: str, now: float) -> None:
+        self._entries.pop(key_id, None)
+        self._misses.pop(key_id, None)
+        if len(self._misses) >= self.MAX_MISSES:  # random ids must not grow memory: oldest go
+            del self._misses[next(iter(self._misses))]
+        self._misses[key_id] = now + self.ttl_s
