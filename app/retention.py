@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -12,13 +11,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
 from app.reports import rollups
+from app.textpatterns import compile_linear
 
 UNITS = {"d": "days", "h": "hours", "m": "minutes"}
+_AGE = compile_linear(r"(\d+)([dhm])")
 
 
 def parse_age(text: str) -> timedelta:
     """`90d`, `12h` or `30m` as a timedelta."""
-    match = re.fullmatch(r"(\d+)([dhm])", text.strip())
+    match = _AGE.fullmatch(text.strip())
     if match is None:
         raise ValueError(f"expected an age like 90d, 12h or 30m, got {text!r}")
     return timedelta(**{UNITS[match.group(2)]: int(match.group(1))})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated
@@ -16,8 +15,9 @@ from app.errors import ValidationProblem
 from app.reports.queries import ReportFilters
 from app.reports.router import report_filters
 from app.scoring.queries import ScoringFilters
+from app.textpatterns import compile_linear
 
-WINDOW = re.compile(r"(\d{1,4})([hd])")
+WINDOW = compile_linear(r"(\d{1,4})([hd])")
 WINDOWS = ("24h", "7d", "30d", "90d")
 MAX_WINDOW = timedelta(days=3660)
 

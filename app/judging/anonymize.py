@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from app.textpatterns import LinearPattern, TextMatch, compile_linear, escape
 
 # "GPT-4o-mini", "Llama 3.1 70B Instruct", "Claude 3.5 Sonnet": a name plus version words.
 _VERSION_WORDS = (
@@ -15,7 +16,14 @@ _VERSION_WORDS = (
 )
 _VERSION_SUFFIX = rf"(?:[-. ]?(?:\d[\w.]*|[a-z]{{1,4}}\d[\w.]*|{_VERSION_WORDS}))*"
 
-_SENTENCE_START = r"(?:^[ \t]*|(?<=[.!?:;] )|(?<=[.!?:;]))"
+# RE2 has no lookarounds, so the context they looked at is matched and kept instead: the
+# punctuation before a sentence start is the group `before`, and a pattern's final lookahead
+# `(?=...)` (in the data file) becomes the group `after`. Neither is removed, and the next match
+# may start inside either, as it could with lookarounds.
+_SENTENCE_START = r"(?:^[ \t]*|(?P<before>[.!?:;] ?))"
+_LOOKAHEAD, _KEPT_AFTER = "(?=", "(?P<after>"
+# How far `before` reaches back: `[.!?:;] ?`, two ASCII bytes.
+_BEFORE_BYTES = 2
 
 
 # Texts whose anonymization is remembered. A swap renders both responses again for its second
@@ -28,7 +36,7 @@ _RECENT_TEXTS = 16
 class Anonymizer:
     """Compiled anonymization patterns and the data they came from (for the judge version)."""
 
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[LinearPattern, ...]
     source: str
     _recent: dict[str, tuple[str, int]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -48,28 +56,70 @@ class Anonymizer:
         return result
 
     def _scan(self, text: str) -> tuple[str, int]:
-        removed = 0
+        # One encoding for all patterns: searching a str would encode it again on every match.
+        data, removed = text.encode("utf-8", "surrogatepass"), 0
         for pattern in self.patterns:
-            text, count = pattern.subn("", text)
+            data, count = _remove_matches(pattern, data)
             removed += count
-        return text, removed
+        return data.decode("utf-8", "surrogatepass"), removed
 
 
 NO_ANONYMIZATION = Anonymizer(patterns=(), source="")
 
 
+def _remove_matches(pattern: LinearPattern, data: bytes) -> tuple[bytes, int]:
+    """`data` without the matches of `pattern` (their kept context stays), and how many."""
+    kept: list[bytes] = []
+    kept_from = search_from = count = 0
+    while (match := pattern.search_bytes(data, search_from)) is not None:
+        cut_start, cut_end = _cut(pattern, match)
+        # Never earlier than this match, so that even an empty match moves on.
+        search_from = match.start() + 1
+        if cut_start < kept_from:
+            continue  # its context reached back into the removed text and so did the phrase
+        kept.append(data[kept_from:cut_start])
+        kept_from, count = cut_end, count + 1
+        # The next phrase starts after this one, but its `before` may lie inside this one.
+        search_from = max(search_from, _context_start(data, cut_end))
+    kept.append(data[kept_from:])
+    return b"".join(kept), count
+
+
+def _cut(pattern: LinearPattern, match: TextMatch) -> tuple[int, int]:
+    """The removed part of a match: without its `before` and `after` groups."""
+    start, end = match.start(), match.end()
+    before, after = pattern.group_number("before"), pattern.group_number("after")
+    if before is not None and match.start(before) >= 0:
+        start = match.end(before)
+    if after is not None and match.start(after) >= 0:
+        end = match.start(after)
+    return start, end
+
+
+def _context_start(data: bytes, position: int) -> int:
+    """`position` moved back over at most `_BEFORE_BYTES` ASCII bytes (never into a character)."""
+    start = position
+    while start > max(0, position - _BEFORE_BYTES) and data[start - 1] < 0x80:
+        start -= 1
+    return start
+
+
 def _alternation(words: list[str]) -> str:
     # Longest first, so that "Google DeepMind" wins over "Google".
-    return "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+    return "(?:" + "|".join(escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
 
 
-def _compile(data: dict[str, Any]) -> tuple[re.Pattern[str], ...]:
+def _compile(data: dict[str, Any]) -> tuple[LinearPattern, ...]:
     name = _alternation(list(data["names"])) + _VERSION_SUFFIX + r"\b"
     org = _alternation(list(data["orgs"])) + r"\b"
     return tuple(
-        re.compile(
-            p.replace("{start}", _SENTENCE_START).replace("{name}", name).replace("{org}", org),
-            re.IGNORECASE | re.MULTILINE,
+        compile_linear(
+            p.replace(_LOOKAHEAD, _KEPT_AFTER)
+            .replace("{start}", _SENTENCE_START)
+            .replace("{name}", name)
+            .replace("{org}", org),
+            ignore_case=True,
+            multiline=True,
         )
         for p in data["patterns"]
     )

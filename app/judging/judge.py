@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -16,10 +15,11 @@ from app.judging.types import (
     ScoreCallResult,
     TokenLogprob,
 )
+from app.textpatterns import compile_linear
 
 AnswerKind = Literal["pair", "scores"]
 
-_KEY_LIKE = re.compile(r"\b(?:sk|fp|key)[-_][A-Za-z0-9_-]{8,}|Bearer\s+\S+", re.IGNORECASE)
+_KEY_LIKE = compile_linear(r"\b(?:sk|fp|key)[-_][A-Za-z0-9_-]{8,}|Bearer\s+\S+", ignore_case=True)
 MAX_ERROR_CHARS = 300
 # JUDGING.md: with `logprobs`, ask for the 20 most likely alternatives of every token.
 TOP_LOGPROBS = 20

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-import re
 
 from app.judging.types import LabelPool
+from app.textpatterns import compile_linear
 
 # Letters that read as order (A, B, C), as digits (I, O, L) or as roman numerals (V, X, D, M)
 # are left out of scoring labels; pairs of neighbouring letters ("EF") are too.
 _SCORE_LABEL_LETTERS = "EFGHJKNPQRSTUWYZ"
-_LABEL_PATTERN = re.compile(r"^[A-Za-z]{1,16}$")
+_LABEL_PATTERN = compile_linear(r"[A-Za-z]{1,16}")
 # Labels that name an order or a slot, or collide with the answer "tie" (JUDGING.md: no A/B,
 # no digits, no first/second).
 _FORBIDDEN_LABELS = frozenset({"a", "b", "first", "second", "one", "two", "left", "right", "tie"})
@@ -24,7 +24,7 @@ def validate_label_pool(pool: LabelPool) -> None:
         if len(pair) != 2:
             raise ValueError(f"label pool entry {pair!r} is not a pair")
         for label in pair:
-            if not _LABEL_PATTERN.match(label):
+            if not _LABEL_PATTERN.fullmatch(label):
                 raise ValueError(f"label {label!r} must be 1-16 letters")
             if label.casefold() in _FORBIDDEN_LABELS:
                 raise ValueError(f"label {label!r} suggests an order or is 'tie'")

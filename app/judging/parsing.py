@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from app.judging.types import ConfidenceSource, Pick, Rubric, TokenLogprob
+from app.textpatterns import compile_linear
 
-_MARKER = re.compile(r"\[\[([^\[\]\n]{1,40})\]\]")
+_MARKER = compile_linear(r"\[\[([^\[\]\n]{1,40})\]\]")
 _DECODER = json.JSONDecoder()
 
 

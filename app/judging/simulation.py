@@ -10,7 +10,6 @@ import hashlib
 import json
 import math
 import random
-import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,10 +17,11 @@ from statistics import NormalDist
 
 from app.judging.blocks import ResponseBlock, parse_response_blocks, text_outside_blocks
 from app.judging.types import SimKnobs, TokenLogprob
+from app.textpatterns import compile_linear
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_SIM_Q_LINE = re.compile(rf"(?:^|\n)\[sim q=({_NUMBER})\][ \t]*\n?\Z")
-_SCALE = re.compile(r"scale from (-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)")
+_SIM_Q_LINE = compile_linear(rf"(?:^|\n)\[sim q=({_NUMBER})\][ \t]*\n?\Z")
+_SCALE = compile_linear(r"scale from (-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)")
 _STANDARD_NORMAL = NormalDist()
 MALFORMED_ANSWER = "Both responses have merits; it is hard to say which one is better."
 RETRY_AFTER_S = 0.05
