@@ -101,6 +101,17 @@ class Settings(BaseSettings):
         """The `api_key_env` names an API-posted judge may use."""
         return frozenset(_comma_list(self.judge_key_envs))
 
+    def judge_hosts_allowed(self) -> list[str]:
+        """Where API-posted judges may point besides public addresses (README "Security").
+
+        The embedded default is a single user's local service, whose main judges are local
+        (Ollama, vLLM, LM Studio): it allows loopback unless the operator set the list.
+        """
+        allowed = _comma_list(self.judge_hosts_allow)
+        if not allowed and self.is_embedded:
+            return ["127.0.0.0/8", "::1/128", "localhost"]
+        return allowed
+
     def panel_names(self) -> list[str]:
         """The default panel named by `FAIRPAIR_DEFAULT_PANEL`."""
         return _comma_list(self.default_panel or "")

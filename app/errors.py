@@ -18,6 +18,7 @@ AppError                      400 bad-request (a body that is not JSON or cannot
  ├── RateLimited              429 rate-limited
  ├── JudgesFailed             502 judges-failed
  ├── ServiceUnavailable       503 service-unavailable
+ │    └── JudgeUnavailable        503 service-unavailable (a stored judge that cannot be built)
  └── InternalError            500 internal-error (never raised: a bug, answered by the middleware)
 """
 
@@ -128,6 +129,10 @@ class JudgesFailed(AppError):
 
 class ServiceUnavailable(AppError):
     status, slug, title = 503, "service-unavailable", "The service cannot answer now"
+
+
+class JudgeUnavailable(ServiceUnavailable):
+    title = "A judge named in the request cannot be called"
 
 
 class InternalError(AppError):

@@ -54,8 +54,10 @@ def test_postgresql_deployment_round_trips_judges_and_compares_over_real_http(
     sim_port, api_port = free_port(), free_port()
     env = {
         "FAIRPAIR_DATABASE_URL": own_pg,
-        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
         "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),
+        # The API-posted judge below is the sim judge on loopback (README "Security").
+        "FAIRPAIR_JUDGE_HOSTS_ALLOW": "127.0.0.1",
     }
     run_cli("migrate", env=env)
     admin = run_cli("keys", "create", "--name", "ops", "--scopes", "admin", env=env).strip()
@@ -168,7 +170,7 @@ def test_sigkill_mid_comparison_keeps_completed_calls_and_the_sweeper_closes_it(
     sim_port, api_port = free_port(), free_port()
     env = {
         "FAIRPAIR_DATABASE_URL": own_pg,
-        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
         "FAIRPAIR_AUTH": "off",
         "FAIRPAIR_SWEEP_GRACE_S": "0",
         "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),

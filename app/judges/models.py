@@ -21,6 +21,9 @@ class Judge(Base):
     source: Mapped[str] = mapped_column(String(8))  # "file" | "api"
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     current_version: Mapped[int] = mapped_column(Integer, default=1)
+    # Bumped by every change (key, limits, URL, ...): every process rebuilds its client on the
+    # next call that sees a new revision, so no change waits for a restart.
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -1,7 +1,17 @@
-"""The judges a process can call: loaded from the judges file and the database, built once."""
+"""The judges a process can call: loaded from the judges file and the database, built once
+per revision.
+
+Every change of a judge bumps its revision (app/judges/service.py); the request path reads the
+current (version, revision) of each judge with one light query, so a key rotation, a new `rpm` or
+URL reaches every API and worker process on its next call. A stored judge that cannot be built
+(a row an older release wrote, a key the secret no longer opens, a variable no longer allowed) is
+marked unavailable with its reason: start-up and every other judge go on, and a request naming it
+gets a problem+json.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import tomllib
 from collections.abc import Callable, Collection, Sequence
@@ -9,16 +19,18 @@ from dataclasses import dataclass
 
 import httpx2
 import structlog
+from cryptography.fernet import InvalidToken
 from pydantic import ValidationError
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.errors import NoJudgesConfigured, ValidationProblem
+from app.errors import JudgeUnavailable, NoJudgesConfigured, ValidationProblem
 from app.judges import crypto, service
 from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JudgeCreate, JudgeFields, JudgesFile, SimSettings
+from app.judging.egress import EgressPolicy, GuardedTransport
 from app.judging.judge import Judge as JudgeClient
 from app.judging.providers import build_judge
 from app.judging.ratelimit import LimiterFactory, RateLimiter
@@ -30,7 +42,7 @@ TransportFactory = Callable[[str], httpx2.AsyncBaseTransport | None]
 
 # The enabled judges and their current versions: what the request path checks its clients against.
 _CURRENT_VERSIONS = (
-    select(Judge.name, Judge.current_version)
+    select(Judge.name, Judge.current_version, Judge.revision)
     .join(JudgeVersion, JudgeVersion.judge_id == Judge.id)
     .where(JudgeVersion.version == Judge.current_version, Judge.enabled.is_(True))
 )
@@ -63,6 +75,18 @@ class RuntimeJudge:
     family: str | None
     simulated: bool
     client: JudgeClient
+    revision: int = 0
+    # How long a call may still run on the client after it is replaced.
+    timeout_s: float = 60.0
+
+
+@dataclass(frozen=True)
+class Unbuildable:
+    """A stored judge revision that cannot be built, and why (shown in `GET /v1/judges`)."""
+
+    version: int
+    revision: int
+    reason: str
 
 
 def read_judges_file(path: os.PathLike[str] | str) -> JudgesFile:
@@ -75,10 +99,11 @@ def read_judges_file(path: os.PathLike[str] | str) -> JudgesFile:
 
 
 class JudgeRegistry:
-    """Builds provider clients once per judge version and closes them at shutdown.
+    """Builds provider clients once per judge revision and closes them when they are replaced.
 
     `limiters` gives each judge with an `rpm` the limiter every process shares (through Redis);
-    without it each judge counts its `rpm` in this process.
+    without it each judge counts its `rpm` in this process. `transport_for` replaces the network
+    of a judge (tests, replays); every other judge connects through the URL policy's guard.
     """
 
     def __init__(
@@ -93,8 +118,14 @@ class JudgeRegistry:
         self.transport_for = transport_for or (lambda _name: None)
         self.limiters = limiters
         self.default_panel: list[str] = settings.panel_names()
+        self.api_rules = service.ApiJudgeRules(
+            key_envs=settings.judge_key_env_names(),
+            egress=EgressPolicy.parse(settings.judge_hosts_allowed()),
+        )
         self._file_keys: dict[str, str | None] = {}
-        self._clients: dict[tuple[str, int], RuntimeJudge] = {}
+        self._clients: dict[str, RuntimeJudge] = {}
+        self._unbuildable: dict[str, Unbuildable] = {}
+        self._closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         """Load the judges file, or register the simulated judge on a bare embedded default."""
@@ -113,7 +144,7 @@ class JudgeRegistry:
         # Build every enabled judge now: SDK imports and clients must not slow the first request.
         async with self.sessionmaker() as session:
             for judge, version in await service.list_judges(session):
-                self._runtime(judge, version)
+                self._build(judge, version)
 
     async def _sync(self, judges: Sequence[JudgeCreate], source: str) -> None:
         async with self.sessionmaker() as session:
@@ -153,6 +184,7 @@ class JudgeRegistry:
         existing.enabled = body.enabled
         if current is None or current.config_hash != digest:
             existing.current_version += 1
+            existing.revision += 1
             session.add(
                 JudgeVersion(
                     judge_id=existing.id,
@@ -161,8 +193,9 @@ class JudgeRegistry:
                     config_hash=digest,
                 )
             )
-        else:
+        elif current.config != service.stored_config(fields):
             current.config = service.stored_config(fields)
+            existing.revision += 1
         await session.commit()
 
     def panel_or_default(self, names: Sequence[str] | None) -> list[str]:
@@ -173,7 +206,7 @@ class JudgeRegistry:
         return panel
 
     async def resolve(self, session: AsyncSession, names: Sequence[str]) -> list[RuntimeJudge]:
-        """Runtime judges for names (422 with a pointer for an unknown or retired one)."""
+        """Runtime judges for names (422 for an unknown or retired one, 503 for an unavailable)."""
         return self._pick(await service.list_judges(session), names)
 
     async def resolve_panel(
@@ -181,17 +214,18 @@ class JudgeRegistry:
     ) -> tuple[list[RuntimeJudge], list[RuntimeJudge]]:
         """`resolve(names)` and `resolve_known(default_panel)` for the request path.
 
-        One light query of the current versions; whole rows are loaded only when a judge's
-        current version has no client yet (a new or changed judge).
+        One light query of the current versions and revisions; whole rows are loaded only when a
+        judge's current revision has no client yet (a new or changed judge).
         """
-        current: dict[str, int] = dict((await session.execute(_CURRENT_VERSIONS)).all())
+        current = {name: (v, r) for name, v, r in (await session.execute(_CURRENT_VERSIONS)).all()}
         wanted = {*names, *self.default_panel}
-        if any((n, v) not in self._clients for n, v in current.items() if n in wanted):
-            listed = await service.list_judges(session)
-            current = {j.name: self._runtime(j, v).version for j, v in listed if j.name in wanted}
+        if any(not self._is_built(n, at) for n, at in current.items() if n in wanted):
+            for judge, version in await service.list_judges(session):
+                if judge.name in wanted:
+                    self._build(judge, version)
         _require_known(names, current)
-        panel = [self._clients[(n, current[n])] for n in names]
-        return panel, [self._clients[(n, current[n])] for n in self.default_panel if n in current]
+        panel = [self._available(name) for name in names]
+        return panel, [self._clients[n] for n in self.default_panel if self._usable(n, current)]
 
     def _pick(
         self, listed: Sequence[tuple[Judge, JudgeVersion]], names: Sequence[str]
@@ -204,32 +238,90 @@ class JudgeRegistry:
     async def resolve_known(
         self, session: AsyncSession, names: Sequence[str]
     ) -> list[RuntimeJudge]:
-        """Runtime judges for the enabled judges among `names` (the default panel's stand-ins)."""
+        """Runtime judges for the usable judges among `names` (the default panel's stand-ins)."""
         rows = {j.name: (j, v) for j, v in await service.list_judges(session) if j.name in names}
-        return [self._runtime(*rows[name]) for name in names if name in rows]
+        for name in names:
+            if name in rows:
+                self._build(*rows[name])
+        return [self._clients[n] for n in names if n in rows and n not in self._unbuildable]
+
+    def unavailable_reason(self, judge: Judge, version: JudgeVersion) -> str | None:
+        """Why this process cannot call `judge` at its current revision (built now if it was
+        not), or None. Retired judges are not built."""
+        if not judge.enabled or version.version != judge.current_version:
+            return None
+        self._build(judge, version)
+        entry = self._unbuildable.get(judge.name)
+        return entry.reason if entry is not None else None
+
+    def _is_built(self, name: str, at: tuple[int, int]) -> bool:
+        built = self._clients.get(name) or self._unbuildable.get(name)
+        return built is not None and (built.version, built.revision) == at
+
+    def _usable(self, name: str, current: dict[str, tuple[int, int]]) -> bool:
+        return name in current and name in self._clients and name not in self._unbuildable
+
+    def _available(self, name: str) -> RuntimeJudge:
+        if (entry := self._unbuildable.get(name)) is not None:
+            raise JudgeUnavailable(f"judge '{name}' is unavailable: {entry.reason}")
+        return self._clients[name]
 
     def _runtime(self, judge: Judge, version: JudgeVersion) -> RuntimeJudge:
-        key = (judge.name, version.version)
-        if key not in self._clients:
-            fields = JudgeFields.model_validate(version.config)
-            config = service.to_judge_config(
-                judge.name, fields, self._api_key(judge, version, fields)
-            )
-            client = build_judge(
-                config,
-                transport=self.transport_for(judge.name),
-                limiter=self._limiter(judge.name, config.rpm),
-            )
-            self._clients[key] = RuntimeJudge(
-                name=judge.name,
-                version=version.version,
-                config_hash=version.config_hash,
-                model=fields.model,
-                family=fields.family,
-                simulated=fields.provider == "sim",
-                client=client,
-            )
-        return self._clients[key]
+        self._build(judge, version)
+        return self._available(judge.name)
+
+    def _build(self, judge: Judge, version: JudgeVersion) -> None:
+        """Build the judge's client at this revision unless it is built; never raises."""
+        name, at = judge.name, (version.version, judge.revision)
+        if self._is_built(name, at):
+            return
+        try:
+            runtime = self._make(judge, version)
+        except Exception as exc:  # any stored judge that cannot be built is marked, never fatal
+            self._unbuildable[name] = Unbuildable(*at, reason=unbuildable_reason(exc))
+            log.warning("judge_unavailable", judge=name, reason=self._unbuildable[name].reason)
+            return
+        self._unbuildable.pop(name, None)
+        replaced = self._clients.get(name)
+        self._clients[name] = runtime
+        if replaced is not None:
+            self._close_later(replaced)
+
+    def _make(self, judge: Judge, version: JudgeVersion) -> RuntimeJudge:
+        fields = JudgeFields.model_validate(version.config)
+        config = service.to_judge_config(judge.name, fields, self._api_key(judge, version, fields))
+        trusted = judge.source != "api"  # the judges file's and the built-in judges
+        egress = self.api_rules.egress.trusting() if trusted else self.api_rules.egress
+        transport = self.transport_for(judge.name) or GuardedTransport(
+            egress, config.max_concurrency
+        )
+        client = build_judge(
+            config, transport=transport, limiter=self._limiter(judge.name, config.rpm)
+        )
+        return RuntimeJudge(
+            name=judge.name,
+            version=version.version,
+            revision=judge.revision,
+            config_hash=version.config_hash,
+            model=fields.model,
+            family=fields.family,
+            simulated=fields.provider == "sim",
+            client=client,
+            timeout_s=config.timeout_s,
+        )
+
+    def _close_later(self, replaced: RuntimeJudge) -> None:
+        """Close a replaced client once the calls it may still carry have timed out."""
+
+        async def close() -> None:
+            try:
+                await asyncio.sleep(replaced.timeout_s + 5)
+            finally:  # at shutdown (cancelled) as well
+                await replaced.client.aclose()
+
+        task = asyncio.get_running_loop().create_task(close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def _limiter(self, name: str, rpm: int | None) -> RateLimiter | None:
         """The shared limiter of a judge with an `rpm`; None lets the judge count in process."""
@@ -237,13 +329,44 @@ class JudgeRegistry:
 
     def _api_key(self, judge: Judge, version: JudgeVersion, fields: JudgeFields) -> str | None:
         if version.api_key_ciphertext:
-            return crypto.decrypt(self.settings.secret_key, version.api_key_ciphertext)
+            return crypto.decrypt(
+                self.settings.secret_key,
+                version.api_key_ciphertext,
+                previous=self.settings.secret_key_previous,
+            )
         if self._file_keys.get(judge.name):
             return self._file_keys[judge.name]
-        return os.environ.get(fields.api_key_env) if fields.api_key_env else None
+        if fields.api_key_env is None:
+            return None
+        if judge.source == "api" and fields.api_key_env not in self.api_rules.key_envs:
+            raise KeyEnvNotAllowed(fields.api_key_env)
+        return os.environ.get(fields.api_key_env)
 
     async def aclose(self) -> None:
-        """Close every provider client."""
+        """Close every provider client, replaced ones included."""
+        for task in list(self._closing):
+            task.cancel()
+        await asyncio.gather(*self._closing, return_exceptions=True)
         for runtime in self._clients.values():
             await runtime.client.aclose()
         self._clients.clear()
+
+
+class KeyEnvNotAllowed(Exception):
+    """An API judge names a key variable the operator no longer allows."""
+
+
+def unbuildable_reason(exc: Exception) -> str:
+    """Why a stored judge cannot be built, in words safe to show to `read` keys (no secrets)."""
+    if isinstance(exc, InvalidToken):
+        return (
+            "its stored provider key cannot be decrypted with FAIRPAIR_SECRET_KEY or "
+            "FAIRPAIR_SECRET_KEY_PREVIOUS"
+        )
+    if isinstance(exc, KeyEnvNotAllowed):
+        return f"its api_key_env '{exc}' is not allowed by {service.KEY_ENVS_SETTING}"
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = "/".join(str(part) for part in first["loc"])
+        return f"its stored configuration is not valid: /{where}: {first['msg'][:200]}"
+    return f"it cannot be built: {type(exc).__name__}: {str(exc)[:200]}"

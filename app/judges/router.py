@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlparse
 
 from fastapi import APIRouter
+from pydantic import ValidationError
 
 from app.deps import AdminKey, ReadKey, RegistryDep, SessionDep, SettingsDep
 from app.judges import service
+from app.judges.registry import JudgeRegistry
 from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import (
     JudgeCreate,
@@ -28,35 +31,46 @@ def official_openai(fields: JudgeFields) -> bool:
     return fields.base_url is None or urlparse(fields.base_url).hostname == "api.openai.com"
 
 
+def stored_fields(config: dict[str, Any]) -> JudgeFields | None:
+    """A stored configuration, or None when it no longer validates (an older row)."""
+    try:
+        return JudgeFields.model_validate(config)
+    except ValidationError:
+        return None
+
+
 def to_read(
     judge: Judge,
     version: JudgeVersion,
-    default_panel: list[str],
+    registry: JudgeRegistry,
     versions: list[JudgeVersion] | None = None,
 ) -> JudgeRead:
     """The API's view of a judge: never a key."""
-    fields = JudgeFields.model_validate(version.config)
-    known = official_openai(fields)
+    fields = stored_fields(version.config)
+    known = fields is not None and official_openai(fields)
+    reason = registry.unavailable_reason(judge, version)
     return JudgeRead(
         name=judge.name,
         source=judge.source,
         enabled=judge.enabled,
-        default=judge.name in default_panel,
+        default=judge.name in registry.default_panel,
+        available=reason is None,
+        unavailable_reason=reason,
         version=version.version,
         config_hash=version.config_hash,
-        provider=fields.provider,
-        model=fields.model,
-        family=fields.family,
-        json_mode=fields.json_mode if fields.json_mode is not None else known,
-        logprobs=fields.logprobs if fields.logprobs is not None else known,
-        has_api_key=bool(version.api_key_ciphertext or fields.api_key_env),
+        provider=fields.provider if fields else None,
+        model=fields.model if fields else str(version.config.get("model", "")),
+        family=fields.family if fields else None,
+        json_mode=fields.json_mode if fields and fields.json_mode is not None else known,
+        logprobs=fields.logprobs if fields and fields.logprobs is not None else known,
+        has_api_key=bool(version.api_key_ciphertext or (fields and fields.api_key_env)),
         config=fields,
         versions=[
             JudgeVersionRead(
                 version=v.version,
                 config_hash=v.config_hash,
                 created_at=v.created_at,
-                config=JudgeFields.model_validate(v.config),
+                config=stored_fields(v.config),
             )
             for v in versions
         ]
@@ -69,7 +83,7 @@ def to_read(
 async def list_judges(_: ReadKey, session: SessionDep, registry: RegistryDep) -> JudgeList:
     """The enabled judges, with their current versions."""
     rows = await service.list_judges(session)
-    return JudgeList(items=[to_read(j, v, registry.default_panel) for j, v in rows])
+    return JudgeList(items=[to_read(j, v, registry) for j, v in rows])
 
 
 @router.get("/{name}", operation_id="get_judge")
@@ -77,7 +91,7 @@ async def get_judge(name: str, _: ReadKey, session: SessionDep, registry: Regist
     """One judge with every version it has had."""
     judge, version = await service.get_judge(session, name)
     versions = await service.list_versions(session, judge)
-    return to_read(judge, version, registry.default_panel, versions)
+    return to_read(judge, version, registry, versions)
 
 
 @router.post("", status_code=201, operation_id="create_judge")
@@ -90,9 +104,9 @@ async def create_judge(
 ) -> JudgeRead:
     """Add a judge; its provider key is stored encrypted and never shown again."""
     judge, version = await service.create_judge(
-        session, body, source="api", secret_key=settings.secret_key
+        session, body, source="api", secret_key=settings.secret_key, rules=registry.api_rules
     )
-    return to_read(judge, version, registry.default_panel)
+    return to_read(judge, version, registry)
 
 
 @router.patch("/{name}", operation_id="update_judge")
@@ -105,5 +119,7 @@ async def update_judge(
     registry: RegistryDep,
 ) -> JudgeRead:
     """Change a judge: a judging field makes a new version; `enabled: false` retires it."""
-    judge, version = await service.update_judge(session, name, body, secret_key=settings.secret_key)
-    return to_read(judge, version, registry.default_panel)
+    judge, version = await service.update_judge(
+        session, name, body, secret_key=settings.secret_key, rules=registry.api_rules
+    )
+    return to_read(judge, version, registry)

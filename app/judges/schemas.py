@@ -6,26 +6,65 @@ from datetime import datetime
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
+from jinja2 import TemplateError
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, StringConstraints
 
 from app.fields import Name
+from app.judging.anonymize import default_anonymizer
+from app.judging.labels import validate_label_pool
+from app.judging.prompts import PromptRenderer
+from app.judging.types import DEFAULT_LABEL_POOL
 
 Provider = Literal["openai", "anthropic", "sim"]
 TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]
 
 
 def check_base_url(url: str) -> str:
-    """An http(s) URL with a host, which the SDKs and the version hash can parse."""
+    """An http(s) URL with a host and nothing that could smuggle a secret or a second target.
+
+    Userinfo would be sent as credentials, and a query or fragment has no meaning to a judge
+    API; where the URL may point (SSRF) is app/judging/egress.py's rule, checked by the service.
+    """
     try:
         parts = urlsplit(url)
+        port = parts.port
     except ValueError as exc:
         raise ValueError(f"not a valid URL: {exc}") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname or not url.isascii():
         raise ValueError("give an http(s) URL with a host, in ASCII")
+    if "@" in parts.netloc:
+        raise ValueError("a judge URL must not carry a user or password: post the key as api_key")
+    if parts.query or parts.fragment or url.endswith(("?", "#")):
+        raise ValueError("a judge URL has no query or fragment")
+    if port == 0:
+        raise ValueError("port 0 is no port")
     return url
 
 
+def check_label_pool(pool: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """JUDGING.md's labels: letters only, no order words (A/B, first, ...), two distinct a pair."""
+    validate_label_pool(tuple(pool))
+    return pool
+
+
+def check_templates(templates: dict[TemplateName, str]) -> dict[TemplateName, str]:
+    """Each template compiles in the sandbox and renders against a sample, now, not when used."""
+    for name, source in templates.items():
+        try:
+            PromptRenderer({name: source}, DEFAULT_LABEL_POOL, default_anonymizer())
+        except (ValueError, TemplateError) as exc:
+            raise ValueError(f"template {name}: {exc}") from exc
+    return templates
+
+
 BaseUrl = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_base_url)]
+LabelPoolField = Annotated[
+    list[tuple[str, str]], Field(min_length=1, max_length=50), AfterValidator(check_label_pool)
+]
+Templates = Annotated[
+    dict[TemplateName, str],
+    AfterValidator(check_templates),
+]
 
 # Fields whose change alters what a judge is shown or how it answers: a change makes a new version.
 JUDGING_FIELDS = frozenset(
@@ -80,8 +119,8 @@ class JudgeFields(BaseModel):
     logprobs: bool | None = None
     price_in_per_mtok: float = Field(0.0, ge=0, le=10_000)
     price_out_per_mtok: float = Field(0.0, ge=0, le=10_000)
-    templates: dict[TemplateName, str] = Field(default_factory=dict)
-    label_pool: list[tuple[str, str]] | None = Field(None, min_length=1, max_length=50)
+    templates: Templates = Field(default_factory=dict)
+    label_pool: LabelPoolField | None = None
     sim: SimSettings | None = None
 
 
@@ -112,8 +151,8 @@ class JudgeUpdate(BaseModel):
     logprobs: bool | None = None
     price_in_per_mtok: float | None = Field(None, ge=0, le=10_000)
     price_out_per_mtok: float | None = Field(None, ge=0, le=10_000)
-    templates: dict[TemplateName, str] | None = None
-    label_pool: list[tuple[str, str]] | None = Field(None, min_length=1, max_length=50)
+    templates: Templates | None = None
+    label_pool: LabelPoolField | None = None
     sim: SimSettings | None = None
     enabled: bool | None = None
 
@@ -133,7 +172,7 @@ class JudgeVersionRead(BaseModel):
     version: int
     config_hash: str
     created_at: datetime
-    config: JudgeFields
+    config: JudgeFields | None = Field(description="null when the stored row no longer validates")
 
 
 class JudgeRead(BaseModel):
@@ -143,15 +182,17 @@ class JudgeRead(BaseModel):
     source: Literal["file", "api", "builtin"]
     enabled: bool
     default: bool
+    available: bool = Field(description="false when this process cannot build the judge")
+    unavailable_reason: str | None = Field(None, description="why it is unavailable")
     version: int
     config_hash: str
-    provider: Provider
+    provider: Provider | None = Field(description="null when the stored row no longer validates")
     model: str
     family: str | None
     json_mode: bool
     logprobs: bool
     has_api_key: bool
-    config: JudgeFields
+    config: JudgeFields | None = Field(description="null when the stored row no longer validates")
     versions: list[JudgeVersionRead] | None = None
 
 

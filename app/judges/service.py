@@ -1,18 +1,27 @@
-"""Judges in the database: create, update (new version when judging changes), read."""
+"""Judges in the database: create, update (new version when judging changes), read.
+
+A judge posted through the API is checked against `ApiJudgeRules` when it is saved: the
+environment variables it may read its key from, and where its URL may point. A stored provider
+key is bound to its origin (scheme, host, port): moving the judge elsewhere needs a new key in
+the same request, so an admin cannot redirect a key to a server of their own.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import SecretStr
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.errors import Conflict, ManagedByFile, NotFound
+from app.errors import Conflict, ManagedByFile, NotFound, ValidationProblem
 from app.judges import crypto
 from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JUDGING_FIELDS, JudgeCreate, JudgeFields, JudgeUpdate
-from app.judging.types import JudgeConfig, SimKnobs
+from app.judging.egress import EgressPolicy, EgressRefused
+from app.judging.types import OFFICIAL_BASE_URLS, JudgeConfig, SimKnobs
 from app.judging.versioning import judge_config_hash
 
 
@@ -40,8 +49,50 @@ def to_judge_config(name: str, fields: JudgeFields, api_key: str | None) -> Judg
     )
 
 
+KEY_ENVS_SETTING = "FAIRPAIR_JUDGE_KEY_ENVS"
+
+
+@dataclass(frozen=True)
+class ApiJudgeRules:
+    """What a judge posted through the API may name (the judges file is the operator's own)."""
+
+    key_envs: frozenset[str]
+    egress: EgressPolicy
+
+
+def field_problem(field: str, message: str) -> ValidationProblem:
+    """A 422 naming one field of the judge body."""
+    pointer = f"/{field}"
+    return ValidationProblem(
+        f"{pointer}: {message}", extra={"errors": [{"pointer": pointer, "message": message}]}
+    )
+
+
+async def check_api_judge(fields: JudgeFields, rules: ApiJudgeRules) -> None:
+    """422 unless the judge's key variable is allowed and its URL points where it may."""
+    if fields.api_key_env is not None and fields.api_key_env not in rules.key_envs:
+        raise field_problem(
+            "api_key_env",
+            f"'{fields.api_key_env}' is not among the variables the operator allowed "
+            f"({KEY_ENVS_SETTING}); post the key as api_key instead",
+        )
+    if fields.base_url is not None:
+        try:
+            await rules.egress.check_url(fields.base_url)
+        except EgressRefused as refused:
+            raise field_problem("base_url", str(refused)) from None
+
+
+def origin(fields: JudgeFields) -> tuple[str, str, int | None]:
+    """Scheme, host and port the judge's requests (and its key) go to."""
+    url = fields.base_url or OFFICIAL_BASE_URLS.get(fields.provider) or ""
+    parts = urlsplit(url)
+    default_port = 443 if parts.scheme == "https" else 80
+    return parts.scheme, (parts.hostname or "").rstrip("."), parts.port or default_port
+
+
 def config_hash(name: str, fields: JudgeFields) -> str:
-    """The judge version hash of JUDGING.md (provider, model, base_url host, ...)."""
+    """The judge version hash of JUDGING.md (provider, model, the whole base_url, ...)."""
     return judge_config_hash(to_judge_config(name, fields, api_key=None))
 
 
@@ -88,12 +139,19 @@ async def list_versions(session: AsyncSession, judge: Judge) -> list[JudgeVersio
 
 
 async def create_judge(
-    session: AsyncSession, body: JudgeCreate, *, source: str, secret_key: SecretStr
+    session: AsyncSession,
+    body: JudgeCreate,
+    *,
+    source: str,
+    secret_key: SecretStr,
+    rules: ApiJudgeRules | None = None,
 ) -> tuple[Judge, JudgeVersion]:
-    """Insert a judge at version 1; 409 when the name is taken."""
+    """Insert a judge at version 1; 409 when the name is taken; `rules` check an API judge."""
     if await session.scalar(select(Judge.id).where(Judge.name == body.name)) is not None:
         raise Conflict(f"a judge named '{body.name}' exists")
     fields = JudgeFields.model_validate(body.model_dump(include=set(JudgeFields.model_fields)))
+    if rules is not None:
+        await check_api_judge(fields, rules)
     judge = Judge(name=body.name, source=source, enabled=body.enabled, current_version=1)
     session.add(judge)
     await session.flush()
@@ -114,17 +172,28 @@ def _encrypted(api_key: SecretStr | None, secret_key: SecretStr) -> str | None:
 
 
 async def update_judge(
-    session: AsyncSession, name: str, patch: JudgeUpdate, *, secret_key: SecretStr
+    session: AsyncSession,
+    name: str,
+    patch: JudgeUpdate,
+    *,
+    secret_key: SecretStr,
+    rules: ApiJudgeRules,
 ) -> tuple[Judge, JudgeVersion]:
-    """Apply a PATCH: a judging field makes a new version; `enabled: false` retires."""
+    """Apply a PATCH: a judging field makes a new version; `enabled: false` retires.
+
+    Every change bumps the judge's revision, so each process rebuilds its client on its next call.
+    """
     judge, current = await get_judge(session, name)
     if judge.source != "api":
         raise ManagedByFile(f"judge '{name}' comes from the {judge.source} configuration")
     changes = patch.model_dump(exclude_unset=True, exclude={"api_key", "enabled"})
+    before = JudgeFields.model_validate(current.config)
     merged = JudgeFields.model_validate({**current.config, **changes})
-    ciphertext = _encrypted(patch.api_key, secret_key) or current.api_key_ciphertext
+    await check_api_judge(merged, rules)
+    ciphertext = _key_for(before, merged, patch, current.api_key_ciphertext, secret_key)
     if patch.enabled is not None:
         judge.enabled = patch.enabled
+    judge.revision += 1
     if JUDGING_FIELDS & changes.keys() and config_hash(name, merged) != current.config_hash:
         current = JudgeVersion(
             judge_id=judge.id,
@@ -141,3 +210,26 @@ async def update_judge(
         current.api_key_ciphertext = ciphertext
     await session.commit()
     return judge, current
+
+
+def _key_for(
+    before: JudgeFields,
+    after: JudgeFields,
+    patch: JudgeUpdate,
+    ciphertext: str | None,
+    secret_key: SecretStr,
+) -> str | None:
+    """The stored key after a patch; 422 when the judge would carry its key to a new origin."""
+    if patch.api_key is not None:
+        return _encrypted(patch.api_key, secret_key)
+    if origin(before) == origin(after):
+        return ciphertext
+    if "api_key_env" in patch.model_fields_set:
+        return None  # the key now comes from the variable named with the move
+    if ciphertext is not None or before.api_key_env is not None:
+        raise field_problem(
+            "api_key",
+            "a stored provider key stays with its origin (scheme, host, port): send the key "
+            "for the new base_url as api_key (or api_key_env) in the same request",
+        )
+    return None

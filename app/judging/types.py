@@ -31,6 +31,8 @@ TEMPLATE_NAMES: tuple[TemplateName, ...] = (
 )
 LabelPool = tuple[tuple[str, str], ...]
 
+# What the SDKs call when no base_url is given.
+OFFICIAL_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
 DEFAULT_LABEL_POOL: LabelPool = (("X", "Y"), ("P", "Q"), ("K", "M"), ("R", "S"), ("F", "H"))
 
 
@@ -118,6 +120,13 @@ class JudgeConfig:
         for name, value in non_negative.items():
             if value < 0:
                 raise ValueError(f"{name} must not be negative")
+
+    @property
+    def effective_base_url(self) -> str | None:
+        """`base_url`, or the provider's official endpoint when it is unset."""
+        if self.base_url is None:
+            return OFFICIAL_BASE_URLS.get(self.provider)
+        return self.base_url
 
     @property
     def base_url_host(self) -> str | None:

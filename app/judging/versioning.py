@@ -13,10 +13,21 @@ from app.judging.types import JudgeConfig
 
 def judge_config_hash(config: JudgeConfig) -> str:
     """The judge version: sha256 hex of what changes the prompt or the model asked."""
+    return _sha256(_payload(config, {"base_url": config.effective_base_url}))
+
+
+def legacy_judge_config_hash(config: JudgeConfig) -> str:
+    """The hash before it covered the whole base_url (its host only): for the migration's
+    downgrade, which must give back the hashes the older code computes."""
+    return _sha256(_payload(config, {"base_url_host": config.base_url_host}))
+
+
+def _payload(config: JudgeConfig, endpoint: dict[str, object]) -> dict[str, object]:
     payload: dict[str, object] = {
         "provider": config.provider,
         "model": config.model,
-        "base_url_host": config.base_url_host,
+        # The whole URL (JUDGING.md): another path or port on one host can be another model.
+        **endpoint,
         "temperature": config.temperature,
         "templates": effective_template_sources(config.templates),
         "label_pool": [list(pair) for pair in config.effective_label_pool],
@@ -26,5 +37,9 @@ def judge_config_hash(config: JudgeConfig) -> str:
         knobs = asdict(config.sim)
         knobs["offsets"] = dict(sorted(config.sim.offsets.items()))
         payload["sim"] = knobs
+    return payload
+
+
+def _sha256(payload: dict[str, object]) -> str:
     encoded = json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
     return hashlib.sha256(encoded).hexdigest()

@@ -12,7 +12,8 @@ NEW_JUDGE = {
     "name": "gpt-judge",
     "provider": "openai",
     "model": "gpt-4o-mini",
-    "base_url": "http://127.0.0.1:9/v1",
+    # A public name that resolves nowhere (RFC 6761): no network, and no loopback to allow.
+    "base_url": "https://judge.invalid/v1",
     "api_key": "sk-very-secret",
     "family": "openai",
 }

@@ -19,6 +19,10 @@ BASE = JudgeConfig(name="j", provider="openai", model="gpt-judge", api_key="sk-o
         replace(BASE, provider="anthropic"),
         replace(BASE, model="gpt-judge-2"),
         replace(BASE, base_url="http://localhost:8000/v1"),
+        # JUDGING.md: the hash covers the whole base_url, not only its host.
+        replace(BASE, base_url="https://api.openai.com/v2"),
+        replace(BASE, base_url="https://api.openai.com:8443/v1"),
+        replace(BASE, base_url="http://api.openai.com/v1"),
         replace(BASE, temperature=0.7),
         replace(BASE, templates={"pairwise_user": "{{ task }}"}),
         replace(BASE, label_pool=(("P", "Q"),)),

@@ -1,0 +1,185 @@
+"""Where a judge may be reached: the one rule for judge URLs (SSRF), at saving and at connecting.
+
+A judge's `base_url` makes this server send requests, with a provider key, to an address someone
+chose. The rule, by the addresses a host name resolves to:
+- link-local (169.254.0.0/16, fe80::/10), cloud metadata (fd00:ec2::254, 100.100.100.200) and
+  unspecified or multicast addresses are never reached;
+- loopback and other non-public addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10, ...)
+  only when the operator allowed them (`FAIRPAIR_JUDGE_HOSTS_ALLOW`: CIDRs and host names), or
+  for a trusted judge (the judges file, which the operator wrote);
+- every other address is public and reached.
+Decimal, hex or IPv4-mapped spellings of an address resolve to the address and are judged as it.
+The check runs when a judge is saved (its URL) and again inside every connection the judge's
+HTTP client opens (`GuardedTransport`): the client connects to an address it has just checked, so
+a name that resolves elsewhere after saving (DNS rebinding) reaches nothing forbidden.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpcore2
+import httpx2
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Resolver = Callable[[str, int], Awaitable[list[Address]]]
+ALLOW_SETTING = "FAIRPAIR_JUDGE_HOSTS_ALLOW"
+
+NEVER = tuple(
+    ipaddress.ip_network(net)
+    for net in (
+        "169.254.0.0/16",  # link-local, where AWS, GCP and Azure serve instance metadata
+        "fe80::/10",
+        "fd00:ec2::254/128",  # AWS metadata over IPv6
+        "100.100.100.200/32",  # Alibaba Cloud metadata
+        "0.0.0.0/8",  # "this host": Linux connects it to loopback
+    )
+)
+LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+
+
+class EgressRefused(ValueError):
+    """A judge URL or address the policy does not allow; the message says why and what to set."""
+
+
+async def system_resolver(host: str, port: int) -> list[Address]:
+    """Every address `host` resolves to, as the operating system resolves it."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+
+
+def canonical(address: Address) -> Address:
+    """The IPv4 address behind an IPv4-mapped IPv6 one; any other address as it is."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+@dataclass(frozen=True)
+class EgressPolicy:
+    """Which addresses a judge's requests may reach."""
+
+    allowed_networks: tuple[Network, ...] = ()
+    allowed_hosts: frozenset[str] = frozenset()
+    # The judges file's judges: non-public addresses allowed, the NEVER list still refused.
+    trusted: bool = False
+    resolver: Resolver = field(default=system_resolver, compare=False)
+
+    @classmethod
+    def parse(cls, allow: Iterable[str], *, resolver: Resolver = system_resolver) -> EgressPolicy:
+        """A policy from `FAIRPAIR_JUDGE_HOSTS_ALLOW` entries (CIDRs, addresses, host names)."""
+        networks: list[Network] = []
+        hosts: set[str] = set()
+        for entry in allow:
+            try:
+                networks.append(ipaddress.ip_network(entry.strip("[]"), strict=False))
+            except ValueError:
+                hosts.add(entry.lower().rstrip("."))
+        return cls(tuple(networks), frozenset(hosts), resolver=resolver)
+
+    def trusting(self) -> EgressPolicy:
+        """This policy for a judge the operator configured (the judges file)."""
+        return EgressPolicy(self.allowed_networks, self.allowed_hosts, True, self.resolver)
+
+    def refusal(self, host: str, address: Address) -> str | None:
+        """Why `address` (which `host` resolved to) may not be reached, or None."""
+        address = canonical(address)
+        if address.is_unspecified or address.is_multicast or any(address in n for n in NEVER):
+            return f"{host} resolves to {address}, a link-local, metadata or unroutable address"
+        if address.is_global or self.trusted or host.lower().rstrip(".") in self.allowed_hosts:
+            return None
+        if any(address in network for network in self.allowed_networks):
+            return None
+        kind = "loopback" if any(address in n for n in LOOPBACK) else "private"
+        return (
+            f"{host} resolves to {address}, a {kind} address; allow it with {ALLOW_SETTING} "
+            "(CIDRs and host names, comma-separated)"
+        )
+
+    async def addresses(self, host: str, port: int) -> list[Address]:
+        """The addresses of `host` that may be reached, in resolver order; EgressRefused if any
+        address is refused (a name that also points somewhere forbidden is not half-trusted)."""
+        try:
+            literal: list[Address] = [ipaddress.ip_address(host.strip("[]"))]
+        except ValueError:
+            literal = []
+        resolved = literal or await self.resolver(host, port)
+        for address in resolved:
+            if (reason := self.refusal(host, address)) is not None:
+                raise EgressRefused(reason)
+        return resolved
+
+    async def check_url(self, url: str) -> None:
+        """Refuse a judge URL whose host resolves to a forbidden address.
+
+        A host that does not resolve now is accepted: every connection is checked again.
+        """
+        parsed = httpx2.URL(url)
+        port = parsed.port or (443 if parsed.scheme == "https" else 80)
+        try:
+            await self.addresses(parsed.host, port)
+        except OSError:  # no such name (yet): the connection-time check still guards it
+            return
+
+
+class GuardedBackend(httpcore2.AsyncNetworkBackend):
+    """Opens TCP connections only to addresses the policy allows, checked at connect time."""
+
+    def __init__(self, policy: EgressPolicy) -> None:
+        self.policy = policy
+        self._inner = httpcore2.AnyIOBackend()
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore2.AsyncNetworkStream:
+        try:
+            addresses = await self.policy.addresses(host, port)
+        except EgressRefused as refused:
+            raise httpcore2.ConnectError(f"refused by the judge URL policy: {refused}") from None
+        except OSError as exc:
+            raise httpcore2.ConnectError(f"cannot resolve {host}: {exc}") from exc
+        last: Exception | None = None
+        for address in addresses:  # the checked address itself: nothing is resolved again
+            try:
+                return await self._inner.connect_tcp(
+                    str(address), port, timeout, local_address, socket_options
+                )
+            except (httpcore2.ConnectError, httpcore2.ConnectTimeout) as exc:
+                last = exc
+        raise last or httpcore2.ConnectError(f"{host} has no address")
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore2.AsyncNetworkStream:
+        raise httpcore2.ConnectError("judges are reached over TCP only")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
+class GuardedTransport(httpx2.AsyncHTTPTransport):
+    """httpx2's transport whose connections go through `GuardedBackend`.
+
+    Environment proxies are not used: a proxy would connect on our behalf, past the check.
+    """
+
+    def __init__(self, policy: EgressPolicy, max_connections: int) -> None:
+        super().__init__(trust_env=False)
+        self._pool = httpcore2.AsyncConnectionPool(
+            ssl_context=httpx2.create_ssl_context(trust_env=False),
+            max_connections=max_connections,
+            max_keepalive_connections=max_connections,
+            keepalive_expiry=5.0,
+            network_backend=GuardedBackend(policy),
+        )
