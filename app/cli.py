@@ -168,10 +168,13 @@ def sim_judge(
 def purge(
     older_than: Annotated[str, typer.Option(help="age like 90d, 12h or 30m")],
     texts_only: Annotated[
-        bool, typer.Option(help="keep the rows, remove prompts, responses and raw outputs")
+        bool,
+        typer.Option(
+            help="keep the rows, remove prompts, responses, criteria, raw outputs and errors"
+        ),
     ] = False,
 ) -> None:
-    """Delete comparisons older than an age (or only their texts)."""
+    """Delete comparisons and score sessions older than an age (or only their texts)."""
     from app.db import utcnow
     from app.retention import parse_age
     from app.retention import purge as purge_older
@@ -184,7 +187,8 @@ def purge(
     purged = asyncio.run(_with_session(lambda s: purge_older(s, cutoff, texts_only=texts_only)))
     what = "texts of" if texts_only else "deleted"
     typer.echo(
-        f"{what} {purged.comparisons} comparisons and {purged.calls} calls "
+        f"{what} {purged.comparisons} comparisons and {purged.calls} calls, "
+        f"{purged.score_sessions} score sessions and {purged.score_calls} score calls "
         f"created before {cutoff:%Y-%m-%d %H:%M} UTC"
     )
 
@@ -231,12 +235,15 @@ def _remote_report(url: str, key: str | None, params: dict[str, Any]) -> dict[st
 
 async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[str, Any]:
     """The report from the local database, by the function the route uses."""
+    from app.privacy import TextKeeper
     from app.reports.bias import build_report
     from app.reports.router import report_filters
 
+    # Tag values are matched as stored: their HMACs in privacy mode.
+    keeper = TextKeeper.from_settings(get_settings())
     filters = report_filters(params.get("judge"), params.get("judge_version"),
                              params.get("since"), params.get("until"), params.get("tag"),
-                             params.get("protocol"), "day")
+                             params.get("protocol"), "day", keeper=keeper)
     report = await build_report(session, filters, get_settings())
     return report.model_dump(mode="json")
 

@@ -13,6 +13,7 @@ from app.auth.keys import ANONYMOUS, KeyCache, Principal
 from app.auth.ratelimit import KeyRateLimiter
 from app.config import Settings
 from app.errors import Forbidden, RateLimited, Unauthorized
+from app.privacy import TextKeeper
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -69,7 +70,13 @@ def get_pool(request: Request) -> JudgePool:
     return pool
 
 
+def get_keeper(request: Request) -> TextKeeper:
+    """What is stored of submitted texts; filters hash what they match the same way."""
+    return TextKeeper.from_settings(request.state.settings)
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+KeeperDep = Annotated[TextKeeper, Depends(get_keeper)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 SessionmakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
 RegistryDep = Annotated["JudgeRegistry", Depends(get_registry)]

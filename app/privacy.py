@@ -1,10 +1,23 @@
-"""Privacy mode: with `FAIRPAIR_PRIVACY=hash`, texts are kept only as salted HMAC-SHA256 digests."""
+"""Privacy mode: with `FAIRPAIR_PRIVACY=hash`, no submitted text is stored in the clear.
+
+What each stored field keeps in privacy mode (HMAC = salted HMAC-SHA256, hex):
+- prompts, responses (comparisons, score sessions), judges' raw outputs: not stored; HMAC kept
+- references: not stored; response lengths: kept
+- criteria, rubric texts (level descriptions, anchors): every string replaced by its HMAC
+  (weights, scores and the range stay, so answers keep their shape)
+- tag values, Idempotency-Keys, batch item ids: HMAC, so that equal values still match
+  (filters and lookups hash the incoming value the same way); tag keys stay clear
+- error texts of failed judge calls and batch items: not stored (the error kind is)
+- batch payloads: encrypted until their item is processed, then deleted
+Identifiers stay clear: model, family, judge and labeler names.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 from dataclasses import dataclass
+from typing import Any
 
 from app.config import Settings
 
@@ -36,6 +49,28 @@ class TextKeeper:
     def hmac(self, text: str | None) -> str | None:
         """The digest to store: only in privacy mode."""
         return self.digest(text) if self.hash_only and text is not None else None
+
+    def token(self, text: str) -> str:
+        """What is stored of a value that must still match exactly (tag values, idempotency
+        keys, batch item ids): the value, or its HMAC in privacy mode."""
+        return self.digest(text) if self.hash_only else text
+
+    def tags(self, tags: dict[str, str]) -> dict[str, str]:
+        """Tags as stored: clear keys, each value a `token`."""
+        return {key: self.token(value) for key, value in tags.items()}
+
+    def texts_in(self, value: Any) -> Any:
+        """A JSON value as stored: in privacy mode every string in it becomes its HMAC (keys
+        and numbers stay, so criteria and rubrics keep their shape)."""
+        if not self.hash_only or value is None:
+            return value
+        if isinstance(value, str):
+            return self.digest(value)
+        if isinstance(value, list):
+            return [self.texts_in(item) for item in value]
+        if isinstance(value, dict):
+            return {key: self.texts_in(item) for key, item in value.items()}
+        return value
 
 
 KEEP_TEXTS = TextKeeper(hash_only=False, salt=b"")

@@ -1,4 +1,5 @@
-"""Retention: delete what is older than a cutoff, or only its texts."""
+"""Retention: delete comparisons and score sessions older than a cutoff, or only their texts
+(prompts, responses, references, criteria, judges' raw outputs and error texts)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
 from app.reports import rollups
+from app.scoring.models import ScoreCall, ScoreResponse, ScoreSession
 from app.textpatterns import compile_linear
 
 UNITS = {"d": "days", "h": "hours", "m": "minutes"}
@@ -31,10 +33,23 @@ class Purged:
 
     comparisons: int
     calls: int
+    score_sessions: int = 0
+    score_calls: int = 0
 
 
 async def purge(session: AsyncSession, cutoff: datetime, *, texts_only: bool) -> Purged:
-    """Remove comparisons created before `cutoff` (never running ones), or only their texts."""
+    """Remove comparisons and score sessions created before `cutoff` (never running ones), or
+    only their texts; one transaction."""
+    comparisons, calls = await purge_comparisons(session, cutoff, texts_only=texts_only)
+    sessions, score_calls = await purge_score_sessions(session, cutoff, texts_only=texts_only)
+    await session.commit()
+    return Purged(comparisons, calls, sessions, score_calls)
+
+
+async def purge_comparisons(
+    session: AsyncSession, cutoff: datetime, *, texts_only: bool
+) -> tuple[int, int]:
+    """(comparisons, calls) deleted or stripped of their texts."""
     old = select(Comparison.id).where(
         Comparison.created_at < cutoff, Comparison.status != "running"
     )
@@ -42,14 +57,41 @@ async def purge(session: AsyncSession, cutoff: datetime, *, texts_only: bool) ->
         comparisons = await session.execute(
             update(Comparison)
             .where(Comparison.id.in_(old))
-            .values(prompt=None, response_a=None, response_b=None, reference=None)
+            .values(prompt=None, response_a=None, response_b=None, reference=None, criteria=None)
         )
         calls = await session.execute(
-            update(JudgeCall).where(JudgeCall.comparison_id.in_(old)).values(raw_output=None)
+            update(JudgeCall)
+            .where(JudgeCall.comparison_id.in_(old))
+            .values(raw_output=None, error=None)
         )
     else:
         await rollups.unfold(session, JudgeCall.comparison_id.in_(old))
         calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(old)))
         comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(old)))
-    await session.commit()
-    return Purged(comparisons=rowcount(comparisons), calls=rowcount(calls))
+    return rowcount(comparisons), rowcount(calls)
+
+
+async def purge_score_sessions(
+    session: AsyncSession, cutoff: datetime, *, texts_only: bool
+) -> tuple[int, int]:
+    """(score sessions, calls) deleted or stripped of their texts; a deleted session's
+    responses, scores and tags go with it (foreign keys cascade)."""
+    old = select(ScoreSession.id).where(
+        ScoreSession.created_at < cutoff, ScoreSession.status != "running"
+    )
+    if texts_only:
+        await session.execute(
+            update(ScoreResponse).where(ScoreResponse.session_id.in_(old)).values(text=None)
+        )
+        sessions = await session.execute(
+            update(ScoreSession).where(ScoreSession.id.in_(old)).values(prompt=None, criteria=None)
+        )
+        calls = await session.execute(
+            update(ScoreCall)
+            .where(ScoreCall.session_id.in_(old))
+            .values(raw_output=None, error=None)
+        )
+    else:
+        calls = await session.execute(delete(ScoreCall).where(ScoreCall.session_id.in_(old)))
+        sessions = await session.execute(delete(ScoreSession).where(ScoreSession.id.in_(old)))
+    return rowcount(sessions), rowcount(calls)

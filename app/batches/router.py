@@ -11,7 +11,7 @@ from app.auth.keys import Principal
 from app.batches import queries, service
 from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatus
-from app.deps import CompareKey, ReadKey, SessionDep, authenticate
+from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, authenticate
 from app.errors import ServiceUnavailable
 
 router = APIRouter(tags=["batches"])
@@ -44,6 +44,7 @@ async def create_batch(
     request: Request,
     response: Response,
     queue: Annotated[ItemQueue, Depends(get_batch_queue)],
+    keeper: KeeperDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
 ) -> BatchRead:
     """Queue compare and score items to run in the background; 202 with the batch."""
@@ -56,6 +57,7 @@ async def create_batch(
         request.state.sessionmaker,
         request.state.registry,
         queue,
+        keeper,
     )
     response.headers["Location"] = f"/v1/batches/{outcome.batch.id}"
     if outcome.replayed:

@@ -117,8 +117,10 @@ class ItemRunner:
         await self._settle(claim, outcome)
 
     async def _settle(self, claim: Claim, outcome: Outcome) -> None:
+        # Not stored in privacy mode: a validation error quotes the item's input.
+        error = self.services.keeper.text(outcome.error)
         held = await leases.settle(
-            self.services.sessionmaker, claim, outcome.status, outcome.error_kind, outcome.error
+            self.services.sessionmaker, claim, outcome.status, outcome.error_kind, error
         )
         if held:
             metrics.record_batch_item(outcome.status)

@@ -31,6 +31,7 @@ from app.errors import (
 from app.judges import crypto
 from app.judges import service as judges_service
 from app.judges.registry import JudgeRegistry
+from app.privacy import TextKeeper
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
 Sessionmaker = async_sessionmaker[AsyncSession]
@@ -96,9 +97,10 @@ async def check_requests(
 
 
 def item_rows(
-    batch_id: str, items: Sequence[BatchItemIn], settings: Settings
+    batch_id: str, items: Sequence[BatchItemIn], settings: Settings, keeper: TextKeeper
 ) -> list[dict[str, Any]]:
-    """The items as rows; in privacy mode each payload is encrypted until it is processed."""
+    """The items as rows; in privacy mode each payload is encrypted until it is processed and
+    each item id is kept as its HMAC (results keep their submission `position`)."""
     now, encrypted = utcnow(), settings.privacy == "hash"
     rows = []
     for position, item in enumerate(items):
@@ -110,7 +112,7 @@ def item_rows(
                 "id": str(uuid.uuid4()),
                 "batch_id": batch_id,
                 "position": position,
-                "item_id": item.item_id,
+                "item_id": keeper.token(item.item_id) if item.item_id is not None else None,
                 "kind": item.kind,
                 "target_id": str(uuid.uuid4()),
                 "status": "queued",
@@ -131,9 +133,11 @@ async def submit(
     sessionmaker: Sessionmaker,
     registry: JudgeRegistry,
     queue: ItemQueue,
+    keeper: TextKeeper,
 ) -> SubmitOutcome:
     """Store the batch and its items as `queued`, then send each item's id to the queue."""
-    idempotency_key = idempotency_key or None  # an empty header is no key, not the key ""
+    # As stored and looked up: its HMAC in privacy mode; an empty header is no key, not "".
+    idempotency_key = keeper.token(idempotency_key) if idempotency_key else None
     check_scopes(principal, body.items)
     check_shape(body.items, settings)
     digest = request_hash(body)
@@ -150,7 +154,7 @@ async def submit(
         request_hash=digest,
         item_count=len(body.items),
     )
-    rows = item_rows(batch.id, body.items, settings)
+    rows = item_rows(batch.id, body.items, settings, keeper)
     async with sessionmaker() as session:
         session.add(batch)
         try:

@@ -26,6 +26,7 @@ from app.comparisons.schemas import (
 )
 from app.errors import NotFound, ValidationProblem
 from app.fields import check_text
+from app.privacy import TextKeeper
 
 
 def confidence_source(
@@ -173,8 +174,9 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         raise ValidationProblem("/cursor: not a valid cursor") from exc
 
 
-def parse_tag_filters(tags: Sequence[str]) -> list[tuple[str, str]]:
-    """`key:value` filters; 422 for one without a colon."""
+def parse_tag_filters(tags: Sequence[str], keeper: TextKeeper) -> list[tuple[str, str]]:
+    """`key:value` filters, each value as stored (its HMAC in privacy mode); 422 for one
+    without a colon."""
     parsed = []
     for i, tag in enumerate(tags):
         key, sep, value = tag.partition(":")
@@ -184,7 +186,7 @@ def parse_tag_filters(tags: Sequence[str]) -> list[tuple[str, str]]:
             check_text(tag)
         except ValueError as exc:
             raise ValidationProblem(f"/tag/{i}: {exc}") from exc
-        parsed.append((key, value))
+        parsed.append((key, keeper.token(value)))
     return parsed
 
 

@@ -105,7 +105,7 @@ async def start(
         session.add(comparison)
         session.add_all(
             ComparisonTag(comparison_id=comparison.id, key=k, value=v)
-            for k, v in request.tags.items()
+            for k, v in services.keeper.tags(request.tags).items()
         )
         await session.commit()
     return comparison, judges
@@ -207,7 +207,7 @@ def comparison_row(
         model_b=b.model,
         family_a=family_of(a.model, a.family, prefixes),
         family_b=family_of(b.model, b.family, prefixes),
-        criteria=request.model_dump(mode="json")["criteria"],
+        criteria=keeper.texts_in(request.model_dump(mode="json")["criteria"]),
         protocol=protocol.kind,
         protocol_params=request.protocol.model_dump(exclude_none=True),
         planned_rounds=planned_calls(protocol),

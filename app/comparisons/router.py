@@ -10,7 +10,7 @@ from fastapi import APIRouter, Header, Query, Request, Response
 
 from app.comparisons import queries, service
 from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
-from app.deps import CompareKey, ReadKey, SessionDep
+from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep
 
 router = APIRouter(tags=["comparisons"])
 
@@ -63,6 +63,7 @@ async def get_comparison(comparison_id: str, _: ReadKey, session: SessionDep) ->
 async def list_comparisons(
     _: ReadKey,
     session: SessionDep,
+    keeper: KeeperDep,
     judge: Annotated[str | None, Query(max_length=100)] = None,
     tag: Annotated[list[str] | None, Query(max_length=16)] = None,
     status: Status | None = None,
@@ -77,7 +78,7 @@ async def list_comparisons(
         limit=limit,
         cursor=cursor,
         judge=judge,
-        tags=queries.parse_tag_filters(tag or []),
+        tags=queries.parse_tag_filters(tag or [], keeper),
         status=status,
         since=since,
         until=until,

@@ -114,7 +114,7 @@ async def compare(
     request: CompareRequest, principal: Principal, idempotency_key: str | None, services: Services
 ) -> CompareOutcome:
     """Run one comparison end to end; every call is stored as it completes."""
-    idempotency_key = idempotency_key or None  # an empty header is no key, not the key ""
+    idempotency_key = stored_key(idempotency_key, services.keeper)
     settings = services.settings
     digest = request_hash(request)
     if idempotency_key:
@@ -149,14 +149,16 @@ async def compare(
         )
         if idempotency_key:
             # The key is taken before any judge is paid; planning and reserving, one commit.
-            await insert_comparison(values, request.tags, session)
+            await insert_comparison(values, services.keeper.tags(request.tags), session)
     comparison = Comparison(**values)
     # Without a key there is nothing to reserve: the row is written while the judges think
     # (one transaction off the answer's path), and each call's write waits for it.
     reserved = (
         None
         if idempotency_key
-        else asyncio.create_task(insert_alone(values, request.tags, services.sessionmaker))
+        else asyncio.create_task(
+            insert_alone(values, services.keeper.tags(request.tags), services.sessionmaker)
+        )
     )
     logs.bind_comparison(comparison.id, [judge.name for judge, _ in judges])
     texts = PairTexts(
@@ -192,10 +194,16 @@ async def compare(
     return CompareOutcome(read, replayed=False)
 
 
+def stored_key(idempotency_key: str | None, keeper: TextKeeper) -> str | None:
+    """The Idempotency-Key as stored and looked up (its HMAC in privacy mode); an empty header
+    is no key, not the key ""."""
+    return keeper.token(idempotency_key) if idempotency_key else None
+
+
 async def find_replay(
     sessionmaker: async_sessionmaker[AsyncSession], key_id: str, key: str, digest: str
 ) -> ComparisonRead | None:
-    """The stored answer for a repeated Idempotency-Key, or None to run afresh."""
+    """The stored answer for a repeated Idempotency-Key (as stored), or None to run afresh."""
     async with sessionmaker() as session:
         existing = await session.scalar(
             select(Comparison).where(
@@ -285,7 +293,7 @@ def comparison_values(
         "model_b": b.model,
         "family_a": family_of(a.model, a.family, prefixes),
         "family_b": family_of(b.model, b.family, prefixes),
-        "criteria": request.model_dump(mode="json")["criteria"],
+        "criteria": keeper.texts_in(request.model_dump(mode="json")["criteria"]),
         "protocol": protocol.kind,
         "protocol_params": request.protocol.model_dump(exclude_none=True),
         "planned_rounds": planned_calls(protocol),
@@ -444,7 +452,7 @@ def call_values(
         "cost_usd": result.cost_usd,
         "retries": result.retries,
         "error_kind": result.error_kind,
-        "error": result.error,
+        "error": keeper.text(result.error),  # a provider's text may quote the request
     }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated
 from urllib.parse import urlencode
@@ -11,7 +11,9 @@ from fastapi import Depends, Query
 
 from app.comparisons.queries import as_utc
 from app.db import utcnow
+from app.deps import KeeperDep
 from app.errors import ValidationProblem
+from app.privacy import KEEP_TEXTS, TextKeeper
 from app.reports.queries import ReportFilters
 from app.reports.router import report_filters
 from app.scoring.queries import ScoringFilters
@@ -44,6 +46,8 @@ class PageFilters:
     until: datetime | None = None
     tags: tuple[str, ...] = ()
     rubric: str | None = None
+    # Tag values are matched as stored (their HMACs in privacy mode).
+    keeper: TextKeeper = field(default=KEEP_TEXTS, repr=False)
 
     def start(self) -> datetime | None:
         """`since`, else `until` (or now) minus the window, else None (the report's default)."""
@@ -57,7 +61,7 @@ class PageFilters:
     def report(self) -> ReportFilters:
         """The bias report's filters, validated as the JSON route validates them."""
         return report_filters(self.judge, None, self.start(), self.until, list(self.tags), None,
-                              "day")
+                              "day", keeper=self.keeper)
 
     def scoring(self) -> ScoringFilters:
         """The scoring sections' filters over the same window."""
@@ -78,6 +82,7 @@ class PageFilters:
 
 
 def page_filters(
+    keeper: KeeperDep,
     judge: Annotated[str | None, Query(max_length=100)] = None,
     window: Annotated[str | None, Query(max_length=8)] = None,
     since: datetime | None = None,
@@ -87,7 +92,8 @@ def page_filters(
 ) -> PageFilters:
     """The filters of a page request; empty form fields count as absent."""
     filters = PageFilters(judge=judge or None, window=window or None, since=since, until=until,
-                          tags=tuple(t for t in tag or [] if t), rubric=rubric or None)
+                          tags=tuple(t for t in tag or [] if t), rubric=rubric or None,
+                          keeper=keeper)
     filters.report()  # validate early: 422 before any query runs
     return filters
 

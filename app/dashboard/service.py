@@ -225,7 +225,9 @@ async def position_score_page(sources: Sources, filters: PageFilters) -> PageVie
 
 async def leaderboard_page(sources: Sources, filters: PageFilters) -> PageView:
     """Bradley-Terry ratings with bootstrap CIs (the cached leaderboard)."""
-    query = leaderboard_query(None, filters.start(), filters.until, list(filters.tags))
+    query = leaderboard_query(
+        None, filters.start(), filters.until, list(filters.tags), filters.keeper
+    )
     board = await get_leaderboard(sources.sessionmaker, sources.leaderboard_cache, query)
     models = [m.model_dump(mode="json") for m in board.models]
     rows = [with_ci({"model": m["model"], "rating": m["rating"]}, m["ci95"]) for m in models]

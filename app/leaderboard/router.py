@@ -9,12 +9,13 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import AfterValidator, StringConstraints
 
 from app.comparisons.queries import as_utc, parse_tag_filters
-from app.deps import ReadKey, SessionmakerDep
+from app.deps import KeeperDep, ReadKey, SessionmakerDep
 from app.errors import ValidationProblem
 from app.fields import check_text
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.schemas import Leaderboard
 from app.leaderboard.service import LeaderboardCache, LeaderboardQuery, get_leaderboard
+from app.privacy import TextKeeper
 
 router = APIRouter(tags=["leaderboard"])
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -50,14 +51,18 @@ def utc_param(name: str, moment: datetime | None) -> datetime | None:
 
 
 def leaderboard_query(
-    baseline: str | None, since: datetime | None, until: datetime | None, tag: list[str] | None
+    baseline: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    tag: list[str] | None,
+    keeper: TextKeeper,
 ) -> LeaderboardQuery:
     """Validated filters; without `since`, every stored comparison counts."""
     start, end = utc_param("since", since), utc_param("until", until)
     if start is not None and end is not None and end <= start:
         raise ValidationProblem("/until: must be after since")
     # Sorted, so that the same tags in another order share a cache entry.
-    tags = tuple(sorted(parse_tag_filters(tag or [])))
+    tags = tuple(sorted(parse_tag_filters(tag or [], keeper)))
     filters = LeaderboardFilters(since=start, until=end, tags=tags)
     return LeaderboardQuery(filters=filters, baseline=baseline)
 
@@ -67,11 +72,12 @@ async def read_leaderboard(
     _: ReadKey,
     sessionmaker: SessionmakerDep,
     cache: CacheDep,
+    keeper: KeeperDep,
     baseline: Annotated[ModelName | None, Query()] = None,
     since: datetime | None = None,
     until: datetime | None = None,
     tag: Annotated[list[TagFilter] | None, Query(max_length=16)] = None,
 ) -> Leaderboard:
     """Bradley-Terry ratings with bootstrap CIs; raw and length-controlled win rates vs baseline."""
-    query = leaderboard_query(baseline, since, until, tag)
+    query = leaderboard_query(baseline, since, until, tag, keeper)
     return await get_leaderboard(sessionmaker, cache, query)

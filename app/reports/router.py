@@ -9,8 +9,9 @@ from fastapi import APIRouter, Query
 
 from app.comparisons.queries import as_utc, parse_tag_filters
 from app.db import utcnow
-from app.deps import ReadKey, SessionDep, SettingsDep
+from app.deps import KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.errors import ValidationProblem
+from app.privacy import TextKeeper
 from app.reports.bias import build_report
 from app.reports.queries import Bucket, ReportFilters
 from app.reports.schemas import BiasReport
@@ -25,7 +26,8 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 def report_filters(judge: str | None, judge_version: int | None, since: datetime | None,
                    until: datetime | None, tag: list[str] | None, protocol: str | None,
-                   bucket: Bucket, rubric: str | None = None) -> ReportFilters:
+                   bucket: Bucket, rubric: str | None = None, *,
+                   keeper: TextKeeper) -> ReportFilters:
     """Validated filters; without `since`, the 30 days before `until` (or now)."""
     end = as_utc(until, "until") if until is not None else None
     try:
@@ -35,13 +37,13 @@ def report_filters(judge: str | None, judge_version: int | None, since: datetime
     if end is not None and end <= start:
         raise ValidationProblem("/until: must be after since")
     return ReportFilters(since=start, until=end, judge=judge, judge_version=judge_version,
-                         tags=tuple(parse_tag_filters(tag or [])), protocol=protocol,
+                         tags=tuple(parse_tag_filters(tag or [], keeper)), protocol=protocol,
                          bucket=bucket, rubric=rubric)
 
 
 @router.get("/v1/bias-report", operation_id="get_bias_report", responses=PROBLEMS)
 async def get_bias_report(
-    _: ReadKey, session: SessionDep, settings: SettingsDep,
+    _: ReadKey, session: SessionDep, settings: SettingsDep, keeper: KeeperDep,
     judge: Annotated[str | None, Query(max_length=100)] = None,
     judge_version: Annotated[int | None, Query(ge=1)] = None,
     since: datetime | None = None,
@@ -53,7 +55,8 @@ async def get_bias_report(
 ) -> BiasReport:
     """Position, consistency, label, placebo, length, self-preference, human agreement,
     confidence and reviewer calibration per judge, with time series."""
-    filters = report_filters(judge, judge_version, since, until, tag, protocol, bucket, rubric)
+    filters = report_filters(judge, judge_version, since, until, tag, protocol, bucket, rubric,
+                             keeper=keeper)
     return await build_report(session, filters, settings)
 
 

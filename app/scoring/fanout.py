@@ -159,7 +159,7 @@ class ScoreFanOut:
             cost_usd=result.cost_usd,
             retries=result.retries,
             error_kind=result.error_kind,
-            error=result.error,
+            error=self.keeper.text(result.error),  # a provider's text may quote the request
         )
         pairs = list(zip(order, result.scores, strict=True)) if result.scores is not None else []
         scores = [

@@ -16,11 +16,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import utcnow
 from app.errors import IdempotencyConflict, IdempotencyInProgress
+from app.privacy import TextKeeper
 from app.scoring import answers, queries, sweeper
 from app.scoring.models import ScoreSession
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
+
+
+def stored_key(idempotency_key: str | None, keeper: TextKeeper) -> str | None:
+    """The key as stored and looked up (its HMAC in privacy mode); an empty header is no key,
+    not the key ""."""
+    return keeper.token(idempotency_key) if idempotency_key else None
 
 
 def request_hash(request: ScoreRequest) -> str:

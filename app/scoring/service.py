@@ -89,7 +89,7 @@ async def score(
     request: ScoreRequest, principal: Principal, idempotency_key: str | None, services: Services
 ) -> ScoreOutcome:
     """Run one score session end to end; every call is stored as it completes."""
-    idempotency_key = idempotency_key or None  # an empty header is no key, not the key ""
+    idempotency_key = idempotency.stored_key(idempotency_key, services.keeper)
     digest = idempotency.request_hash(request)
     if idempotency_key:
         replay = await idempotency.find_replay(
@@ -275,8 +275,8 @@ def session_rows(
         request_hash=digest,
         prompt=keeper.text(request.prompt),
         prompt_hmac=keeper.hmac(request.prompt),
-        criteria=request.model_dump(mode="json")["criteria"],
-        rubric=rubric.model_dump(mode="json"),
+        criteria=keeper.texts_in(request.model_dump(mode="json")["criteria"]),
+        rubric=keeper.texts_in(rubric.model_dump(mode="json")),
         rubric_id=rubric_id(rubric),
         rubric_min=rubric.min,
         rubric_max=rubric.max,
@@ -303,7 +303,7 @@ def session_rows(
         )
         for i, r in enumerate(request.responses)
     ]
-    return StoredSession(row, responses, [], [], dict(request.tags))
+    return StoredSession(row, responses, [], [], keeper.tags(request.tags))
 
 
 async def insert_session(

@@ -78,7 +78,14 @@ def counting(services: Services) -> CountingTransport:
 async def submitted(services: Services, queue: FakeQueue, count: int) -> list[str]:
     body = BatchCreate.model_validate({"items": [compare_item(i) for i in range(count)]})
     await submit(
-        body, ANONYMOUS, None, services.settings, services.sessionmaker, services.registry, queue
+        body,
+        ANONYMOUS,
+        None,
+        services.settings,
+        services.sessionmaker,
+        services.registry,
+        queue,
+        services.keeper,
     )
     return queue.sent[-count:]
 
@@ -272,7 +279,14 @@ async def test_score_item_of_a_killed_worker_is_finished_by_another_without_dupl
     services, queue = reviewers.services, FakeQueue()
     body = BatchCreate.model_validate({"items": [score_item(0, ["fast", "slow"])]})
     await submit(
-        body, ANONYMOUS, None, services.settings, services.sessionmaker, services.registry, queue
+        body,
+        ANONYMOUS,
+        None,
+        services.settings,
+        services.sessionmaker,
+        services.registry,
+        queue,
+        services.keeper,
     )
     (item,) = queue.sent
 
