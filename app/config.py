@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import ipaddress
+import string
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -12,6 +15,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EMBEDDED_DATABASE_URL = "sqlite+aiosqlite:///./fairpair.db"
 PLACEHOLDER_SECRET = "insecure-placeholder-change-me"
+# FAIRPAIR_SECRET_KEY must carry at least 256 bits (README "Security").
+MIN_SECRET_BYTES = 32
 
 SelfPreferencePolicy = Literal["exclude", "substitute", "audit", "warn", "allow"]
 
@@ -135,12 +140,47 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_startup_safety(settings: Settings, host: str) -> None:
-    """Refuse settings that would expose secrets or an open API."""
-    if not settings.is_embedded and settings.secret_key.get_secret_value() == PLACEHOLDER_SECRET:
+def decoded_secret_key(value: str) -> bytes | None:
+    """The bytes a secret key value encodes: hex when it is only hex digits (an even number of
+    them), else base64url (padding optional; the standard alphabet's `+` `/` read the same);
+    None when it is neither (a passphrase)."""
+    text = value.strip()
+    if text and len(text) % 2 == 0 and all(c in string.hexdigits for c in text):
+        return bytes.fromhex(text)
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def secret_key_bytes(value: str) -> bytes | None:
+    """The key material of a secret carrying at least 256 bits, else None."""
+    decoded = decoded_secret_key(value)
+    return decoded if decoded is not None and len(decoded) >= MIN_SECRET_BYTES else None
+
+
+def check_secret_key(settings: Settings) -> None:
+    """Refuse a secret key below 256 bits; the placeholder only on the embedded default."""
+    value = settings.secret_key.get_secret_value()
+    if value == PLACEHOLDER_SECRET:
+        if settings.is_embedded:
+            return
         raise UnsafeSettingsError(
             "FAIRPAIR_SECRET_KEY is the placeholder; set a real secret outside the embedded default"
         )
+    if secret_key_bytes(value) is None:
+        # Never echo the value: it may be a real, merely short, secret.
+        raise UnsafeSettingsError(
+            f"FAIRPAIR_SECRET_KEY must carry at least {MIN_SECRET_BYTES * 8} bits: "
+            f"{MIN_SECRET_BYTES} or more bytes written as hex ({MIN_SECRET_BYTES * 2}+ hex digits) "
+            "or base64url; make one with "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
+
+
+def check_startup_safety(settings: Settings, host: str) -> None:
+    """Refuse settings that would expose secrets or an open API."""
+    check_secret_key(settings)
     if settings.auth == "off" and not is_loopback(host):
         raise UnsafeSettingsError("FAIRPAIR_AUTH=off is only allowed on a loopback address")
 

@@ -467,7 +467,7 @@ def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None
     sim_port = free_port()
     env = {
         "FAIRPAIR_DATABASE_URL": url,
-        "FAIRPAIR_SECRET_KEY": "bench-secret",
+        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
         "FAIRPAIR_JUDGES_FILE": str(judges_file(folder, sim_port)),
     }
     token = (

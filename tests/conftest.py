@@ -23,6 +23,9 @@ from tests.support.databases import (
 )
 from tests.support.live import LiveApp
 
+# 256 bits, hex: what FAIRPAIR_SECRET_KEY must carry (app/config.py check_secret_key).
+TEST_SECRET_KEY = "0123456789abcdef" * 4
+
 TABLES = (
     "judge_calls, comparison_tags, comparisons, judge_versions, judges, api_keys, "
     "scores, score_calls, score_responses, score_session_tags, score_sessions, "
@@ -93,7 +96,7 @@ def settings_factory(clean_pg: str, tmp_path: Path) -> Callable[..., Settings]:
     def make(judges_toml: str = SIM_JUDGES, **overrides: Any) -> Settings:
         values: dict[str, Any] = {
             "database_url": clean_pg,
-            "secret_key": "test-secret-key",
+            "secret_key": TEST_SECRET_KEY,
             "judges_file": write_judges_file(tmp_path, judges_toml),
             "sweep_interval_s": 3600,
         }

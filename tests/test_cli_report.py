@@ -27,7 +27,7 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
 ) -> None:
     env = {
         "FAIRPAIR_DATABASE_URL": own_pg,
-        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
         "FAIRPAIR_JUDGES_FILE": str(write_judges_file(tmp_path, SIM_JUDGES)),
     }
     comparer = await make_key(own_pg, "comparer", ["compare", "read"])

@@ -29,7 +29,7 @@ async def test_generated_client_compares_reads_and_reports_against_a_live_server
 ) -> None:
     env = {
         "FAIRPAIR_DATABASE_URL": own_pg,
-        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
         "FAIRPAIR_JUDGES_FILE": str(write_judges_file(tmp_path, SIM_JUDGES)),
     }
     token = (await make_key(own_pg, "client", ["compare", "read"]))["Authorization"].split()[1]

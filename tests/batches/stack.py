@@ -107,7 +107,7 @@ def base_env(database_url: str, redis_url: str | None, **settings: Any) -> dict[
     """Environment of every process of the stack; `settings` become FAIRPAIR_* variables."""
     env = {
         "FAIRPAIR_DATABASE_URL": database_url,
-        "FAIRPAIR_SECRET_KEY": "s3cret-for-batch-tests",
+        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
         "FAIRPAIR_AUTH": "off",
         "FAIRPAIR_LOG_LEVEL": "warning",
         **{f"FAIRPAIR_{k.upper()}": str(v) for k, v in settings.items()},

@@ -69,7 +69,7 @@ def test_sigterm_with_50_comparisons_in_flight_completes_or_interrupts_each_and_
     judges.write_text(panel + http_judge("http-sim", sim_url, max_concurrency=2 * IN_FLIGHT))
     env = {
         "FAIRPAIR_DATABASE_URL": own_pg,
-        "FAIRPAIR_SECRET_KEY": "s3cret-for-tests",
+        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
         "FAIRPAIR_AUTH": "off",
         "FAIRPAIR_JUDGES_FILE": str(judges),
         "FAIRPAIR_SHUTDOWN_GRACE_S": "1",
