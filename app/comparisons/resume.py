@@ -192,7 +192,7 @@ def comparison_row(
         status="running",
         api_key_id=api_key_id,
         idempotency_key=None,
-        request_hash=request_hash(request),
+        request_hash=keeper.token(request_hash(request)),
         prompt=keeper.text(request.prompt),
         response_a=keeper.text(a.text),
         response_b=keeper.text(b.text),

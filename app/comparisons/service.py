@@ -118,7 +118,10 @@ async def compare(
     settings = services.settings
     digest = request_hash(request)
     if idempotency_key:
-        replay = await find_replay(services.sessionmaker, principal.key_id, idempotency_key, digest)
+        stored_digest = services.keeper.token(digest)
+        replay = await find_replay(
+            services.sessionmaker, principal.key_id, idempotency_key, stored_digest
+        )
         if replay is not None:
             return CompareOutcome(replay, replayed=True)
     names = services.registry.panel_or_default(request.judges)
@@ -278,7 +281,8 @@ def comparison_values(
         "status": "running",
         "api_key_id": principal.key_id,
         "idempotency_key": idempotency_key,
-        "request_hash": digest,
+        # Its HMAC in privacy mode: a plain hash would confirm a guessed request.
+        "request_hash": keeper.token(digest),
         "prompt": keeper.text(request.prompt),
         "response_a": keeper.text(a.text),
         "response_b": keeper.text(b.text),

@@ -96,7 +96,7 @@ async def score(
             services.sessionmaker,
             principal.key_id,
             idempotency_key,
-            digest,
+            services.keeper.token(digest),
             services.settings.sweep_grace_s,
         )
         if replay is not None:
@@ -272,7 +272,8 @@ def session_rows(
         status="running",
         api_key_id=api_key_id,
         idempotency_key=idempotency_key,
-        request_hash=digest,
+        # Its HMAC in privacy mode: a plain hash would confirm a guessed request.
+        request_hash=keeper.token(digest),
         prompt=keeper.text(request.prompt),
         prompt_hmac=keeper.hmac(request.prompt),
         criteria=keeper.texts_in(request.model_dump(mode="json")["criteria"]),
