@@ -205,7 +205,8 @@ class ItemRunner:
             raise ValueError("the item's payload is gone")
         text = claim.payload
         if claim.encrypted:
-            text = crypto.decrypt(self.services.settings.secret_key, text)
+            settings = self.services.settings
+            text = crypto.decrypt(settings.secret_key, text, settings.secret_key_previous)
         if claim.kind == "score":
             return ScoreRequest.model_validate_json(text)
         return CompareRequest.model_validate_json(text)
