@@ -10,10 +10,10 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import typer
 import uvicorn
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.auth import keys
-from app.config import UnsafeSettingsError, check_startup_safety, get_settings
+from app.config import UnsafeSettingsError, check_secret_key, check_startup_safety, get_settings
 from app.db import create_engine, create_sessionmaker
 
 T = TypeVar("T")
@@ -21,7 +21,7 @@ T = TypeVar("T")
 app = typer.Typer(
     help="fairpair: debiased pairwise comparison with LLM judges.", no_args_is_help=True
 )
-keys_app = typer.Typer(help="Manage API keys.", no_args_is_help=True)
+keys_app = typer.Typer(help="Manage API keys and rotate the secret key.", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
 
 
@@ -122,6 +122,34 @@ def keys_revoke(name: str) -> None:
         typer.echo(f"no key named '{name}'", err=True)
         raise typer.Exit(1)
     typer.echo(f"revoked '{name}'")
+
+
+@keys_app.command("rotate-secret")
+def keys_rotate_secret() -> None:
+    """Re-encrypt stored provider keys, batch payloads and the privacy salt under
+    FAIRPAIR_SECRET_KEY, reading each with it or FAIRPAIR_SECRET_KEY_PREVIOUS; idempotent."""
+    from app.keyring.rotation import rotate_secret
+
+    settings = get_settings()
+    try:
+        check_secret_key(settings)
+    except UnsafeSettingsError as exc:
+        typer.echo(f"refusing to rotate: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    counts = asyncio.run(_with_session(lambda s: rotate_secret(s, settings)))
+    for kind, done in counts.items():
+        typer.echo(
+            f"{kind}: {done.rewritten} re-encrypted, {done.current} already current, "
+            f"{done.unreadable} unreadable"
+        )
+    if any(done.unreadable for done in counts.values()):
+        # Left as they are: a later run with the right FAIRPAIR_SECRET_KEY_PREVIOUS rewrites them.
+        typer.echo(
+            "some ciphertexts open with neither FAIRPAIR_SECRET_KEY nor "
+            "FAIRPAIR_SECRET_KEY_PREVIOUS and were left as they are",
+            err=True,
+        )
+        raise typer.Exit(1)
 
 
 @app.command("sim-judge")
@@ -235,12 +263,14 @@ def _remote_report(url: str, key: str | None, params: dict[str, Any]) -> dict[st
 
 async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[str, Any]:
     """The report from the local database, by the function the route uses."""
-    from app.privacy import TextKeeper
+    from app.keyring.service import text_keeper
     from app.reports.bias import build_report
     from app.reports.router import report_filters
 
     # Tag values are matched as stored: their HMACs in privacy mode.
-    keeper = TextKeeper.from_settings(get_settings())
+    engine = session.bind
+    assert isinstance(engine, AsyncEngine)  # _with_session binds the session to an engine
+    keeper = await text_keeper(get_settings(), create_sessionmaker(engine))
     filters = report_filters(params.get("judge"), params.get("judge_version"),
                              params.get("since"), params.get("until"), params.get("tag"),
                              params.get("protocol"), "day", keeper=keeper)

@@ -38,6 +38,8 @@ class State(TypedDict):
     in_flight: set[asyncio.Task[Any]]
     batch_queue: ItemQueue
     redis: Redis | None
+    # Under the instance's stored HMAC salt (app/keyring/service.py).
+    keeper: TextKeeper
 
 
 def get_settings(request: Request) -> Settings:
@@ -72,7 +74,8 @@ def get_pool(request: Request) -> JudgePool:
 
 def get_keeper(request: Request) -> TextKeeper:
     """What is stored of submitted texts; filters hash what they match the same way."""
-    return TextKeeper.from_settings(request.state.settings)
+    keeper: TextKeeper = request.state.keeper
+    return keeper
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

@@ -35,6 +35,7 @@ from app.fields import LIMITS
 from app.health.router import router as health_router
 from app.judges.registry import JudgeRegistry, TransportFactory
 from app.judges.router import router as judges_router
+from app.keyring.service import text_keeper
 from app.labels.router import router as labels_router
 from app.leaderboard.router import router as leaderboard_router
 from app.logs import configure_logging
@@ -77,6 +78,8 @@ def create_app(
             await upgrade_async(settings.database_url)
         engine = create_engine(settings.database_url)
         sessionmaker = create_sessionmaker(engine)
+        # One keeper per process, under the salt every process reads from the database.
+        keeper = await text_keeper(settings, sessionmaker)
         # Every process sharing the Redis shares each judge's rpm (docs/BATCHES.md).
         limiters = shared_limiters(settings.redis_url)
         registry = JudgeRegistry(settings, sessionmaker, transport_for, limiters)
@@ -84,7 +87,9 @@ def create_app(
         in_flight: set[asyncio.Task[Any]] = set()
         pool = JudgePool(settings.max_concurrency, settings.max_pending)
         writes = GroupCommit(sessionmaker)
-        batches = open_batch_queue(Services(settings, sessionmaker, registry, pool))
+        batches = open_batch_queue(
+            Services(settings, sessionmaker, registry, pool, text_keeper=keeper)
+        )
         async with batches as batch_queue:
             state = State(
                 settings=settings,
@@ -104,6 +109,7 @@ def create_app(
                 in_flight=in_flight,
                 batch_queue=batch_queue,
                 redis=batch_queue.redis,
+                keeper=keeper,
             )
             async with run_sweeper(sessionmaker, settings.sweep_interval_s, settings.sweep_grace_s):
                 yield state

@@ -5,6 +5,7 @@ from app.batches.models import Batch, BatchItem  # noqa: F401 (registers the tab
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.db import Base
 from app.judges.models import Judge, JudgeVersion
+from app.keyring.models import InstanceSecret  # noqa: F401 (registers the instance secrets)
 from app.labels.models import Label  # noqa: F401 (registers the labels table)
 from app.reports import rollups  # noqa: F401 (folds stored calls into the rollups)
 from app.reports.models import CallRollup, JudgeObservation  # noqa: F401 (registers the rollups)

@@ -19,6 +19,8 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import SecretStr
+
 from app.config import Settings
 
 
@@ -30,13 +32,16 @@ class TextKeeper:
     salt: bytes
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> TextKeeper:
-        """The keeper the settings ask for; the salt derives from FAIRPAIR_SECRET_KEY."""
-        secret = settings.secret_key.get_secret_value().encode()
-        return cls(
-            hash_only=settings.privacy == "hash",
-            salt=hashlib.sha256(b"fairpair-text-hmac:" + secret).digest(),
-        )
+    def from_settings(cls, settings: Settings, salt: bytes) -> TextKeeper:
+        """The keeper the settings ask for, under the instance's stored salt (app/keyring)."""
+        return cls(hash_only=settings.privacy == "hash", salt=salt)
+
+    @staticmethod
+    def first_salt(secret_key: SecretStr) -> bytes:
+        """The salt an instance stores on its first start, derived as before salts were stored,
+        so that the hashes made then stay comparable; it never changes afterwards."""
+        secret = secret_key.get_secret_value().encode()
+        return hashlib.sha256(b"fairpair-text-hmac:" + secret).digest()
 
     def digest(self, text: str) -> str:
         """Salted HMAC-SHA256 of a text (equal texts give equal digests)."""
@@ -74,3 +79,13 @@ class TextKeeper:
 
 
 KEEP_TEXTS = TextKeeper(hash_only=False, salt=b"")
+
+
+def keeper_for(settings: Settings, keeper: TextKeeper | None) -> TextKeeper:
+    """`keeper`, the process's (made in the lifespan under the stored salt). Privacy mode needs
+    it; outside privacy mode KEEP_TEXTS does exactly what any keeper would."""
+    if keeper is not None:
+        return keeper
+    if settings.privacy == "hash":
+        raise RuntimeError("privacy mode needs the process's TextKeeper (app/keyring/service.py)")
+    return KEEP_TEXTS

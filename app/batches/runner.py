@@ -60,6 +60,7 @@ class ItemRunner:
             services.registry,
             services.pool,
             CalibrationCache(),
+            text_keeper=services.text_keeper,
         )
         self.owner = owner
         self.lease_s = services.settings.batch_lease_s

@@ -25,6 +25,7 @@ from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.fields import LIMITS
 from app.judges.registry import JudgeRegistry
+from app.keyring.service import text_keeper
 from app.logs import configure_logging
 
 log = structlog.get_logger()
@@ -71,10 +72,12 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
     name = process_name()
     engine = create_engine(settings.database_url)
     sessionmaker = create_sessionmaker(engine)
+    keeper = await text_keeper(settings, sessionmaker)
     registry = JudgeRegistry(settings, sessionmaker, limiters=shared_limiters(settings.redis_url))
     await registry.start()
     pool = JudgePool(settings.max_concurrency, settings.max_pending)
-    runner = ItemRunner(Services(settings, sessionmaker, registry, pool), name)
+    services = Services(settings, sessionmaker, registry, pool, text_keeper=keeper)
+    runner = ItemRunner(services, name)
     queue = RedisQueue(settings.redis_url, settings, consumer_name=name)
     register(queue.broker, runner)
     receiver = Receiver(

@@ -30,6 +30,7 @@ async def create_comparison(
         request.state.registry,
         request.state.pool,
         request.state.writes,
+        text_keeper=request.state.keeper,
     )
     task = asyncio.create_task(service.compare(body, principal, idempotency_key, services))
     # The comparison outlives a disconnected client; shutdown drains what is in flight.

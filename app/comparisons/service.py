@@ -53,7 +53,7 @@ from app.errors import (
 )
 from app.judges.registry import JudgeRegistry, RuntimeJudge
 from app.judging.types import Criterion, PairCallResult
-from app.privacy import KEEP_TEXTS, TextKeeper
+from app.privacy import KEEP_TEXTS, TextKeeper, keeper_for
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
 _audit_rng = random.SystemRandom()
@@ -77,11 +77,13 @@ class Services:
     pool: JudgePool
     # Group commit of calls and verdicts; without it each is its own transaction.
     writes: GroupCommit | None = None
+    # The process's keeper, made in the lifespan under the instance's stored salt.
+    text_keeper: TextKeeper | None = None
 
     @property
     def keeper(self) -> TextKeeper:
         """What is stored of texts (privacy mode keeps only HMACs)."""
-        return TextKeeper.from_settings(self.settings)
+        return keeper_for(self.settings, self.text_keeper)
 
 
 def request_hash(request: CompareRequest) -> str:

@@ -42,6 +42,7 @@ async def create_score_session(
         request.state.registry,
         request.state.pool,
         calibrations(request),
+        text_keeper=request.state.keeper,
     )
     task = asyncio.create_task(service.score(body, principal, idempotency_key, services))
     # The session outlives a disconnected client; shutdown drains what is in flight.

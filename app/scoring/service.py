@@ -29,7 +29,7 @@ from app.errors import (
 )
 from app.judges.registry import JudgeRegistry, RuntimeJudge
 from app.judging.types import Criterion
-from app.privacy import TextKeeper
+from app.privacy import TextKeeper, keeper_for
 from app.scoring import answers, idempotency, sweeper
 from app.scoring.calibration import CalibrationCache
 from app.scoring.fanout import ScoreFanOut
@@ -60,11 +60,13 @@ class Services:
     registry: JudgeRegistry
     pool: JudgePool
     calibrations: CalibrationCache
+    # The process's keeper, made in the lifespan under the instance's stored salt.
+    text_keeper: TextKeeper | None = None
 
     @property
     def keeper(self) -> TextKeeper:
         """What is stored of texts (privacy mode keeps only HMACs)."""
-        return TextKeeper.from_settings(self.settings)
+        return keeper_for(self.settings, self.text_keeper)
 
 
 def timeout_of(request: ScoreRequest, settings: Settings) -> float:

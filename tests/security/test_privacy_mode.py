@@ -34,7 +34,7 @@ from app.scoring.idempotency import request_hash as score_hash
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.schemas import ScoreRequest
 from tests.batches.support import wait_for_batch
-from tests.conftest import write_judges_file
+from tests.conftest import TEST_SECRET_KEY, write_judges_file
 from tests.hardening.support import http_judge
 
 # Each submitted string is marked so that no digest, id or token can contain it by chance.
@@ -101,7 +101,7 @@ model = "sim-b"
 def private_settings(database_url: str, tmp_path: Path, refusing_url: str) -> Settings:
     return Settings(
         database_url=database_url,
-        secret_key="test-secret-key-for-privacy-mode",
+        secret_key=TEST_SECRET_KEY,
         auth="off",
         privacy="hash",
         judges_file=write_judges_file(tmp_path, judges_toml(refusing_url)),
