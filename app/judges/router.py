@@ -10,8 +10,8 @@ from pydantic import ValidationError
 
 from app.deps import AdminKey, ReadKey, RegistryDep, SessionDep, SettingsDep
 from app.judges import service
-from app.judges.registry import JudgeRegistry
 from app.judges.models import Judge, JudgeVersion
+from app.judges.registry import JudgeRegistry
 from app.judges.schemas import (
     JudgeCreate,
     JudgeFields,

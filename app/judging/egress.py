@@ -139,7 +139,7 @@ class GuardedBackend(httpcore2.AsyncNetworkBackend):
         self,
         host: str,
         port: int,
-        timeout: float | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - httpcore2's backend interface
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore2.AsyncNetworkStream:
@@ -160,7 +160,10 @@ class GuardedBackend(httpcore2.AsyncNetworkBackend):
         raise last or httpcore2.ConnectError(f"{host} has no address")
 
     async def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+        self,
+        path: str,
+        timeout: float | None = None,  # noqa: ASYNC109 - httpcore2's backend interface
+        socket_options: Iterable[Any] | None = None,
     ) -> httpcore2.AsyncNetworkStream:
         raise httpcore2.ConnectError("judges are reached over TCP only")
 
