@@ -13,6 +13,10 @@ from app.textpatterns import compile_linear
 
 _MARKER = compile_linear(r"\[\[([^\[\]\n]{1,40})\]\]")
 _DECODER = json.JSONDecoder()
+# Each failed attempt costs time in proportion to its start (the error counts the lines before
+# it), so a long answer full of stray braces took quadratic time: 200,000 of them, 8 s of CPU.
+# A verdict comes after a few braces at most; beyond this many, the answer has none.
+_MAX_EMBEDDED_STARTS = 256
 
 
 class UnparseableAnswerError(ValueError):
@@ -28,19 +32,22 @@ class ParsedPair:
 
 
 def find_json_object(text: str) -> dict[str, Any] | None:
-    """The whole text as a JSON object, else the first balanced JSON object inside it."""
+    """The whole text as a JSON object, else the first balanced JSON object inside it (among
+    the first `_MAX_EMBEDDED_STARTS` opening braces)."""
     try:
         whole = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # deep nesting ("[[[[...") is no answer either
         whole = None
     if isinstance(whole, dict):
         return whole
     start = text.find("{")
-    while start >= 0:
+    for _ in range(_MAX_EMBEDDED_STARTS):
+        if start < 0:
+            break
         # raw_decode follows JSON's own string rules, so braces inside strings are handled.
         try:
             value, _ = _DECODER.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError):
             value = None
         if isinstance(value, dict):
             return value

@@ -65,6 +65,13 @@ def test_pair_answers_naming_no_shown_label_are_unparseable(answer: str) -> None
         parse_pair_answer(answer, "Q", "P")
 
 
+@pytest.mark.parametrize("answer", ["[" * 5000, '{"a":' * 5000, "x " + '{"a":[' * 5000])
+def test_deeply_nested_answers_are_unparseable_not_a_crash(answer: str) -> None:
+    # json raises RecursionError (not ValueError) past ~1000 levels.
+    with pytest.raises(UnparseableAnswerError):
+        parse_pair_answer(answer, "Q", "P")
+
+
 def test_first_balanced_object_is_found_despite_braces_in_strings() -> None:
     text = 'x {"a": "}{", "b": {"c": "\\"}"}} y {"winner": "Q"}'
     assert find_json_object(text) == {"a": "}{", "b": {"c": '"}'}}
