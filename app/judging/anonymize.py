@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -41,6 +42,10 @@ class Anonymizer:
     _recent: dict[str, tuple[str, int]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # Long texts are anonymized in worker threads (app.judging.base.run_text_work).
+    _recent_lock: threading.Lock = field(
+        default_factory=threading.Lock, init=False, repr=False, compare=False
+    )
 
     def anonymize(self, text: str) -> tuple[str, int]:
         """Return `text` without self-identification phrases, and how many were removed."""
@@ -50,9 +55,10 @@ class Anonymizer:
         if known is not None:
             return known
         result = self._scan(text)
-        if len(self._recent) >= _RECENT_TEXTS:
-            del self._recent[next(iter(self._recent))]  # the oldest
-        self._recent[text] = result
+        with self._recent_lock:
+            if len(self._recent) >= _RECENT_TEXTS:
+                del self._recent[next(iter(self._recent))]  # the oldest
+            self._recent[text] = result
         return result
 
     def _scan(self, text: str) -> tuple[str, int]:

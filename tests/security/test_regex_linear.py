@@ -21,6 +21,7 @@ long.
 from __future__ import annotations
 
 import ast
+import asyncio
 import re
 import statistics
 import time
@@ -37,6 +38,7 @@ from app.config import Settings
 from app.dashboard.filters import parse_window
 from app.errors import ValidationProblem
 from app.judging.anonymize import default_anonymizer
+from app.judging.base import run_text_work
 from app.judging.blocks import parse_response_blocks
 from app.judging.judge import redact
 from app.judging.labels import validate_label_pool
@@ -290,3 +292,33 @@ def test_the_old_anonymizer_pattern_was_exponential_under_re() -> None:
     ratio = _median_cpu(lambda: old.search(longer), 1) / _median_cpu(lambda: old.search(shorter), 1)
     assert ratio > 2.0
     assert growth(anonymize, shaped("I am GPT", "1", " x"), 340) <= MAX_GROWTH
+
+
+async def _ticks_during(work: Callable[[], object], chars: int) -> int:
+    """How often another task ran while `run_text_work` did `work`."""
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0)
+    before = ticks
+    await run_text_work(work, chars)
+    during = ticks - before
+    ticker.cancel()
+    return during
+
+
+async def test_long_texts_are_anonymized_off_the_event_loop() -> None:
+    # 5,000 phrases to remove in 100,000 characters: ~50 ms of CPU, too long to hold the loop.
+    text = ("x. My name is Gemini." * 5000)[:TEXT_LIMIT]
+    assert await _ticks_during(lambda: anonymize(text), len(text)) > 1
+
+
+async def test_short_texts_are_anonymized_on_the_loop_without_a_thread_hop() -> None:
+    text = "As an AI language model, I cannot browse."
+    assert await _ticks_during(lambda: anonymize(text), len(text)) <= 1
