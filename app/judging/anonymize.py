@@ -9,7 +9,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from app.textpatterns import LinearPattern, TextMatch, compile_linear, escape
+from app.textpatterns import LinearPattern, PatternError, TextMatch, compile_linear, escape
 
 # "GPT-4o-mini", "Llama 3.1 70B Instruct", "Claude 3.5 Sonnet": a name plus version words.
 _VERSION_WORDS = (
@@ -115,12 +115,48 @@ def _alternation(words: list[str]) -> str:
     return "(?:" + "|".join(escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
 
 
+def _kept_lookahead(pattern: str) -> str:
+    """`pattern` with its lookahead as the kept group `after`.
+
+    A `\\b` that ends the lookahead after a letter (`(?=I\\b)`) becomes "a non-word character
+    or the end": RE2's `\\b` knows ASCII letters only, and "As an AI Iñaki" must stay.
+    """
+    at = pattern.find(_LOOKAHEAD)
+    if at < 0:
+        return pattern
+    end = _group_end(pattern, at)
+    body = pattern[at + len(_LOOKAHEAD) : end]
+    if body.endswith("\\b") and body[-3:-2].isalnum() and body[-4:-3] != "\\":
+        body = body[:-2] + "(?:\\W|\\z)"
+    return pattern[:at] + _KEPT_AFTER + body + pattern[end:]
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """The index of the `)` that closes the group opened at `start`."""
+    depth, index, in_class = 0, start, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+            if depth == 0:
+                return index
+        index += 1
+    raise PatternError(f"unbalanced group in {pattern!r}")
+
+
 def _compile(data: dict[str, Any]) -> tuple[LinearPattern, ...]:
     name = _alternation(list(data["names"])) + _VERSION_SUFFIX + r"\b"
     org = _alternation(list(data["orgs"])) + r"\b"
     return tuple(
         compile_linear(
-            p.replace(_LOOKAHEAD, _KEPT_AFTER)
+            _kept_lookahead(p)
             .replace("{start}", _SENTENCE_START)
             .replace("{name}", name)
             .replace("{org}", org),

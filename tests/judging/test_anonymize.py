@@ -36,6 +36,8 @@ def test_self_identification_phrases_are_removed(text: str, expected: str) -> No
         "Models such as Gemini, GPT-4 and Claude differ.",
         "As an AI researcher, I disagree.",
         "Claude 3 Opus and Llama 3 were compared; I am Phil.",
+        # `(?=I\b)` in the data: "Iñaki" is one word, whatever RE2's ASCII `\b` thinks.
+        "As an AI Iñaki would know.",
     ],
 )
 def test_bare_mentions_of_models_keep_their_content(text: str) -> None:
