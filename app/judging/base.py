@@ -42,16 +42,16 @@ _PAIR_FORMAT = (
 )
 _SCORES_FORMAT = '{"scores": {"<label>": <number>, ...}, "reason": "<one or two sentences>"}'
 # Rendering runs the anonymizer and the templates over the texts, up to ~0.5 us a character (a
-# text dense with phrases to remove; two such 100,000-character texts took 57 ms). Above this
-# many characters it runs in a worker thread, which hands the GIL back every 5 ms
-# (sys.getswitchinterval), so one request never holds the event loop longer; below, the thread
-# hop would cost more than it saves.
-RENDER_ON_LOOP_CHARS = 8_000
+# text dense with phrases to remove; two such 100,000-character texts took 57 ms), and parsing a
+# hostile answer can cost more. Above this many characters that work runs in a worker thread,
+# which hands the GIL back every 5 ms (sys.getswitchinterval; RE2 itself releases it), so one
+# request never holds the event loop longer; below, the thread hop would cost more than it saves.
+TEXT_WORK_ON_LOOP_CHARS = 8_000
 
 
 async def run_text_work(work: Callable[[], T], chars: int) -> T:
     """`work()` on the event loop for short texts, in a worker thread for long ones."""
-    if chars <= RENDER_ON_LOOP_CHARS:
+    if chars <= TEXT_WORK_ON_LOOP_CHARS:
         return work()
     return await asyncio.to_thread(work)
 
@@ -152,7 +152,10 @@ class BaseJudge(ABC):
             outcome.retries += extra
             outcome.add(completion)
             try:
-                outcome.parsed, outcome.completion = parse(completion), completion
+                parsed = await run_text_work(
+                    functools.partial(parse, completion), len(completion.text)
+                )
+                outcome.parsed, outcome.completion = parsed, completion
                 outcome.error_kind = outcome.error = None
                 return outcome
             except UnparseableAnswerError as err:

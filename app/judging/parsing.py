@@ -17,6 +17,10 @@ _DECODER = json.JSONDecoder()
 # it), so a long answer full of stray braces took quadratic time: 200,000 of them, 8 s of CPU.
 # A verdict comes after a few braces at most; beyond this many, the answer has none.
 _MAX_EMBEDDED_STARTS = 256
+# Failed tries may parse at most this many times the answer's length in all: each may run to the
+# end (nested arrays: a hostile 2 MB answer took 8.6 s), and an honest one fails within a few
+# characters.
+_PARSE_BUDGET = 4
 
 
 class UnparseableAnswerError(ValueError):
@@ -40,19 +44,29 @@ def find_json_object(text: str) -> dict[str, Any] | None:
         whole = None
     if isinstance(whole, dict):
         return whole
+    budget = _PARSE_BUDGET * len(text)
     start = text.find("{")
     for _ in range(_MAX_EMBEDDED_STARTS):
-        if start < 0:
+        if start < 0 or budget < 0:
             break
-        # raw_decode follows JSON's own string rules, so braces inside strings are handled.
-        try:
-            value, _ = _DECODER.raw_decode(text, start)
-        except (ValueError, RecursionError):
-            value = None
+        value, parsed = _object_at(text, start)
         if isinstance(value, dict):
             return value
+        budget -= parsed
         start = text.find("{", start + 1)
     return None
+
+
+def _object_at(text: str, start: int) -> tuple[object, int]:
+    """The JSON value at `start` (None if there is none), and how many characters were read."""
+    # raw_decode follows JSON's own string rules, so braces inside strings are handled.
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as err:
+        return None, err.pos - start
+    except RecursionError:
+        return None, len(text) - start
+    return value, end - start
 
 
 def _normalize_label(value: str) -> str:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
+import statistics
+import time
+from collections.abc import Callable
 
 import pytest
 
@@ -151,3 +155,26 @@ def test_confidence_falls_back_to_stated_then_none() -> None:
     with_key = _tokens(*_answer_prefix(), ("P", [("P", -0.01)]))
     assert pair_confidence(ParsedPair("first", 0.9), with_key, "Q", "P") == (0.9, "stated")
     assert pair_confidence(ParsedPair("second", 0.9), with_key, "Q", "P") == (1.0, "logprobs")
+
+
+def _median_cpu(call: Callable[[], object]) -> float:
+    samples = []
+    for _ in range(5):
+        started = time.process_time()
+        call()
+        samples.append(time.process_time() - started)
+    return statistics.median(samples)
+
+
+def _unparseable(text: str) -> None:
+    with pytest.raises(UnparseableAnswerError):
+        parse_pair_answer(text, "Q", "P")
+
+
+def test_a_hostile_answer_costs_a_few_json_parses_of_itself_not_one_per_brace() -> None:
+    # Every brace opens an object whose nested arrays run to the end: each try read the rest of
+    # the answer, 256 tries in all (8.6 s at 2 MB). A budget stops at ~4 reads of the answer.
+    hostile = ('{"a":[' + "1," * 200) * 500
+    valid = json.dumps({"a": [1] * (len(hostile) // 2)})
+    ratio = _median_cpu(lambda: _unparseable(hostile)) / _median_cpu(lambda: json.loads(valid))
+    assert ratio < 30
