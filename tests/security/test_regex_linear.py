@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.requests import cookie_parser
 
 from app.config import Settings
 from app.dashboard.filters import parse_window
@@ -46,7 +47,7 @@ from app.judging.parsing import UnparseableAnswerError, parse_pair_answer
 from app.judging.simulation import latent_quality, simulate_chat
 from app.judging.types import SimKnobs
 from app.logs import scrub_secrets
-from app.middleware import REQUEST_ID, SUSPECT_ESCAPE, check_json
+from app.middleware import REQUEST_ID, SUSPECT_ESCAPE, check_headers, check_json
 from app.retention import parse_age
 
 APP = Path(__file__).resolve().parents[2] / "app"
@@ -187,6 +188,14 @@ def body_check(text: str) -> object:
     return check_json(text.encode())
 
 
+def cookie_header(text: str) -> object:
+    """What a request's Cookie header costs: the middleware's check, then Starlette's parse."""
+    value = text.encode()
+    if check_headers([(b"cookie", value)]) is not None:
+        return None
+    return cookie_parser(text)
+
+
 def suspect_escape(text: str) -> object:
     return SUSPECT_ESCAPE.search_bytes(text.encode())
 
@@ -223,6 +232,7 @@ ADVERSARIAL: dict[str, tuple[Callable[[str], object], Callable[[int], str], int]
     "parsing: [[": (parse_answer, shaped("", "[["), BODY_LIMIT),
     "parsing: near-miss markers": (parse_answer, shaped("", "[[" + "a" * 40 + "]"), BODY_LIMIT),
     "parsing: braces": (parse_answer, shaped("", "{"), BODY_LIMIT),
+    "parsing: nested arrays": (parse_answer, shaped("", '{"a":[' + "1," * 200), BODY_LIMIT),
     "labels: letters then a digit": (check_label, shaped("", "A", "1"), BODY_LIMIT),
     "judge scrubber: sk-": (lambda t: redact(t, None), shaped("sk-", "a"), BODY_LIMIT),
     "judge scrubber: key_ runs": (lambda t: redact(t, None), shaped("", "key_"), BODY_LIMIT),
@@ -237,6 +247,11 @@ ADVERSARIAL: dict[str, tuple[Callable[[str], object], Callable[[int], str], int]
     "retention age": (age, shaped("", "1", "x"), HEADER_LIMIT),
     "dashboard window": (window, shaped("", "1", "h"), HEADER_LIMIT),
     "middleware: request id": (REQUEST_ID.fullmatch, shaped("", "a", "!"), HEADER_LIMIT),
+    "middleware: quoted cookie of backslashes": (
+        cookie_header,
+        shaped('fp_session="', "\\", '"'),
+        HEADER_LIMIT,
+    ),
     "middleware: escapes": (suspect_escape, shaped('"', "\\\\u12"), BODY_LIMIT),
     "middleware: body check": (body_check, shaped('["', "\\\\u00", '"]'), BODY_LIMIT),
 }
