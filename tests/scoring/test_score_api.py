@@ -140,7 +140,8 @@ LONG = "x" * 70_000
 INVALID: list[tuple[dict[str, Any], str]] = [
     ({**BODY, "responses": ["r"] * 21}, "/responses"),
     ({**BODY, "responses": ["fine", ""]}, "/responses/1/text"),
-    ({**BODY, "responses": ["fine", "nul \x00"]}, "/responses/1/text"),
+    # The edge refuses NUL where it stands in the JSON (app/middleware.py): the string itself.
+    ({**BODY, "responses": ["fine", "nul \x00"]}, "/responses/1"),
     (
         {
             **BODY,
