@@ -56,7 +56,7 @@ from .judge_fields_provider import JudgeFieldsProvider
 from .judge_fields_templates import JudgeFieldsTemplates
 from .judge_list import JudgeList
 from .judge_read import JudgeRead
-from .judge_read_provider import JudgeReadProvider
+from .judge_read_provider_type_0 import JudgeReadProviderType0
 from .judge_read_source import JudgeReadSource
 from .judge_report import JudgeReport
 from .judge_report_flags_item import JudgeReportFlagsItem
@@ -209,7 +209,7 @@ __all__ = (
     "JudgeFieldsTemplates",
     "JudgeList",
     "JudgeRead",
-    "JudgeReadProvider",
+    "JudgeReadProviderType0",
     "JudgeReadSource",
     "JudgeReport",
     "JudgeReportFlagsItem",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.judge_read_provider import JudgeReadProvider
+from ..models.judge_read_provider_type_0 import JudgeReadProviderType0
 from ..models.judge_read_source import JudgeReadSource
 from ..types import UNSET, Unset
 
@@ -23,7 +23,8 @@ class JudgeRead:
     """A judge as the API shows it: never its key.
 
     Attributes:
-        config (JudgeFields): Everything that configures a judge except its name and secret.
+        available (bool): false when this process cannot build the judge
+        config (JudgeFields | None): null when the stored row no longer validates
         config_hash (str):
         default (bool):
         enabled (bool):
@@ -33,13 +34,15 @@ class JudgeRead:
         logprobs (bool):
         model (str):
         name (str):
-        provider (JudgeReadProvider):
+        provider (JudgeReadProviderType0 | None): null when the stored row no longer validates
         source (JudgeReadSource):
         version (int):
+        unavailable_reason (None | str | Unset): why it is unavailable
         versions (list[JudgeVersionRead] | None | Unset):
     """
 
-    config: JudgeFields
+    available: bool
+    config: JudgeFields | None
     config_hash: str
     default: bool
     enabled: bool
@@ -49,14 +52,23 @@ class JudgeRead:
     logprobs: bool
     model: str
     name: str
-    provider: JudgeReadProvider
+    provider: JudgeReadProviderType0 | None
     source: JudgeReadSource
     version: int
+    unavailable_reason: None | str | Unset = UNSET
     versions: list[JudgeVersionRead] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        config = self.config.to_dict()
+        from ..models.judge_fields import JudgeFields  # noqa: PLC0415
+
+        available = self.available
+
+        config: dict[str, Any] | None
+        if isinstance(self.config, JudgeFields):
+            config = self.config.to_dict()
+        else:
+            config = self.config
 
         config_hash = self.config_hash
 
@@ -77,11 +89,21 @@ class JudgeRead:
 
         name = self.name
 
-        provider = self.provider.value
+        provider: None | str
+        if isinstance(self.provider, JudgeReadProviderType0):
+            provider = self.provider.value
+        else:
+            provider = self.provider
 
         source = self.source.value
 
         version = self.version
+
+        unavailable_reason: None | str | Unset
+        if isinstance(self.unavailable_reason, Unset):
+            unavailable_reason = UNSET
+        else:
+            unavailable_reason = self.unavailable_reason
 
         versions: list[dict[str, Any]] | None | Unset
         if isinstance(self.versions, Unset):
@@ -99,6 +121,7 @@ class JudgeRead:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "available": available,
                 "config": config,
                 "config_hash": config_hash,
                 "default": default,
@@ -114,6 +137,8 @@ class JudgeRead:
                 "version": version,
             }
         )
+        if unavailable_reason is not UNSET:
+            field_dict["unavailable_reason"] = unavailable_reason
         if versions is not UNSET:
             field_dict["versions"] = versions
 
@@ -125,7 +150,22 @@ class JudgeRead:
         from ..models.judge_version_read import JudgeVersionRead  # noqa: PLC0415
 
         d = dict(src_dict)
-        config = JudgeFields.from_dict(d.pop("config"))
+        available = d.pop("available")
+
+        def _parse_config(data: object) -> JudgeFields | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                config_type_0 = JudgeFields.from_dict(data)
+
+                return config_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeFields | None, data)
+
+        config = _parse_config(d.pop("config"))
 
         config_hash = d.pop("config_hash")
 
@@ -150,11 +190,33 @@ class JudgeRead:
 
         name = d.pop("name")
 
-        provider = JudgeReadProvider(d.pop("provider"))
+        def _parse_provider(data: object) -> JudgeReadProviderType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                provider_type_0 = JudgeReadProviderType0(data)
+
+                return provider_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeReadProviderType0 | None, data)
+
+        provider = _parse_provider(d.pop("provider"))
 
         source = JudgeReadSource(d.pop("source"))
 
         version = d.pop("version")
+
+        def _parse_unavailable_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        unavailable_reason = _parse_unavailable_reason(d.pop("unavailable_reason", UNSET))
 
         def _parse_versions(data: object) -> list[JudgeVersionRead] | None | Unset:
             if data is None:
@@ -179,6 +241,7 @@ class JudgeRead:
         versions = _parse_versions(d.pop("versions", UNSET))
 
         judge_read = cls(
+            available=available,
             config=config,
             config_hash=config_hash,
             default=default,
@@ -192,6 +255,7 @@ class JudgeRead:
             provider=provider,
             source=source,
             version=version,
+            unavailable_reason=unavailable_reason,
             versions=versions,
         )
 

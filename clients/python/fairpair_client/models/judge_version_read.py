@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -19,20 +19,26 @@ class JudgeVersionRead:
     """One version of a judge.
 
     Attributes:
-        config (JudgeFields): Everything that configures a judge except its name and secret.
+        config (JudgeFields | None): null when the stored row no longer validates
         config_hash (str):
         created_at (datetime.datetime):
         version (int):
     """
 
-    config: JudgeFields
+    config: JudgeFields | None
     config_hash: str
     created_at: datetime.datetime
     version: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        config = self.config.to_dict()
+        from ..models.judge_fields import JudgeFields  # noqa: PLC0415
+
+        config: dict[str, Any] | None
+        if isinstance(self.config, JudgeFields):
+            config = self.config.to_dict()
+        else:
+            config = self.config
 
         config_hash = self.config_hash
 
@@ -58,7 +64,21 @@ class JudgeVersionRead:
         from ..models.judge_fields import JudgeFields  # noqa: PLC0415
 
         d = dict(src_dict)
-        config = JudgeFields.from_dict(d.pop("config"))
+
+        def _parse_config(data: object) -> JudgeFields | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                config_type_0 = JudgeFields.from_dict(data)
+
+                return config_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeFields | None, data)
+
+        config = _parse_config(d.pop("config"))
 
         config_hash = d.pop("config_hash")
 

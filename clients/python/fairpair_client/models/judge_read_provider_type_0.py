@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class JudgeReadProvider(StrEnum):
+class JudgeReadProviderType0(StrEnum):
     ANTHROPIC = "anthropic"
     OPENAI = "openai"
     SIM = "sim"
