@@ -110,6 +110,12 @@ async def authenticate(request: Request) -> Principal:
         raise Unauthorized(
             "the API key is not valid or was revoked", headers={"WWW-Authenticate": "Bearer"}
         )
+    await check_rate(request, principal)
+    return principal
+
+
+async def check_rate(request: Request, principal: Principal) -> None:
+    """Count the request against its key's per-minute limit (429 past it)."""
     limiter: KeyRateLimiter = request.state.key_limiter
     wait = await limiter.retry_after(principal.key_id)
     if wait is not None:
@@ -117,7 +123,6 @@ async def authenticate(request: Request) -> Principal:
             f"more than {limiter.per_minute} requests a minute with this key",
             headers={"Retry-After": str(wait)},
         )
-    return principal
 
 
 def require(scope: str) -> Callable[..., Awaitable[Principal]]:

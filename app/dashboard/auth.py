@@ -18,11 +18,10 @@ from urllib.parse import urlsplit
 from fastapi import Depends, Request
 
 from app.auth.keys import ANONYMOUS, KeyCache, Principal
-from app.auth.ratelimit import KeyRateLimiter
 from app.auth.sessions import SESSION_LIFETIME, session_principal
 from app.config import Settings
-from app.deps import bearer_token, get_sessionmaker, get_settings
-from app.errors import CrossOriginForm, Forbidden, RateLimited
+from app.deps import bearer_token, check_rate, get_sessionmaker, get_settings
+from app.errors import CrossOriginForm, Forbidden
 
 # The name predates sessions; browsers holding an API key under it are simply sent to log in.
 COOKIE = "fairpair_key"
@@ -33,17 +32,6 @@ SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
 def may_read(principal: Principal) -> bool:
     """Pages need the `read` scope (or `admin`)."""
     return bool({"read", "admin"} & principal.scopes)
-
-
-async def check_rate(request: Request, principal: Principal) -> None:
-    """Count the request against its key's per-minute limit."""
-    limiter: KeyRateLimiter = request.state.key_limiter
-    wait = await limiter.retry_after(principal.key_id)
-    if wait is not None:
-        raise RateLimited(
-            f"more than {limiter.per_minute} requests a minute with this key",
-            headers={"Retry-After": str(wait)},
-        )
 
 
 async def verify_token(request: Request, token: str) -> Principal | None:
