@@ -280,10 +280,13 @@ class JudgeRegistry:
         except Exception as exc:  # any stored judge that cannot be built is marked, never fatal
             self._unbuildable[name] = Unbuildable(*at, reason=unbuildable_reason(exc))
             log.warning("judge_unavailable", judge=name, reason=self._unbuildable[name].reason)
-            return
-        self._unbuildable.pop(name, None)
-        replaced = self._clients.get(name)
-        self._clients[name] = runtime
+            runtime = None
+        else:
+            self._unbuildable.pop(name, None)
+        # The older revision's client goes either way: a broken revision must not fall back to it.
+        replaced = self._clients.pop(name, None)
+        if runtime is not None:
+            self._clients[name] = runtime
         if replaced is not None:
             self._close_later(replaced)
 

@@ -122,3 +122,31 @@ async def test_a_stored_judge_that_cannot_be_built_leaves_the_service_up(
     others = await client.post("/v1/compare", headers=comparer, json=COMPARE)
     assert others.status_code == 200, others.text
 
+
+
+async def test_a_revision_broken_behind_a_running_process_is_refused_once_built(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    admin: dict[str, str],
+    comparer: dict[str, str],
+    clean_pg: str,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    client: httpx2.AsyncClient = await live_factory(settings_factory())
+    assert (await client.post("/v1/judges", headers=admin, json=JUDGE)).status_code == 201
+    named = {**COMPARE, "judges": ["posted"]}
+    assert (await client.post("/v1/compare", headers=comparer, json=named)).status_code == 200
+    # A new revision that cannot be built (as an older release or a hand edit would leave it).
+    await break_behind_the_apis_back(clean_pg, "posted", config={"label_pool": [["A", "B"]]})
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        await session.execute(
+            update(Judge).where(Judge.name == "posted").values(revision=Judge.revision + 1)
+        )
+        await session.commit()
+    await engine.dispose()
+    capfd.readouterr()
+    for _ in range(3):  # never the older revision's client, and built (and logged) once
+        refused = await client.post("/v1/compare", headers=comparer, json=named)
+        assert refused.status_code == 503, refused.text
+    assert capfd.readouterr().err.count('"judge_unavailable"') == 1
