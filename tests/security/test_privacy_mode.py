@@ -34,7 +34,7 @@ from app.scoring.idempotency import request_hash as score_hash
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.schemas import ScoreRequest
 from tests.batches.support import wait_for_batch
-from tests.conftest import TEST_SECRET_KEY, write_judges_file
+from tests.conftest import SIM_JUDGES, TEST_SECRET_KEY, write_judges_file
 from tests.hardening.support import http_judge
 
 # Each submitted string is marked so that no digest, id or token can contain it by chance.
@@ -83,19 +83,7 @@ def refusing_provider() -> Iterator[str]:
 
 def judges_toml(refusing_url: str) -> str:
     """Two sim judges and one that always fails with a provider error text."""
-    return """
-default_panel = ["sim-a"]
-
-[[judges]]
-name = "sim-a"
-provider = "sim"
-model = "sim-a"
-
-[[judges]]
-name = "sim-b"
-provider = "sim"
-model = "sim-b"
-""" + http_judge("refuser", refusing_url)
+    return SIM_JUDGES + http_judge("refuser", refusing_url)
 
 
 def private_settings(database_url: str, tmp_path: Path, refusing_url: str) -> Settings:
