@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import stats
 from app.labels import queries
 from app.labels.schemas import (
     ConfidenceSection,
@@ -38,7 +39,6 @@ from app.labels.schemas import (
     ReliabilityBinRead,
     SourceCalibration,
 )
-from app.reports import stats
 from app.reports.queries import ReportFilters, prepare
 
 ESCALATE_FLOOR = 0.75

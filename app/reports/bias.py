@@ -28,9 +28,10 @@ import numpy as np
 import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import stats
 from app.config import Settings
 from app.labels.report import label_sections
-from app.reports import queries, stats
+from app.reports import queries
 from app.reports.queries import ReportFilters
 from app.reports.rollups import call_cube as cube_from_rollups
 from app.reports.schemas import (

@@ -17,7 +17,7 @@ from scipy import stats
 from scipy.sparse import coo_array
 from scipy.sparse.csgraph import connected_components
 
-from app.reports.stats import Z95, Interval, Tier, tier
+from app.stats import Z95, Interval, Tier, tier
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.reports import stats
+from app import stats
 from app.reports.queries import Bucket
 from app.reports.schemas import SeriesPoint
 

@@ -26,9 +26,9 @@ from app.reports.scoring_stats import (
     fit_additive_model,
     informative_rows,
 )
-from app.reports.stats import Z95, Interval
 from app.scoring import queries
 from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
+from app.stats import Z95, Interval
 
 # How far below zero a variance may come out of floating-point sums and still be zero.
 ROUNDING = 1e-12

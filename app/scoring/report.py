@@ -27,7 +27,6 @@ import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.reports.scoring_stats import FloatArray, classify_offset, fisher_pool
-from app.reports.stats import tier
 from app.scoring import queries
 from app.scoring.design import ComponentFit, fit_component, largest_component
 from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
@@ -40,6 +39,7 @@ from app.scoring.schemas import (
     ReviewerRead,
     ScoringSections,
 )
+from app.stats import tier
 
 
 @dataclass(frozen=True)

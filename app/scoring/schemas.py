@@ -19,7 +19,7 @@ from app.comparisons.schemas import ResponseIn
 from app.config import SelfPreferencePolicy
 from app.fields import Name, NonEmptyText, check_text
 from app.reports.scoring_stats import Band, Classification
-from app.reports.stats import Interval, Tier
+from app.stats import Interval, Tier
 
 Status = Literal["running", "complete", "partial", "failed"]
 ScoreValue = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]

@@ -15,10 +15,11 @@ import pytest
 from scipy import stats as sps
 from sqlalchemy import text
 
+from app import stats
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.judging.types import SimKnobs
-from app.reports import queries, stats
+from app.reports import queries
 from app.reports.bias import build_report, kappa_from_confusion
 from app.reports.queries import ReportFilters
 from app.reports.schemas import BiasReport, JudgeReport

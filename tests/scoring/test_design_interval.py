@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from app.reports.stats import Z95
 from app.scoring.design import ComponentFit
+from app.stats import Z95
 
 
 def fit() -> ComponentFit:

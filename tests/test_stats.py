@@ -15,7 +15,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from app.reports import stats
+from app import stats
 
 counts = st.integers(min_value=1, max_value=2000).flatmap(
     lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))
