@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Literal
+from datetime import UTC, datetime
+from typing import Literal, Self
 from urllib.parse import urlsplit
 
 Provider = Literal["openai", "anthropic", "sim"]
@@ -220,16 +220,10 @@ DEFAULT_RUBRIC = Rubric(
 )
 
 
-@dataclass(frozen=True)
-class PairCallResult:
-    """One pairwise judge call, as it is recorded."""
+@dataclass(frozen=True, kw_only=True)
+class CallRecord:
+    """What every judge call records, whatever it asked: output, usage, timing and failure."""
 
-    pick: Pick | None
-    label_pair: str
-    first_label: str
-    second_label: str
-    confidence: float | None
-    confidence_source: ConfidenceSource | None
     raw_output: str | None
     provider_model: str | None
     tokens_in: int | None
@@ -244,6 +238,41 @@ class PairCallResult:
     template_hash: str
     nonces: tuple[str, ...]
     anonymized_replacements: int
+
+    @classmethod
+    def failure(cls, started: datetime, error_kind: ErrorKind, message: str) -> Self:
+        """A call that never produced an answer (deadline, a prompt over the call's limit): no
+        output, no tokens, latency from `started` to now."""
+        # The answer fields of each subclass default to "no answer", so only these are given.
+        now = datetime.now(UTC)
+        return cls(
+            raw_output=None,
+            provider_model=None,
+            tokens_in=None,
+            tokens_out=None,
+            cost_usd=None,
+            latency_ms=(now - started).total_seconds() * 1000,
+            started_at=started,
+            finished_at=now,
+            retries=0,
+            error_kind=error_kind,
+            error=message,
+            template_hash="",
+            nonces=(),
+            anonymized_replacements=0,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairCallResult(CallRecord):
+    """One pairwise judge call, as it is recorded; the defaults are a call without an answer."""
+
+    pick: Pick | None = None
+    label_pair: str = ""
+    first_label: str = ""
+    second_label: str = ""
+    confidence: float | None = None
+    confidence_source: ConfidenceSource | None = None
 
     @property
     def ok(self) -> bool:
@@ -251,26 +280,13 @@ class PairCallResult:
         return self.pick is not None
 
 
-@dataclass(frozen=True)
-class ScoreCallResult:
-    """One scoring call over 1..20 shown responses, as it is recorded."""
+@dataclass(frozen=True, kw_only=True)
+class ScoreCallResult(CallRecord):
+    """One scoring call over 1..20 shown responses, as it is recorded; the defaults are a call
+    without an answer."""
 
-    labels: tuple[str, ...]
-    scores: tuple[float, ...] | None
-    raw_output: str | None
-    provider_model: str | None
-    tokens_in: int | None
-    tokens_out: int | None
-    cost_usd: float | None
-    latency_ms: float
-    started_at: datetime
-    finished_at: datetime
-    retries: int
-    error_kind: ErrorKind | None
-    error: str | None
-    template_hash: str
-    nonces: tuple[str, ...]
-    anonymized_replacements: int
+    labels: tuple[str, ...] = ()
+    scores: tuple[float, ...] | None = None
 
     @property
     def ok(self) -> bool:
