@@ -12,7 +12,6 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from app.reports.scoring_stats import calibrated_score, length_normalized_score
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.panels import ScoringPlan
 from app.scoring.queries import StoredSession
@@ -28,6 +27,7 @@ from app.scoring.schemas import (
     ScoreSessionRead,
     ShownRead,
 )
+from app.scoring.stats import calibrated_score, length_normalized_score
 
 
 def mean(values: Sequence[float]) -> float | None:

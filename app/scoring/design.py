@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.reports.scoring_stats import (
+from app.scoring import queries
+from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
+from app.scoring.stats import (
     AdditiveFit,
     DesignSums,
     FloatArray,
@@ -26,8 +28,6 @@ from app.reports.scoring_stats import (
     fit_additive_model,
     informative_rows,
 )
-from app.scoring import queries
-from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
 from app.stats import Z95, Interval
 
 # How far below zero a variance may come out of floating-point sums and still be zero.

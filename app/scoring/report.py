@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.reports.scoring_stats import FloatArray, classify_offset, fisher_pool
 from app.scoring import queries
 from app.scoring.design import ComponentFit, fit_component, largest_component
 from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
@@ -39,6 +38,7 @@ from app.scoring.schemas import (
     ReviewerRead,
     ScoringSections,
 )
+from app.scoring.stats import FloatArray, classify_offset, fisher_pool
 from app.stats import tier
 
 

@@ -18,7 +18,7 @@ from pydantic import (
 from app.comparisons.schemas import ResponseIn
 from app.config import SelfPreferencePolicy
 from app.fields import Name, NonEmptyText, check_text
-from app.reports.scoring_stats import Band, Classification
+from app.scoring.stats import Band, Classification
 from app.stats import Interval, Tier
 
 Status = Literal["running", "complete", "partial", "failed"]

@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db import utcnow
 from app.judging.simulation import simulate_chat
 from app.judging.types import SimKnobs
-from app.reports.scoring_stats import ScoreRow
 from app.scoring.models import Score, ScoreCall, ScoreSession, ScoreSessionTag
+from app.scoring.stats import ScoreRow
 
 
 @dataclass(frozen=True)

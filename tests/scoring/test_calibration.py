@@ -14,7 +14,7 @@ import pytest
 
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.reports import scoring_stats as ss
+from app.scoring import stats as ss
 from app.scoring.calibration import CalibrationCache
 from app.scoring.queries import ScoringFilters
 from app.scoring.report import RubricRange, scoring_sections

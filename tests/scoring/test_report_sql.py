@@ -16,8 +16,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.reports import scoring_stats as ss
 from app.schema import upgrade
+from app.scoring import stats as ss
 from app.scoring.queries import ScoringFilters
 from app.scoring.report import scoring_sections
 from app.scoring.schemas import ScoringSections

@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 from app.comparisons.sweeper import sweep
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.reports.scoring_stats import length_normalized_score
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
+from app.scoring.stats import length_normalized_score
 from tests.scoring.builders import sim_judges_toml
 
 PANEL = sim_judges_toml({"rev-a": -1.0, "rev-b": 0.0, "rev-c": 0.8})

@@ -9,8 +9,8 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy.stats import pearsonr
 
-from app.reports import scoring_stats as ss
-from app.reports.scoring_stats import ScoreRow
+from app.scoring import stats as ss
+from app.scoring.stats import ScoreRow
 
 FORMULA = "score ~ C(item) + C(reviewer, Sum) + C(position, Sum)"
 
