@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from app.reports.ratings import Game, bootstrap_bt_ci, bradley_terry
+from app.leaderboard.ratings import Game, bootstrap_bt_ci, bradley_terry
 
 N_MODELS = 20
 N_GAMES = 5_000

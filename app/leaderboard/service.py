@@ -11,16 +11,15 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import utcnow
-from app.leaderboard import queries
+from app.leaderboard import queries, ratings
 from app.leaderboard.queries import BaselineGame, LeaderboardFilters, PairCount, Watermark
+from app.leaderboard.ratings import Game
 from app.leaderboard.schemas import (
     BaselineWinRate,
     Leaderboard,
     LeaderboardFiltersRead,
     ModelStanding,
 )
-from app.reports import ratings
-from app.reports.ratings import Game
 
 BOOTSTRAP_ROUNDS = 200
 BOOTSTRAP_SEED = 0

@@ -40,7 +40,7 @@ from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
 from app.leaderboard import queries, service
 from app.leaderboard.queries import LeaderboardFilters
-from app.reports.ratings import LAMBDA
+from app.leaderboard.ratings import LAMBDA
 from app.schema import upgrade
 from tests.comparisons.test_compare_api import sim_judges
 

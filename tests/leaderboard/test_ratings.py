@@ -10,8 +10,8 @@ import statsmodels.api as sm
 from scipy import special
 from scipy.stats import spearmanr
 
-from app.reports import ratings
-from app.reports.ratings import Game
+from app.leaderboard import ratings
+from app.leaderboard.ratings import Game
 
 
 def simulate_games(
