@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from app.judging.anonymize import NO_ANONYMIZATION, default_anonymizer
 from app.judging.judge import ChatRequest, Completion, redact
@@ -25,6 +25,7 @@ from app.judging.prompts import PromptRenderer, RenderedPrompt
 from app.judging.ratelimit import RateLimiter, RequestRateLimiter
 from app.judging.retries import CallFailedError, RetryPolicy, send_with_retries
 from app.judging.types import (
+    CallRecord,
     Criteria,
     ErrorKind,
     JudgeConfig,
@@ -35,6 +36,7 @@ from app.judging.types import (
 from app.judging.versioning import judge_config_hash
 
 T = TypeVar("T")
+R = TypeVar("R", bound=CallRecord)
 
 _PAIR_FORMAT = (
     '{"winner": "<one of the two labels, or tie>", "confidence": <number from 0 to 1>, '
@@ -225,28 +227,17 @@ class BaseJudge(ABC):
             confidence, source = pair_confidence(
                 outcome.parsed, outcome.completion.logprobs, first_label, second_label
             )
-        finished_at, latency_ms = timing.finish()
-        return PairCallResult(
+        return self._record(
+            PairCallResult,
+            rendered,
+            outcome,
+            timing,
             pick=outcome.parsed.pick if outcome.parsed is not None else None,
             label_pair=rendered.label_pair or f"{first_label}/{second_label}",
             first_label=first_label,
             second_label=second_label,
             confidence=confidence,
             confidence_source=source,
-            raw_output=outcome.raw_output,
-            provider_model=outcome.provider_model,
-            tokens_in=outcome.tokens_in,
-            tokens_out=outcome.tokens_out,
-            cost_usd=self._cost(outcome.tokens_in, outcome.tokens_out),
-            latency_ms=latency_ms,
-            started_at=timing.started_at,
-            finished_at=finished_at,
-            retries=outcome.retries,
-            error_kind=outcome.error_kind,
-            error=redact(outcome.error, self.config.api_key) if outcome.error else None,
-            template_hash=rendered.template_hash,
-            nonces=rendered.nonces,
-            anonymized_replacements=rendered.anonymized_replacements,
         )
 
     async def judge_scores(
@@ -290,10 +281,20 @@ class BaseJudge(ABC):
     def _score_result(
         self, rendered: RenderedPrompt, outcome: _Outcome[tuple[float, ...]], timing: _Timing
     ) -> ScoreCallResult:
+        answer = {"labels": rendered.labels, "scores": outcome.parsed}
+        return self._record(ScoreCallResult, rendered, outcome, timing, **answer)
+
+    def _record(
+        self,
+        kind: type[R],
+        rendered: RenderedPrompt,
+        outcome: _Outcome[Any],
+        timing: _Timing,
+        **answer: Any,
+    ) -> R:
+        """The call as recorded: what every call records, plus the `answer` fields of `kind`."""
         finished_at, latency_ms = timing.finish()
-        return ScoreCallResult(
-            labels=rendered.labels,
-            scores=outcome.parsed,
+        return kind(
             raw_output=outcome.raw_output,
             provider_model=outcome.provider_model,
             tokens_in=outcome.tokens_in,
@@ -308,4 +309,5 @@ class BaseJudge(ABC):
             template_hash=rendered.template_hash,
             nonces=rendered.nonces,
             anonymized_replacements=rendered.anonymized_replacements,
+            **answer,
         )
