@@ -154,6 +154,7 @@ def keys_rotate_secret() -> None:
 
 @app.command("sim-judge")
 def sim_judge(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to bind")] = 8100,
     position_bias: Annotated[float, typer.Option(help="logit offset toward the first slot")] = 0.0,
@@ -175,20 +176,9 @@ def sim_judge(
     from app.judging.sim_server import parse_offsets, run_sim_judge
     from app.judging.types import SimKnobs
 
-    knobs = SimKnobs(
-        position_bias=position_bias,
-        label_bias=label_bias,
-        length_bias=length_bias,
-        beta=beta,
-        tie_rate=tie_rate,
-        offsets=parse_offsets(offsets),
-        first_slot_bonus=first_slot_bonus,
-        score_noise=score_noise,
-        latency_ms=latency_ms,
-        error_rate=error_rate,
-        malformed_rate=malformed_rate,
-        seed=seed,
-    )
+    # Every option but the address is the SimKnobs field of the same name.
+    knob_options = {k: v for k, v in ctx.params.items() if k not in ("host", "port")}
+    knobs = SimKnobs(**{**knob_options, "offsets": parse_offsets(offsets)})
     run_sim_judge(host, port, knobs)
 
 

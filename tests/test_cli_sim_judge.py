@@ -1,0 +1,24 @@
+"""`fairpair sim-judge` turns its options into the simulated judge's knobs."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import app.judging.sim_server as sim_server
+from app.cli import app
+from app.judging.types import SimKnobs
+
+
+def test_every_option_but_the_address_is_the_knob_of_the_same_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    served: list[tuple[str, int, SimKnobs]] = []
+    monkeypatch.setattr(sim_server, "run_sim_judge", lambda *args: served.append(args))
+    args = ["sim-judge", "--port", "9000", "--tie-rate", "0.2", "--offsets", "a=1,b=-0.5"]
+    assert CliRunner().invoke(app, [*args, "--seed", "7"]).exit_code == 0
+    assert CliRunner().invoke(app, ["sim-judge"]).exit_code == 0
+    assert served == [
+        ("127.0.0.1", 9000, SimKnobs(tie_rate=0.2, offsets={"a": 1.0, "b": -0.5}, seed=7)),
+        ("127.0.0.1", 8100, SimKnobs()),
+    ]
