@@ -31,11 +31,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.comparisons.callscope import ReportFilters
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.reports import rollups
 from app.reports.bias import build_report
-from app.reports.queries import ReportFilters
 from app.schema import upgrade
 
 SERVER = os.environ.get("FAIRPAIR_BENCH_POSTGRES", "postgresql://root@127.0.0.1:5432")

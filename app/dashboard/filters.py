@@ -9,12 +9,12 @@ from urllib.parse import urlencode
 
 from fastapi import Depends, Query
 
+from app.comparisons.callscope import ReportFilters
 from app.comparisons.queries import as_utc
 from app.db import utcnow
 from app.deps import KeeperDep
 from app.errors import ValidationProblem
 from app.privacy import KEEP_TEXTS, TextKeeper
-from app.reports.queries import ReportFilters
 from app.reports.router import report_filters
 from app.scoring.queries import ScoringFilters
 from app.textpatterns import compile_linear

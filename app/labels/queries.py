@@ -4,10 +4,10 @@ Gold label of a comparison: the winner named by more of its labelers' latest lab
 other winner (a labeler's new label replaces the old one, so every row is a latest label);
 when two winners share the most labels the comparison is `disputed` and has no gold label.
 
-The report's counts use the bias report's scope (`app.reports.queries.scope`: judge, judge version,
-call time, tags, protocol; running comparisons ignored, placebo comparisons excluded) and parsed
-design calls only. They return integer counts and float sums, never rates; `app.labels.report`
-turns them into estimates.
+The report's counts use the bias report's scope (`app.comparisons.callscope.scope`: judge, judge
+version, call time, tags, protocol; running comparisons ignored, placebo comparisons excluded) and
+parsed design calls only. They return integer counts and float sums, never rates;
+`app.labels.report` turns them into estimates.
 """
 
 from __future__ import annotations
@@ -34,9 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.labels.models import Label
-from app.reports.queries import (
+from app.comparisons.callscope import (
     MAX_OBSERVATIONS,
     PARSED_DESIGN,
     ReportFilters,
@@ -44,6 +42,8 @@ from app.reports.queries import (
     fetch,
     scope,
 )
+from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.labels.models import Label
 
 WINNERS = ("A", "B", "tie")
 # Lower edges of the confidence deciles 1..9, as `stats.reliability_deciles` draws them.

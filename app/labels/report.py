@@ -27,6 +27,7 @@ import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
+from app.comparisons.callscope import ReportFilters, prepare
 from app.labels import queries
 from app.labels.schemas import (
     ConfidenceSection,
@@ -39,7 +40,6 @@ from app.labels.schemas import (
     ReliabilityBinRead,
     SourceCalibration,
 )
-from app.reports.queries import ReportFilters, prepare
 
 ESCALATE_FLOOR = 0.75
 FLAGGABLE = frozenset({"moderate", "high"})

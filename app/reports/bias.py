@@ -29,10 +29,10 @@ import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
+from app.comparisons.callscope import ReportFilters, prepare
 from app.config import Settings
 from app.labels.report import label_sections
 from app.reports import queries
-from app.reports.queries import ReportFilters
 from app.reports.rollups import call_cube as cube_from_rollups
 from app.reports.schemas import (
     BiasReport,
@@ -365,7 +365,7 @@ async def collect(session: AsyncSession, filters: ReportFilters, *, rollups: boo
     """Run the two statements and file their rows by judge; also returns the rows the series
     reads (calls and pairs). From the rollups, or (`rollups=False`) regrouped from the calls:
     the same numbers, which a test holds them to."""
-    await queries.prepare(session)
+    await prepare(session)
     judges: dict[str, JudgeData] = defaultdict(JudgeData)
     call_rows: Sequence[Any] = (await cube_from_rollups(session, filters) if rollups
                                 else await queries.call_cube(session, filters))

@@ -49,10 +49,11 @@ from sqlalchemy.dialects.postgresql import Insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from app.comparisons import callscope
+from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN, Bucket, ReportFilters
 from app.comparisons.models import Comparison, JudgeCall
 from app.reports import queries
 from app.reports.models import OBSERVATION_COLUMNS, CallRollup, JudgeObservation
-from app.reports.queries import CALL_COUNTS, PARSED_DESIGN, Bucket, ReportFilters
 
 CUBE_KEYS = ("judge", "version", "placebo", "protocol", "error_kind", "label_pair", "hour")
 _call, _cmp = JudgeCall, Comparison
@@ -70,10 +71,10 @@ def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert
     """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`."""
     keys = [_call.judge_name, _call.judge_version, _cmp.placebo, _call.protocol,
             func.coalesce(_call.error_kind, ""), _call.label_pair,
-            queries.hour_of(dialect, _call.started_at)]
+            callscope.hour_of(dialect, _call.started_at)]
     counts = [column if sign == 1 else (sign * column.element).label(column.name)
-              for column in queries.call_counts()]
-    rows = (queries.calls_query(*keys, *counts, conditions=[calls])
+              for column in callscope.call_counts()]
+    rows = (callscope.calls_query(*keys, *counts, conditions=[calls])
             .group_by(*keys).order_by(*keys))
     insert = _insert(dialect)(CallRollup).from_select([*CUBE_KEYS, *CALL_COUNTS], rows)
     table = CallRollup.__table__.c
@@ -85,7 +86,7 @@ def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert
 def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Insert:
     """Fold the selected calls into their (judge, comparison) rows of `judge_observations`."""
     keys = [_call.judge_name, _call.comparison_id]
-    rows = (queries.calls_query(*keys, *queries.observation_sums(dialect),
+    rows = (callscope.calls_query(*keys, *callscope.observation_sums(dialect),
                                 conditions=[calls, PARSED_DESIGN, _cmp.placebo.is_(False)])
             .group_by(*keys).order_by(*keys))
     insert = _insert(dialect)(JudgeObservation).from_select(list(OBSERVATION_COLUMNS), rows)
@@ -236,7 +237,7 @@ async def rolled_up(session: AsyncSession, filters: ReportFilters, first: int,
     # PostgreSQL sums bigints into numerics; the counts stay integers.
     sums = [cast(func.sum(r.__table__.c[name]), BigInteger).label(name) for name in CALL_COUNTS]
     query = select(*keys, *sums).where(*conditions).group_by(*keys[:4], literal_column("bucket"))
-    return await queries.fetch(session, query.group_by(r.label_pair))
+    return await callscope.fetch(session, query.group_by(r.label_pair))
 
 
 def merged(parts: Sequence[tuple[int, Sequence[Any]]]) -> list[CubeRow]:

@@ -7,13 +7,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from app.comparisons.callscope import Bucket, ReportFilters
 from app.comparisons.queries import as_utc, parse_tag_filters
 from app.db import utcnow
 from app.deps import KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.errors import ValidationProblem
 from app.privacy import TextKeeper
 from app.reports.bias import build_report
-from app.reports.queries import Bucket, ReportFilters
 from app.reports.schemas import BiasReport
 
 router = APIRouter(tags=["reports"])

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app import stats
-from app.reports.queries import Bucket
+from app.comparisons.callscope import Bucket
 from app.reports.schemas import SeriesPoint
 
 _CALL_COUNTS = ("calls", "failed", "design_parsed", "decisive", "first", "design_ties")

@@ -10,16 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app.comparisons.writes import GroupCommit, stage_call
 from sqlalchemy import select, text
 
+from app.comparisons.callscope import CALL_COUNTS, ReportFilters
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.comparisons.writes import GroupCommit, stage_call
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.reports import rollups
 from app.reports.bias import build_report
 from app.reports.models import CallRollup, JudgeObservation
-from app.reports.queries import CALL_COUNTS, ReportFilters
 from app.retention import purge
 from app.schema import upgrade
 from tests.reports.builders import BASE_TIME, StoredData
