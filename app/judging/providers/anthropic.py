@@ -9,17 +9,14 @@ from anthropic.types import Message, OutputConfigParam
 
 from app.judging.base import BaseJudge
 from app.judging.judge import AnswerKind, ChatRequest, Completion
-from app.judging.providers.errors import (
-    client_timeout,
-    http_client,
-    response_status_error,
-    transport_error,
-)
+from app.judging.providers.errors import SdkErrorTypes, client_timeout, http_client
 from app.judging.ratelimit import RateLimiter
-from app.judging.retries import ProviderCallError
 from app.judging.types import JudgeConfig
 
 _NO_KEY = "no-key"
+_SDK_ERRORS = SdkErrorTypes(
+    anthropic.APIStatusError, anthropic.APIConnectionError, anthropic.APITimeoutError
+)
 
 
 def answer_schema(kind: AnswerKind) -> dict[str, object]:
@@ -99,11 +96,6 @@ class AnthropicJudge(BaseJudge):
                 output_config=self._output_config(request),
                 timeout=client_timeout(timeout_s),
             )
-        except anthropic.APIStatusError as err:
-            raise response_status_error(err.response, err.message) from err
-        except anthropic.APIConnectionError as err:
-            timed_out = isinstance(err, anthropic.APITimeoutError)
-            raise transport_error(timed_out, err.message) from err
         except anthropic.APIError as err:
-            raise ProviderCallError("server_error", f"invalid response: {err.message}") from err
+            raise _SDK_ERRORS.provider_error(err) from err
         return completion_from_message(message)

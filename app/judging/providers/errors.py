@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
 
 import httpx2
 
@@ -49,6 +51,34 @@ def response_status_error(response: httpx2.Response, message: str) -> ProviderCa
 def transport_error(is_timeout: bool, message: str) -> ProviderCallError:
     """The ProviderCallError for a request that got no HTTP answer."""
     return ProviderCallError("timeout" if is_timeout else "connection", message)
+
+
+class _SdkError(Protocol):
+    @property
+    def message(self) -> str: ...
+
+
+class _SdkStatusError(_SdkError, Protocol):
+    @property
+    def response(self) -> httpx2.Response: ...
+
+
+@dataclass(frozen=True)
+class SdkErrorTypes:
+    """The error classes of an SDK generated like `openai` and `anthropic`: both raise an
+    `APIError` that is a status error, a connection error (a timeout is one) or a bad answer."""
+
+    status: type[_SdkStatusError]
+    connection: type[_SdkError]
+    timeout: type[_SdkError]
+
+    def provider_error(self, err: _SdkError) -> ProviderCallError:
+        """The ProviderCallError for `err`, an `APIError` of the SDK."""
+        if isinstance(err, self.status):
+            return response_status_error(err.response, err.message)
+        if isinstance(err, self.connection):
+            return transport_error(isinstance(err, self.timeout), err.message)
+        return ProviderCallError("server_error", f"invalid response: {err.message}")
 
 
 def client_timeout(timeout_s: float) -> httpx2.Timeout:

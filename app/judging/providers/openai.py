@@ -20,9 +20,9 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from app.judging.base import BaseJudge
 from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion
 from app.judging.providers.errors import (
+    SdkErrorTypes,
     client_timeout,
     http_client,
-    response_status_error,
     status_error,
     transport_error,
 )
@@ -32,6 +32,9 @@ from app.judging.types import JudgeConfig, TokenLogprob
 
 # Local servers (vLLM, Ollama, llama.cpp) need no key, but the SDK insists on one.
 _NO_KEY = "no-key"
+_SDK_ERRORS = SdkErrorTypes(
+    openai.APIStatusError, openai.APIConnectionError, openai.APITimeoutError
+)
 OPENAI_HOST = "api.openai.com"
 _OPENAI_BASE_URL = f"https://{OPENAI_HOST}/v1"
 
@@ -186,11 +189,6 @@ class OpenAIJudge(BaseJudge):
                 top_logprobs=TOP_LOGPROBS if request.want_logprobs else openai.omit,
                 timeout=client_timeout(timeout_s),
             )
-        except openai.APIStatusError as err:
-            raise response_status_error(err.response, err.message) from err
-        except openai.APIConnectionError as err:
-            timed_out = isinstance(err, openai.APITimeoutError)
-            raise transport_error(timed_out, err.message) from err
         except openai.APIError as err:
-            raise ProviderCallError("server_error", f"invalid response: {err.message}") from err
+            raise _SDK_ERRORS.provider_error(err) from err
         return completion_from_response(response)
