@@ -30,8 +30,8 @@ from app.errors import JudgeUnavailable, NoJudgesConfigured, ValidationProblem
 from app.judges import crypto, service
 from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JudgeCreate, JudgeFields, JudgesFile, SimSettings
+from app.judging.base import Judge as JudgeClient
 from app.judging.egress import EgressPolicy, GuardedTransport
-from app.judging.judge import Judge as JudgeClient
 from app.judging.providers import build_judge
 from app.judging.ratelimit import LimiterFactory, RateLimiter
 

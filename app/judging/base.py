@@ -92,8 +92,9 @@ def _add_optional(total: int | None, more: int | None) -> int | None:
     return (total or 0) + more
 
 
-class BaseJudge(ABC):
-    """Shared call flow; providers only implement one request in `_complete`."""
+class Judge(ABC):
+    """One configured judge model: the shared call flow; providers only implement one request
+    in `_complete`."""
 
     def __init__(self, config: JudgeConfig, limiter: RateLimiter | None = None) -> None:
         """`limiter` counts the judge's `rpm` (shared by processes); else counted in process."""

@@ -1,20 +1,11 @@
-"""The judge interface, and the request and answer values between the call flow and providers."""
+"""The request and answer values between the judge call flow and its providers."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 
-from app.judging.types import (
-    Criteria,
-    JudgeConfig,
-    PairCallResult,
-    Rubric,
-    ScoreCallResult,
-    TokenLogprob,
-)
+from app.judging.types import TokenLogprob
 from app.textpatterns import compile_linear
 
 AnswerKind = Literal["pair", "scores"]
@@ -55,41 +46,3 @@ def redact(message: str, secret: str | None) -> str:
     if secret:
         message = message.replace(secret, "[redacted]")
     return _KEY_LIKE.sub("[redacted]", message)[:MAX_ERROR_CHARS]
-
-
-class Judge(Protocol):
-    """One configured judge model."""
-
-    config: JudgeConfig
-    config_hash: str
-
-    async def judge_pair(
-        self,
-        prompt: str,
-        first_text: str,
-        second_text: str,
-        *,
-        criteria: Criteria | None = None,
-        reference: str | None = None,
-        deadline: float,
-        rng: random.Random | None = None,
-    ) -> PairCallResult:
-        """Ask which of two shown responses is better; failures come back as results."""
-        ...
-
-    async def judge_scores(
-        self,
-        prompt: str,
-        shown_texts: Sequence[str],
-        rubric: Rubric,
-        *,
-        criteria: Criteria | None = None,
-        deadline: float,
-        rng: random.Random | None = None,
-    ) -> ScoreCallResult:
-        """Score responses shown in the given order; failures come back as results."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release the judge's HTTP client."""
-        ...

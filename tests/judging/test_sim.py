@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.judging.judge import Judge
+from app.judging.base import Judge
 from app.judging.providers import build_judge
 from app.judging.simulation import latent_quality, simulate_chat
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, PairCallResult, Rubric, SimKnobs

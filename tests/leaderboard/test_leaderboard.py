@@ -35,7 +35,7 @@ from app.comparisons.protocols import (
 )
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.judging.judge import Judge
+from app.judging.base import Judge
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
 from app.leaderboard import queries, service

@@ -17,7 +17,7 @@ from app.comparisons.protocols import Order, Pick, ProtocolKind, is_design_round
 from app.comparisons.service import call_row
 from app.db import create_engine, create_sessionmaker
 from app.judges.registry import RuntimeJudge
-from app.judging.judge import Judge as JudgeClient
+from app.judging.base import Judge as JudgeClient
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx2
 
-from app.judging.judge import Judge
+from app.judging.base import Judge
 from app.judging.ratelimit import RateLimiter
 from app.judging.types import JudgeConfig
 

@@ -7,7 +7,7 @@ import httpx2
 from anthropic import Omit
 from anthropic.types import Message, OutputConfigParam
 
-from app.judging.base import BaseJudge
+from app.judging.base import Judge
 from app.judging.judge import AnswerKind, ChatRequest, Completion
 from app.judging.providers.errors import SdkErrorTypes, client_timeout, http_client
 from app.judging.ratelimit import RateLimiter
@@ -53,7 +53,7 @@ def completion_from_message(message: Message) -> Completion:
     )
 
 
-class AnthropicJudge(BaseJudge):
+class AnthropicJudge(Judge):
     """A judge reached through the Anthropic SDK; confidence is always the stated one.
 
     The configured temperature is not sent: API version 2026-10-21, the SDK's default,

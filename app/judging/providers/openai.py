@@ -17,7 +17,7 @@ import httpx2
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-from app.judging.base import BaseJudge
+from app.judging.base import Judge
 from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion
 from app.judging.providers.errors import (
     SdkErrorTypes,
@@ -105,7 +105,7 @@ def sdk_style_message(response: httpx2.Response) -> str:
     return f"{text} - {message}" if isinstance(message, str) and message else text
 
 
-class OpenAIJudge(BaseJudge):
+class OpenAIJudge(Judge):
     """A judge behind a Chat Completions endpoint; we retry, the HTTP layer does not."""
 
     def __init__(
