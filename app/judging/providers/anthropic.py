@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import anthropic
-import httpx2
 from anthropic import Omit
 from anthropic.types import Message, OutputConfigParam
 
-from app.judging.base import Judge
 from app.judging.judge import AnswerKind, ChatRequest, Completion
-from app.judging.providers.errors import SdkErrorTypes, client_timeout, http_client
-from app.judging.ratelimit import RateLimiter
+from app.judging.providers.errors import SdkErrorTypes, client_timeout
+from app.judging.providers.http import Connection, HttpJudge
 from app.judging.types import JudgeConfig
 
 _NO_KEY = "no-key"
@@ -53,22 +53,15 @@ def completion_from_message(message: Message) -> Completion:
     )
 
 
-class AnthropicJudge(Judge):
+class AnthropicJudge(HttpJudge):
     """A judge reached through the Anthropic SDK; confidence is always the stated one.
 
     The configured temperature is not sent: API version 2026-10-21, the SDK's default,
     rejects sampling parameters.
     """
 
-    def __init__(
-        self,
-        config: JudgeConfig,
-        *,
-        transport: httpx2.AsyncBaseTransport | None = None,
-        limiter: RateLimiter | None = None,
-    ) -> None:
-        super().__init__(config, limiter)
-        self._http = http_client(transport, config.timeout_s, config.max_concurrency)
+    def __init__(self, config: JudgeConfig, **connection: Unpack[Connection]) -> None:
+        super().__init__(config, **connection)
         self._client = anthropic.AsyncAnthropic(
             base_url=config.base_url,
             api_key=config.api_key or _NO_KEY,

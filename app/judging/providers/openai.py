@@ -11,22 +11,20 @@ paths send the same body and map answers and failures to the same `Completion` a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import httpx2
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-from app.judging.base import Judge
 from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion
 from app.judging.providers.errors import (
     SdkErrorTypes,
     client_timeout,
-    http_client,
     status_error,
     transport_error,
 )
-from app.judging.ratelimit import RateLimiter
+from app.judging.providers.http import Connection, HttpJudge
 from app.judging.retries import ProviderCallError
 from app.judging.types import JudgeConfig, TokenLogprob
 
@@ -105,18 +103,11 @@ def sdk_style_message(response: httpx2.Response) -> str:
     return f"{text} - {message}" if isinstance(message, str) and message else text
 
 
-class OpenAIJudge(Judge):
+class OpenAIJudge(HttpJudge):
     """A judge behind a Chat Completions endpoint; we retry, the HTTP layer does not."""
 
-    def __init__(
-        self,
-        config: JudgeConfig,
-        *,
-        transport: httpx2.AsyncBaseTransport | None = None,
-        limiter: RateLimiter | None = None,
-    ) -> None:
-        super().__init__(config, limiter)
-        self._http = http_client(transport, config.timeout_s, config.max_concurrency)
+    def __init__(self, config: JudgeConfig, **connection: Unpack[Connection]) -> None:
+        super().__init__(config, **connection)
         self._client: openai.AsyncOpenAI | None = None
         if config.base_url_host == OPENAI_HOST:
             self._client = openai.AsyncOpenAI(
@@ -128,10 +119,6 @@ class OpenAIJudge(Judge):
         base_url = (config.base_url or _OPENAI_BASE_URL).rstrip("/")
         self._url = f"{base_url}/chat/completions"
         self._headers = {"Authorization": f"Bearer {config.api_key or _NO_KEY}"}
-
-    async def aclose(self) -> None:
-        """Release the judge's HTTP client."""
-        await self._http.aclose()
 
     def _body(self, request: ChatRequest) -> dict[str, Any]:
         """The Chat Completions request the SDK would send for `request`."""
