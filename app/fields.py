@@ -18,19 +18,20 @@ class TextLimits:
 LIMITS = TextLimits()
 
 
-def _has_lone_surrogate(text: str) -> bool:
+def encodes_as_utf8(text: str) -> bool:
+    """False when the text holds a lone surrogate, which UTF-8 (and so PostgreSQL) cannot store."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return True
-    return False
+        return False
+    return True
 
 
 def check_text(text: str) -> str:
     """Reject what no judge or database should see."""
     if "\x00" in text:
         raise ValueError("text must not contain NUL bytes")
-    if _has_lone_surrogate(text):
+    if not encodes_as_utf8(text):
         raise ValueError("text must not contain lone surrogates")
     if len(text) > LIMITS.max_text_chars:
         raise ValueError(f"text is longer than {LIMITS.max_text_chars} characters")

@@ -5,12 +5,14 @@ reads (path, query, headers, JSON strings and keys, form fields), because Postgr
 in text and UTF-8 cannot encode a lone surrogate: either would otherwise fail deep inside a
 query, as a 500. Such values are 422 `validation-error` naming where they were; a JSON body that
 is not UTF-8 is 400 `bad-request` (FastAPI's parser answers the other undecodable bodies, see
-app/errors.py). Anything a handler did not expect becomes a 500 problem whose log line names the
+app/problems.py). Anything a handler did not expect becomes a 500 problem whose log line names the
 exception's type and place, never its message (which may quote the request or SQL parameters).
+A request cancelled before its answer started (server shutdown) is answered 503.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -23,15 +25,9 @@ import structlog
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import (
-    BadRequest,
-    PayloadTooLarge,
-    ValidationProblem,
-    internal_error,
-    json_pointer,
-    log_internal_error,
-    problem,
-)
+from app.errors import BadRequest, PayloadTooLarge, ServiceUnavailable, ValidationProblem
+from app.fields import encodes_as_utf8
+from app.problems import PROBLEM_JSON, internal_error, json_pointer, log_internal_error, problem
 from app.textpatterns import compile_linear
 
 log = structlog.get_logger()
@@ -106,11 +102,7 @@ def bad_text(text: str) -> str | None:
     """Why a decoded string is no text the app may take, or None."""
     if "\x00" in text:
         return NUL
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return NOT_UTF8
-    return None
+    return None if encodes_as_utf8(text) else NOT_UTF8
 
 
 def shown(raw: bytes) -> str:
@@ -297,3 +289,54 @@ class RequestContextMiddleware:
             instance=scope["path"],
         )
         await response(scope, receive, send)
+
+
+class AnswerCancelledRequests:
+    """A request cancelled before its answer started gets a 503 problem instead of uvicorn's 500.
+
+    uvicorn cancels the requests still running when its graceful-shutdown timeout ends (SIGTERM).
+    A comparison outlives its request (the lifespan's drain finishes or interrupts it and keeps
+    its calls), so the client is told to retry, with the same Idempotency-Key to get the stored
+    answer. The cancellation itself goes on: it is re-raised once the answer is sent.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_tracked)
+        except asyncio.CancelledError:
+            if not started:
+                await _send_stopping(scope, send)
+            raise
+
+
+async def _send_stopping(scope: Scope, send: Send) -> None:
+    body = {
+        "type": ServiceUnavailable.slug,
+        "title": ServiceUnavailable.title,
+        "status": 503,
+        "detail": "the server stopped before it could answer; retry (with the same "
+        "Idempotency-Key to get a comparison that finished meanwhile)",
+        "instance": scope.get("path"),
+    }
+    encoded = json.dumps(body).encode()
+    headers = [
+        (b"content-type", PROBLEM_JSON.encode()),
+        (b"content-length", str(len(encoded)).encode()),
+        (b"retry-after", b"5"),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": encoded})

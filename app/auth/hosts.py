@@ -15,7 +15,8 @@ import ipaddress
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.errors import HostNotLoopback, problem
+from app.errors import HostNotLoopback
+from app.problems import problem
 
 
 def split_host(host: str) -> str:

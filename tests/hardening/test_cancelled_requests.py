@@ -9,7 +9,7 @@ import json
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
-from app.errors import AnswerCancelledRequests
+from app.middleware import AnswerCancelledRequests
 
 
 async def slow_app(scope: Scope, receive: Receive, send: Send) -> None:
