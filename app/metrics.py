@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from ipaddress import ip_address
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 import structlog
 from fastapi import APIRouter, Depends, Request, Response
@@ -33,10 +33,7 @@ from prometheus_client import (
     generate_latest,
 )
 
-from app.deps import authenticate, require
-
-if TYPE_CHECKING:
-    from app.comparisons.models import Comparison, JudgeCall
+from app.deps import KeyCheckDep, authenticate, require
 
 SwapClass = Literal["consistent", "primacy", "recency"]
 log = structlog.get_logger()
@@ -44,11 +41,16 @@ log = structlog.get_logger()
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)
 
-JUDGE_CALLS = Counter(
+
+def counter(name: str, documentation: str, labels: list[str]) -> Counter:
+    """A counter in the process's registry."""
+    return Counter(name, documentation, labels, registry=REGISTRY)
+
+
+JUDGE_CALLS = counter(
     "fairpair_judge_calls",
     "Judge calls by outcome (parsed or failed) and error kind.",
     ["judge", "outcome", "error_kind"],
-    registry=REGISTRY,
 )
 JUDGE_CALL_SECONDS = Histogram(
     "fairpair_judge_call_duration_seconds",
@@ -57,39 +59,68 @@ JUDGE_CALL_SECONDS = Histogram(
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120),
     registry=REGISTRY,
 )
-JUDGE_RETRIES = Counter(
-    "fairpair_judge_call_retries", "Retries made within judge calls.", ["judge"], registry=REGISTRY
+JUDGE_RETRIES = counter(
+    "fairpair_judge_call_retries", "Retries made within judge calls.", ["judge"]
 )
-DESIGN_CALLS = Counter(
+# Off and on placebo comparisons alike, so that PromQL sets one beside the other.
+PICK_LABELS = ["judge", "pick"]
+DESIGN_CALLS = counter(
     "fairpair_design_calls",
     "Parsed design calls off placebo comparisons, by pick (first, second, tie).",
-    ["judge", "pick"],
-    registry=REGISTRY,
+    PICK_LABELS,
 )
-PLACEBO_DESIGN_CALLS = Counter(
+PLACEBO_DESIGN_CALLS = counter(
     "fairpair_placebo_design_calls",
     "Parsed design calls on placebo comparisons (identical texts), by pick.",
-    ["judge", "pick"],
-    registry=REGISTRY,
+    PICK_LABELS,
 )
-SWAP_PAIRS = Counter(
+SWAP_PAIRS = counter(
     "fairpair_swap_pairs",
     "Swap pairs off placebo comparisons by class (consistent, primacy, recency).",
     ["judge", "class"],
-    registry=REGISTRY,
 )
-COMPARISONS = Counter(
+COMPARISONS = counter(
     "fairpair_comparisons",
     "Finished comparisons by status (complete, partial, failed) and protocol.",
     ["status", "protocol"],
-    registry=REGISTRY,
 )
-BATCH_ITEMS = Counter(
-    "fairpair_batch_items",
-    "Batch items settled by state (completed, failed).",
-    ["state"],
-    registry=REGISTRY,
+BATCH_ITEMS = counter(
+    "fairpair_batch_items", "Batch items settled by state (completed, failed).", ["state"]
 )
+
+
+
+class RecordedComparison(Protocol):
+    """What the counters read of a comparison (app/comparisons/models.py, a layer above)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def placebo(self) -> bool: ...
+    @property
+    def protocol(self) -> str: ...
+
+
+class RecordedCall(Protocol):
+    """What the counters read of a judge call."""
+
+    @property
+    def judge_name(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def design(self) -> bool: ...
+    @property
+    def display_order(self) -> str: ...
+    @property
+    def pick(self) -> str | None: ...
+    @property
+    def error_kind(self) -> str | None: ...
+    @property
+    def retries(self) -> int: ...
+    @property
+    def latency_ms(self) -> float: ...
+
 
 _AB_WINNER = {"first": "A", "second": "B", "tie": "tie"}
 _BA_WINNER = {"first": "B", "second": "A", "tie": "tie"}
@@ -102,7 +133,7 @@ def swap_class(p1: str, p2: str) -> SwapClass:
     return "primacy" if "second" not in (p1, p2) else "recency"
 
 
-def record_call(comparison: Comparison, call: JudgeCall) -> None:
+def record_call(comparison: RecordedComparison, call: RecordedCall) -> None:
     """Count one completed judge call: outcome, latency, retries and, for design calls, the pick."""
     outcome = "failed" if call.pick is None else "parsed"
     if call.pick is None:
@@ -117,7 +148,7 @@ def record_call(comparison: Comparison, call: JudgeCall) -> None:
         picks.labels(call.judge_name, call.pick).inc()
 
 
-def swap_pair(calls: Iterable[JudgeCall]) -> tuple[str, str] | None:
+def swap_pair(calls: Iterable[RecordedCall]) -> tuple[str, str] | None:
     """The (AB, BA) picks of one judge's round 0 and round 1, when both parsed."""
     picks = {(c.round, c.display_order): c.pick for c in calls if c.design}
     p1, p2 = picks.get((0, "AB")), picks.get((1, "BA"))
@@ -125,7 +156,7 @@ def swap_pair(calls: Iterable[JudgeCall]) -> tuple[str, str] | None:
 
 
 def record_comparison(
-    comparison: Comparison, status: str, calls: Mapping[str, Iterable[JudgeCall]]
+    comparison: RecordedComparison, status: str, calls: Mapping[str, Iterable[RecordedCall]]
 ) -> None:
     """Count (and log) a finished comparison and, off placebo, the swap pair of each judge."""
     COMPARISONS.labels(status, comparison.protocol).inc()
@@ -156,10 +187,10 @@ def _is_loopback(request: Request) -> bool:
 _require_read = require("read")
 
 
-async def scrape_access(request: Request) -> None:
+async def scrape_access(request: Request, keys: KeyCheckDep) -> None:
     """Open to loopback scrapers; anyone else needs a key with the `read` scope."""
     if not _is_loopback(request):
-        await _require_read(await authenticate(request))
+        await _require_read(await authenticate(request, keys))
 
 
 router = APIRouter(tags=["operations"])

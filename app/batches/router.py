@@ -5,17 +5,28 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Path, Query, Response
 
 from app.auth.keys import Principal
 from app.batches import queries, service
 from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatus
-from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, authenticate
+from app.deps import (
+    CompareKey,
+    KeeperDep,
+    ReadKey,
+    SessionDep,
+    SessionmakerDep,
+    SettingsDep,
+    authenticate,
+    from_state,
+)
 from app.errors import ServiceUnavailable
+from app.judges.registry import RegistryDep
 
 router = APIRouter(tags=["batches"])
 QUEUE_PROBE_S = 1.0
+BatchQueueDep = Annotated[ItemQueue, from_state("batch_queue")]
 BatchId = Annotated[str, Path(max_length=36, pattern=r"^[0-9a-f-]+$")]
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"description": text, "content": {"application/problem+json": {}}}
@@ -31,20 +42,16 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def get_batch_queue(request: Request) -> ItemQueue:
-    """The process's batch queue."""
-    queue: ItemQueue = request.state.batch_queue
-    return queue
-
-
 @router.post("/v1/batches", operation_id="create_batch", status_code=202, responses=PROBLEMS)
 async def create_batch(
     body: BatchCreate,
     principal: Annotated[Principal, Depends(authenticate)],
-    request: Request,
     response: Response,
-    queue: Annotated[ItemQueue, Depends(get_batch_queue)],
+    queue: BatchQueueDep,
     keeper: KeeperDep,
+    settings: SettingsDep,
+    sessionmaker: SessionmakerDep,
+    registry: RegistryDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
 ) -> BatchRead:
     """Queue compare and score items to run in the background; 202 with the batch."""
@@ -53,9 +60,9 @@ async def create_batch(
         body,
         principal,
         idempotency_key,
-        request.state.settings,
-        request.state.sessionmaker,
-        request.state.registry,
+        settings,
+        sessionmaker,
+        registry,
         queue,
         keeper,
     )

@@ -17,10 +17,10 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 
-from app.auth.keys import ANONYMOUS, KeyCache, Principal
+from app.auth.keys import ANONYMOUS, Principal
 from app.auth.sessions import SESSION_LIFETIME, session_principal
 from app.config import Settings
-from app.deps import bearer_token, check_rate, get_sessionmaker, get_settings
+from app.deps import KeyCheck, KeyCheckDep, bearer_token
 from app.errors import CrossOriginForm, Forbidden
 
 # The name predates sessions; browsers holding an API key under it are simply sent to log in.
@@ -34,34 +34,24 @@ def may_read(principal: Principal) -> bool:
     return bool({"read", "admin"} & principal.scopes)
 
 
-async def verify_token(request: Request, token: str) -> Principal | None:
-    """The key's principal as the API verifies it (cached), rate limited; None if not valid."""
-    cache: KeyCache = request.state.key_cache
-    async with get_sessionmaker(request)() as session:
-        principal = await cache.verify(session, token)
-    if principal is not None:
-        await check_rate(request, principal)
-    return principal
-
-
-async def verify_session(request: Request, token: str) -> Principal | None:
+async def verify_session(keys: KeyCheck, token: str) -> Principal | None:
     """The principal of a live session cookie, rate limited; None if it is not one."""
-    async with get_sessionmaker(request)() as session:
+    async with keys.sessionmaker() as session:
         principal = await session_principal(session, token)
     if principal is not None:
-        await check_rate(request, principal)
+        await keys.check_rate(principal)
     return principal
 
 
-async def page_principal(request: Request) -> Principal | None:
+async def page_principal(request: Request, keys: KeyCheckDep) -> Principal | None:
     """The viewer, or None when a login is needed; 403 for a key without `read`."""
-    if get_settings(request).auth == "off":
+    if keys.settings.auth == "off":
         return ANONYMOUS
     header, cookie = bearer_token(request), request.cookies.get(COOKIE)
     if header:
-        principal = await verify_token(request, header)
+        principal = await keys.verify(header)
     elif cookie:
-        principal = await verify_session(request, cookie)
+        principal = await verify_session(keys, cookie)
     else:
         return None
     if principal is not None and not may_read(principal):

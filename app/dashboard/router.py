@@ -18,15 +18,14 @@ from app.dashboard.auth import (
     check_origin,
     is_https,
     may_read,
-    verify_token,
 )
 from app.dashboard.cache import PageCache, watermark
 from app.dashboard.charts import SvgRenderer
 from app.dashboard.filters import WINDOWS, FiltersDep, PageFilters
 from app.dashboard.service import PAGES, PageView, Sources
-from app.deps import SessionDep, SessionmakerDep, SettingsDep
+from app.deps import KeyCheckDep, SessionDep, SessionmakerDep, SettingsDep, from_state
 from app.errors import NotFound, Unauthorized, ValidationProblem
-from app.leaderboard.router import CacheDep
+from app.leaderboard.service import LeaderboardCacheDep
 
 router = APIRouter(prefix="/dashboard", tags=["dashboard"], include_in_schema=False)
 TEMPLATES = Environment(loader=PackageLoader("app.dashboard", "templates"),
@@ -43,33 +42,12 @@ NAV = [("overview", "/dashboard", "Overview"), ("reviewers", "/dashboard/reviewe
        ("position-score", "/dashboard/position-score", "Position-score bias"),
        ("leaderboard", "/dashboard/leaderboard", "Leaderboard")]
 
-
-def get_renderer(request: Request) -> SvgRenderer:
-    """The app's SVG renderer and cache, created on first use (one per process)."""
-    state = request.app.state
-    renderer: SvgRenderer | None = getattr(state, "dashboard_renderer", None)
-    if renderer is None:
-        renderer = state.dashboard_renderer = SvgRenderer()
-    return renderer
-
-
-RendererDep = Annotated[SvgRenderer, Depends(get_renderer)]
-
-
-def get_page_cache(request: Request) -> PageCache:
-    """The app's page-view cache, created on first use (one per process)."""
-    state = request.app.state
-    cache: PageCache | None = getattr(state, "dashboard_pages", None)
-    if cache is None:
-        cache = state.dashboard_pages = PageCache()
-    return cache
-
-
-PageCacheDep = Annotated[PageCache, Depends(get_page_cache)]
+PageCacheDep = Annotated[PageCache, from_state("dashboard_pages")]
+ChartsDep = Annotated[SvgRenderer, from_state("dashboard_charts")]
 
 
 def sources(session: SessionDep, sessionmaker: SessionmakerDep, settings: SettingsDep,
-            cache: CacheDep, pages: PageCacheDep) -> Sources:
+            cache: LeaderboardCacheDep, pages: PageCacheDep) -> Sources:
     """Everything a page builder reads from."""
     return Sources(session, sessionmaker, settings, cache, pages)
 
@@ -113,14 +91,14 @@ async def render_page(page: str, request: Request, viewer: Any, src: Sources,
 
 @router.get("")
 async def show_overview(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
-                        renderer: RendererDep) -> Response:
+                        renderer: ChartsDep) -> Response:
     """Every judge's position bias, consistency against the floors, flags and failures."""
     return await render_page("overview", request, viewer, src, filters, renderer)
 
 
 @router.get("/judge")
 async def show_judge(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
-                     renderer: RendererDep) -> Response:
+                     renderer: ChartsDep) -> Response:
     """One judge: time series, label preference, placebo, length, human agreement."""
     if filters.judge is None:
         raise ValidationProblem("/judge: required on the judge page")
@@ -129,21 +107,21 @@ async def show_judge(request: Request, viewer: Viewer, src: SourcesDep, filters:
 
 @router.get("/reviewers")
 async def show_reviewers(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
-                         renderer: RendererDep) -> Response:
+                         renderer: ChartsDep) -> Response:
     """Reviewer offsets with CIs and the ±τ band."""
     return await render_page("reviewers", request, viewer, src, filters, renderer)
 
 
 @router.get("/position-score")
 async def show_position_score(request: Request, viewer: Viewer, src: SourcesDep,
-                              filters: FiltersDep, renderer: RendererDep) -> Response:
+                              filters: FiltersDep, renderer: ChartsDep) -> Response:
     """Position-score bias and length-score correlation."""
     return await render_page("position-score", request, viewer, src, filters, renderer)
 
 
 @router.get("/leaderboard")
 async def show_leaderboard(request: Request, viewer: Viewer, src: SourcesDep,
-                           filters: FiltersDep, renderer: RendererDep) -> Response:
+                           filters: FiltersDep, renderer: ChartsDep) -> Response:
     """Model ratings with CIs."""
     return await render_page("leaderboard", request, viewer, src, filters, renderer)
 
@@ -182,13 +160,13 @@ async def show_login(next: str | None = None) -> HTMLResponse:
 
 @router.post("/login")
 async def log_in(request: Request, sessionmaker: SessionmakerDep,
-                 settings: SettingsDep) -> Response:
+                 settings: SettingsDep, keys: KeyCheckDep) -> Response:
     """Check the key like the API does and open a session; the cookie holds only its token."""
     check_origin(request)
     form = parse_qs((await request.body()).decode(errors="replace"))
     token = (form.get("key") or [""])[0].strip()
     target = safe_next((form.get("next") or [""])[0])
-    principal = await verify_token(request, token) if token else None
+    principal = await keys.verify(token) if token else None
     if principal is None or not may_read(principal):
         return html("login.html.j2", status_code=401, next=target,
                     error="That key is not valid, was revoked, or lacks the read scope.")

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.errors import ServiceUnavailable, problem
+from app.deps import EngineDep, RedisDep
+from app.errors import ServiceUnavailable
+from app.problems import problem
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 router = APIRouter(tags=["health"])
 PROBE_TIMEOUT_S = 2.0
@@ -20,17 +27,16 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-async def _database_ready(request: Request) -> bool:
+async def _database_ready(engine: AsyncEngine) -> bool:
     try:
-        async with asyncio.timeout(PROBE_TIMEOUT_S), request.state.engine.connect() as conn:
+        async with asyncio.timeout(PROBE_TIMEOUT_S), engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
     except Exception:  # any failure means not ready; the probe must never raise
         return False
     return True
 
 
-async def _redis_ready(request: Request) -> bool:
-    redis = getattr(request.state, "redis", None)
+async def _redis_ready(redis: Redis | None) -> bool:
     if redis is None:
         return True
     try:
@@ -41,9 +47,9 @@ async def _redis_ready(request: Request) -> bool:
 
 
 @router.get("/readyz", operation_id="readyz", responses={503: {"description": "not ready"}})
-async def readyz(request: Request) -> JSONResponse:
+async def readyz(engine: EngineDep, redis: RedisDep) -> JSONResponse:
     """The database (and Redis, when configured) answer."""
-    checks = {"database": await _database_ready(request), "redis": await _redis_ready(request)}
+    checks = {"database": await _database_ready(engine), "redis": await _redis_ready(redis)}
     if all(checks.values()):
         return JSONResponse({"status": "ready", "checks": checks})
     return problem(

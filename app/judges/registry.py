@@ -16,6 +16,7 @@ import os
 import tomllib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Annotated
 
 import httpx2
 import structlog
@@ -26,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.deps import from_state
 from app.errors import JudgeUnavailable, NoJudgesConfigured, ValidationProblem
 from app.judges import crypto, service
 from app.judges.models import Judge, JudgeVersion
@@ -373,3 +375,7 @@ def unbuildable_reason(exc: Exception) -> str:
         where = "/".join(str(part) for part in first["loc"])
         return f"its stored configuration is not valid: /{where}: {first['msg'][:200]}"
     return f"it cannot be built: {type(exc).__name__}: {str(exc)[:200]}"
+
+
+# The process's registry (built in app/lifespan.py), for routes.
+RegistryDep = Annotated[JudgeRegistry, from_state("registry")]

@@ -8,10 +8,10 @@ from urllib.parse import urlparse
 from fastapi import APIRouter
 from pydantic import ValidationError
 
-from app.deps import AdminKey, ReadKey, RegistryDep, SessionDep, SettingsDep
+from app.deps import AdminKey, ReadKey, SessionDep, SettingsDep
 from app.judges import service
 from app.judges.models import Judge, JudgeVersion
-from app.judges.registry import JudgeRegistry
+from app.judges.registry import JudgeRegistry, RegistryDep
 from app.judges.schemas import (
     JudgeCreate,
     JudgeFields,

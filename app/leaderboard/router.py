@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query
 from pydantic import AfterValidator, StringConstraints
 
 from app.comparisons.queries import as_utc, parse_tag_filters
@@ -14,7 +14,7 @@ from app.errors import ValidationProblem
 from app.fields import check_text
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.schemas import Leaderboard
-from app.leaderboard.service import LeaderboardCache, LeaderboardQuery, get_leaderboard
+from app.leaderboard.service import LeaderboardCacheDep, LeaderboardQuery, get_leaderboard
 from app.privacy import TextKeeper
 
 router = APIRouter(tags=["leaderboard"])
@@ -24,16 +24,6 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def get_cache(request: Request) -> LeaderboardCache:
-    """The app's leaderboard cache, created on first use (one per process)."""
-    state = request.app.state
-    cache: LeaderboardCache | None = getattr(state, "leaderboard_cache", None)
-    if cache is None:
-        cache = state.leaderboard_cache = LeaderboardCache()
-    return cache
-
-
-CacheDep = Annotated[LeaderboardCache, Depends(get_cache)]
 # No NUL bytes or lone surrogates: the database could not compare them. A tag is key:value.
 ModelName = Annotated[str, StringConstraints(min_length=1, max_length=200),
                       AfterValidator(check_text)]
@@ -71,7 +61,7 @@ def leaderboard_query(
 async def read_leaderboard(
     _: ReadKey,
     sessionmaker: SessionmakerDep,
-    cache: CacheDep,
+    cache: LeaderboardCacheDep,
     keeper: KeeperDep,
     baseline: Annotated[ModelName | None, Query()] = None,
     since: datetime | None = None,

@@ -7,10 +7,12 @@ import weakref
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Annotated
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import utcnow
+from app.deps import from_state
 from app.leaderboard import queries, ratings
 from app.leaderboard.queries import BaselineGame, LeaderboardFilters, PairCount, Watermark
 from app.leaderboard.ratings import Game
@@ -226,3 +228,7 @@ def filters_read(query: LeaderboardQuery) -> LeaderboardFiltersRead:
         tags=[f"{key}:{value}" for key, value in query.filters.tags],
         baseline=query.baseline,
     )
+
+
+# The process's cache (built in app/lifespan.py), shared by the API and the dashboard.
+LeaderboardCacheDep = Annotated[LeaderboardCache, from_state("leaderboard_cache")]

@@ -1,0 +1,135 @@
+"""The lifespan: every process-wide object is created here and handed to requests as `State`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, TypedDict
+
+from fastapi import FastAPI
+from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.auth.keys import KeyCache
+from app.auth.ratelimit import KeyRateLimiter
+from app.batches.queue import ItemQueue
+from app.batches.ratelimit import shared_limiters, shared_storage
+from app.batches.worker import open_batch_queue
+from app.comparisons.service import COMPARISONS
+from app.config import Settings
+from app.dashboard.cache import PageCache
+from app.dashboard.charts import SvgRenderer
+from app.db import create_engine, create_sessionmaker
+from app.jobs.closing import run_sweeper
+from app.jobs.lifecycle import Services
+from app.jobs.slots import JudgePool
+from app.jobs.writes import GroupCommit
+from app.judges.registry import JudgeRegistry, TransportFactory
+from app.keyring.service import text_keeper
+from app.leaderboard.service import LeaderboardCache
+from app.logs import configure_logging
+from app.privacy import TextKeeper
+from app.schema import upgrade_async
+from app.scoring.calibration import CalibrationCache
+from app.scoring.service import ScoreKind
+
+
+class State(TypedDict):
+    """Process-wide resources, created here; routes reach each through its alias in app/deps.py
+    (or in its feature: `RegistryDep`, `LeaderboardCacheDep`, ...)."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    key_cache: KeyCache
+    key_limiter: KeyRateLimiter
+    registry: JudgeRegistry
+    pool: JudgePool
+    writes: GroupCommit
+    in_flight: set[asyncio.Task[Any]]
+    batch_queue: ItemQueue
+    redis: Redis | None
+    # Under the instance's stored HMAC salt (app/keyring/service.py).
+    keeper: TextKeeper
+    leaderboard_cache: LeaderboardCache
+    calibrations: CalibrationCache
+    jobs: Services
+    dashboard_pages: PageCache
+    dashboard_charts: SvgRenderer
+
+
+Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[State]]
+
+
+async def drain(in_flight: set[asyncio.Task[Any]], grace_s: float) -> None:
+    """Let in-flight comparisons finish within the grace period; interrupt the rest."""
+    if not in_flight:
+        return
+    _done, pending = await asyncio.wait(set(in_flight), timeout=grace_s)
+    for task in pending:
+        task.cancel()  # the comparison marks itself interrupted and keeps its calls
+    await asyncio.gather(*pending, return_exceptions=True)
+
+
+def key_limiter(settings: Settings) -> KeyRateLimiter:
+    """One budget per key across every replica sharing the Redis (app/auth/ratelimit.py)."""
+    shared = settings.redis_url and settings.rate_limit_per_minute
+    storage = shared_storage(settings.redis_url) if shared else None
+    return KeyRateLimiter(settings.rate_limit_per_minute, storage)
+
+
+def lifespan_for(settings: Settings, transport_for: TransportFactory | None = None) -> Lifespan:
+    """The app's lifespan; `transport_for` lets tests fake a judge's HTTP transport."""
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[State]:
+        configure_logging(settings.log_level)
+        if settings.is_embedded:
+            await upgrade_async(settings.database_url)
+        engine = create_engine(settings.database_url)
+        sessionmaker = create_sessionmaker(engine)
+        # One keeper per process, under the salt every process reads from the database.
+        keeper = await text_keeper(settings, sessionmaker)
+        # Every process sharing the Redis shares each judge's rpm (docs/BATCHES.md).
+        limiters = shared_limiters(settings.redis_url)
+        registry = JudgeRegistry(settings, sessionmaker, transport_for, limiters)
+        await registry.start()
+        in_flight: set[asyncio.Task[Any]] = set()
+        pool = JudgePool(settings.max_concurrency, settings.max_pending)
+        writes = GroupCommit(sessionmaker)
+        jobs = Services(settings, sessionmaker, registry, pool, writes, keeper)
+        calibrations = CalibrationCache()
+        batches = open_batch_queue(jobs, calibrations)
+        async with batches as batch_queue:
+            state = State(
+                settings=settings,
+                engine=engine,
+                sessionmaker=sessionmaker,
+                key_cache=KeyCache(settings.key_cache_ttl_s),
+                key_limiter=key_limiter(settings),
+                registry=registry,
+                pool=pool,
+                writes=writes,
+                in_flight=in_flight,
+                batch_queue=batch_queue,
+                redis=batch_queue.redis,
+                keeper=keeper,
+                leaderboard_cache=LeaderboardCache(),
+                calibrations=calibrations,
+                jobs=jobs,
+                dashboard_pages=PageCache(),
+                dashboard_charts=SvgRenderer(),
+            )
+            kinds = [COMPARISONS.tables, ScoreKind.tables]
+            sweeper = run_sweeper(
+                sessionmaker, kinds, settings.sweep_interval_s, settings.sweep_grace_s
+            )
+            async with sweeper:
+                yield state
+                await drain(in_flight, settings.shutdown_grace_s)
+                await writes.wait_idle()
+        await registry.aclose()
+        await engine.dispose()
+
+    return lifespan
