@@ -89,37 +89,25 @@ BATCH_ITEMS = counter(
 )
 
 
-
 class RecordedComparison(Protocol):
     """What the counters read of a comparison (app/comparisons/models.py, a layer above)."""
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def placebo(self) -> bool: ...
-    @property
-    def protocol(self) -> str: ...
+    id: str
+    placebo: bool
+    protocol: str
 
 
 class RecordedCall(Protocol):
     """What the counters read of a judge call."""
 
-    @property
-    def judge_name(self) -> str: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def design(self) -> bool: ...
-    @property
-    def display_order(self) -> str: ...
-    @property
-    def pick(self) -> str | None: ...
-    @property
-    def error_kind(self) -> str | None: ...
-    @property
-    def retries(self) -> int: ...
-    @property
-    def latency_ms(self) -> float: ...
+    judge_name: str
+    round: int
+    design: bool
+    display_order: str
+    pick: str | None
+    error_kind: str | None
+    retries: int
+    latency_ms: float
 
 
 _AB_WINNER = {"first": "A", "second": "B", "tie": "tie"}
