@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.comparisons import rollups
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
-from app.reports import rollups
 from app.scoring.models import ScoreCall, ScoreResponse, ScoreSession
 from app.textpatterns import compile_linear
 

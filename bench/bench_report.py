@@ -31,10 +31,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.comparisons import rollups
 from app.comparisons.callscope import ReportFilters
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.reports import rollups
 from app.reports.bias import build_report
 from app.schema import upgrade
 

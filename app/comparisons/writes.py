@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
 from app.comparisons.models import JudgeCall
-from app.reports import rollups
+from app.comparisons import rollups
 
 Write = Callable[[AsyncSession], Awaitable[None]]
 _STAGED_CALLS = "fairpair.staged_calls"

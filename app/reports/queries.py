@@ -50,7 +50,7 @@ from app.comparisons.callscope import (
     tagged,
 )
 from app.comparisons.models import Comparison, JudgeCall
-from app.reports.models import OBSERVATION_COLUMNS, JudgeObservation
+from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation
 
 _call = JudgeCall
 _cmp = Comparison

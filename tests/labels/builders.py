@@ -10,12 +10,12 @@ from typing import Any
 
 from sqlalchemy import insert
 
+from app.comparisons import rollups
 from app.comparisons.fanout import winner_of
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.protocols import Pick
 from app.db import create_engine, create_sessionmaker
 from app.labels.models import Label
-from app.reports import rollups
 
 # Inside the report's default 30-day window.
 BASE_TIME = datetime.now(UTC).replace(microsecond=0) - timedelta(days=3)

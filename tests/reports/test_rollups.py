@@ -10,16 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app.comparisons.writes import GroupCommit, stage_call
 from sqlalchemy import select, text
 
+from app.comparisons import rollups
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.comparisons.writes import GroupCommit, stage_call
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.reports import rollups
+from app.jobs.rollups import CallRollup, JudgeObservation
 from app.reports.bias import build_report
-from app.reports.models import CallRollup, JudgeObservation
+from app.reports.rollups import CubeRow
 from app.retention import purge
 from app.schema import upgrade
 from tests.reports.builders import BASE_TIME, StoredData
@@ -202,4 +203,4 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
 
 def test_cube_rows_keep_the_counts_in_the_queries_order() -> None:
     """`rollups.merged` reads rows by position: the counts follow the six keys in one order."""
-    assert rollups.CubeRow._fields[6:] == CALL_COUNTS
+    assert CubeRow._fields[6:] == CALL_COUNTS

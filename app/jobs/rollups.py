@@ -1,4 +1,5 @@
-"""Rollups the bias report reads instead of regrouping every call (see `app.reports.rollups`)."""
+"""Rollups of judge calls: written with the calls (`app.comparisons.rollups`), read by the bias
+report instead of regrouping every call (`app.reports.rollups`)."""
 
 from __future__ import annotations
 

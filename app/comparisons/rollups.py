@@ -1,0 +1,172 @@
+"""Rollups of judge calls, kept in step in the transaction that writes the calls.
+
+Regrouping a million calls takes the bias report seconds, so two tables hold the groupings as
+calls arrive (`app.jobs.rollups`):
+
+- `call_rollup`: `callscope.call_counts` per judge, version, placebo, protocol, error kind, label
+  pair and UTC hour. The report sums it over the window's whole hours and counts the calls of
+  the partial hours at its edges, and of comparisons still running, from `judge_calls`
+  (`app.reports.rollups`).
+- `judge_observations`: `callscope.observation_sums` per (judge, non-placebo comparison), read by
+  the report's `queries.stored_observations`.
+
+Every ORM flush that inserts judge calls folds them into both, on the same connection and so in
+the same transaction: a call is counted exactly when it is stored. Each fold is one
+`INSERT … SELECT … ON CONFLICT DO UPDATE` adding the new calls' sums, its rows in key order, so
+two transactions never wait for each other's rows in opposite orders (no deadlock). Writers
+that bypass the ORM (bulk loads, COPY) call `rebuild`; a purge subtracts what it deletes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    Dialect,
+    Executable,
+    any_,
+    bindparam,
+    case,
+    delete,
+    event,
+    func,
+    text,
+    true,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import Insert
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from app.comparisons import callscope
+from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN
+from app.comparisons.models import Comparison, JudgeCall
+from app.jobs.rollups import OBSERVATION_COLUMNS, CallRollup, JudgeObservation
+
+CUBE_KEYS = ("judge", "version", "placebo", "protocol", "error_kind", "label_pair", "hour")
+_call, _cmp = JudgeCall, Comparison
+
+
+def _insert(dialect: str) -> Callable[[Any], Insert]:
+    # Both dialects' inserts offer the same on_conflict_do_update; typed as PostgreSQL's.
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert  # type: ignore[return-value]
+
+
+def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert:
+    """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`."""
+    keys = [_call.judge_name, _call.judge_version, _cmp.placebo, _call.protocol,
+            func.coalesce(_call.error_kind, ""), _call.label_pair,
+            callscope.hour_of(dialect, _call.started_at)]
+    counts = [column if sign == 1 else (sign * column.element).label(column.name)
+              for column in callscope.call_counts()]
+    rows = (callscope.calls_query(*keys, *counts, conditions=[calls])
+            .group_by(*keys).order_by(*keys))
+    insert = _insert(dialect)(CallRollup).from_select([*CUBE_KEYS, *CALL_COUNTS], rows)
+    table = CallRollup.__table__.c
+    return insert.on_conflict_do_update(
+        index_elements=list(CUBE_KEYS),
+        set_={name: table[name] + insert.excluded[name] for name in CALL_COUNTS})
+
+
+def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Insert:
+    """Fold the selected calls into their (judge, comparison) rows of `judge_observations`."""
+    keys = [_call.judge_name, _call.comparison_id]
+    rows = (callscope.calls_query(*keys, *callscope.observation_sums(dialect),
+                                conditions=[calls, PARSED_DESIGN, _cmp.placebo.is_(False)])
+            .group_by(*keys).order_by(*keys))
+    insert = _insert(dialect)(JudgeObservation).from_select(list(OBSERVATION_COLUMNS), rows)
+    old, new = JudgeObservation.__table__.c, insert.excluded
+    return insert.on_conflict_do_update(index_elements=["judge", "comparison_id"], set_={
+        **{name: old[name] + new[name] for name in ("y_sum", "y_n", "n_dec", "n_a")},
+        # One call per (comparison, judge, round): a pick is set once.
+        "p1": func.coalesce(old.p1, new.p1), "p2": func.coalesce(old.p2, new.p2),
+        "version": case((new.version > old.version, new.version), else_=old.version),
+        "first_at": case((new.first_at < old.first_at, new.first_at), else_=old.first_at),
+        "last_at": case((new.last_at > old.last_at, new.last_at), else_=old.last_at),
+        "first_hour": case((new.first_at < old.first_at, new.first_hour), else_=old.first_hour),
+        "last_hour": case((new.last_at > old.last_at, new.last_hour), else_=old.last_hour)})
+
+
+@cache
+def _fold_new(dialect: str) -> tuple[Executable, ...]:
+    ids = _call.id.in_(bindparam("ids", expanding=True))
+    return fold_observations(dialect, ids), fold_cube(dialect, ids)
+
+
+class _DriverStatement(NamedTuple):
+    """A fold rendered once to the driver's SQL, with its parameters in the driver's order."""
+
+    sql: str
+    names: tuple[str, ...]
+    values: dict[str, Any]
+
+    def parameters(self, ids: list[int]) -> tuple[Any, ...]:
+        return tuple(ids if name == "ids" else self.values[name] for name in self.names)
+
+
+@lru_cache(maxsize=4)  # one dialect per engine; tests make many engines
+def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
+    """`_fold_new` for PostgreSQL, rendered to SQL strings once.
+
+    Through `Connection.execute` each execution walks both large statements for their cache
+    key, and the expanding IN re-renders their SQL for every count of ids; `= ANY(array)` keeps
+    one SQL string, which the driver runs as a prepared statement. The statements are the same,
+    so the folded sums are too. (Side by side under load, the fold no longer shows in the API's
+    CPU per comparison beyond the noise: BENCHMARKS.md, "Overhead against a bare SDK client".)
+    """
+    ids = _call.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(BigInteger)))
+    rendered = []
+    for statement in (fold_observations("postgresql", ids), fold_cube("postgresql", ids)):
+        compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
+        values = compiled.params
+        rendered.append(_DriverStatement(compiled.string, tuple(compiled.positiontup or ()),
+                                         {k: v for k, v in values.items() if k != "ids"}))
+    return tuple(rendered)
+
+
+def fold_new_calls(session: Session, _flush_context: Any) -> None:
+    """After a flush: fold the judge calls it inserted, in its transaction."""
+    ids = [row.id for row in session.new if isinstance(row, JudgeCall)]
+    if ids:
+        fold_calls(session.connection(), ids)
+
+
+def fold_calls(connection: Connection, ids: list[int]) -> None:
+    """Fold stored calls, by id, into both rollups (observations first, then the cube)."""
+    if connection.dialect.name == "postgresql" and connection.dialect.positional:
+        for statement in _fold_new_rendered(connection.dialect):
+            connection.exec_driver_sql(statement.sql, statement.parameters(ids))
+        return
+    for folding in _fold_new(connection.dialect.name):
+        connection.execute(folding, {"ids": ids})
+
+
+event.listen(Session, "after_flush", fold_new_calls)
+
+
+def rebuild_statements(dialect: str) -> list[Executable]:
+    """Recompute both rollups from every stored call."""
+    return [delete(CallRollup), delete(JudgeObservation),
+            fold_observations(dialect, true()), fold_cube(dialect, true())]
+
+
+async def rebuild(session: AsyncSession) -> None:
+    """Recompute both rollups (after writes that bypassed the ORM); the caller commits."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        # Live writers fold into the rows being replaced: they wait instead of interleaving.
+        await session.execute(text("LOCK TABLE call_rollup, judge_observations IN EXCLUSIVE MODE"))
+    for statement in rebuild_statements(dialect):
+        await session.execute(statement)
+
+
+async def unfold(session: AsyncSession, calls: ColumnElement[bool]) -> None:
+    """Subtract calls about to be deleted from `call_rollup` (their observations go with their
+    comparison)."""
+    await session.execute(fold_cube(session.get_bind().dialect.name, calls, sign=-1))
+    await session.execute(delete(CallRollup).where(CallRollup.calls == 0))

@@ -1,0 +1,1 @@
+"""The job kernel: what every kind of job (a comparison, a score session) shares."""
