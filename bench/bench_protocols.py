@@ -7,7 +7,7 @@ truth is the sign of q_A - q_B; the sim answers with logistic noise (beta 1.5) p
 of 0, 0.5 or 1.0 (a logit offset toward the first-shown slot). Every protocol runs in process
 through the service's own path (`build_judge` with a sim config, `FanOut.run_judge`, `call_row`,
 `judge_verdict`), with every draw seeded: the qualities, the sim's answers, and the labels, nonces
-and `single`'s display order (`FanOut`'s `draw_seed`). All protocols see the same comparisons and
+and `single`'s display order (the slots' `draw_seed`). All protocols see the same comparisons and
 the same draws: round r of a comparison is the same call under every protocol, so their
 differences are not sampling noise between protocols. Before printing, the script checks its
 `single` accuracy, `swap` accuracy and PC against the values JUDGING.md's formula implies for the
@@ -49,9 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of
 from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.panels import Role
-from app.comparisons.pool import JudgePool
 from app.comparisons.protocols import CallOutcome, Order, Protocol, Winner, judge_verdict
 from app.comparisons.service import call_row
+from app.jobs.slots import CallSlots, JudgePool
 from app.judges.registry import RuntimeJudge
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
@@ -162,8 +162,8 @@ async def one_comparison(
         None,
         None,
     )
-    deadline = time.monotonic() + 3600
-    fanout = FanOut(pool, 16, texts, protocol, deadline, keep, draw_seed=f"{seed}:{index}")
+    slots = CallSlots(pool, 16, 3600, draw_seed=f"{seed}:{index}")
+    fanout = FanOut(slots, texts, protocol, keep)
     return await fanout.run_judge(judge, "voter")
 
 

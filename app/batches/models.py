@@ -7,25 +7,16 @@ from datetime import datetime
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, UTCDateTime, utcnow
+from app.db import Base, UTCDateTime
+from app.jobs.models import Idempotent
 
 
-class Batch(Base):
+class Batch(Idempotent, Base):
     """One `POST /v1/batches`; its status and counts are aggregated from its items."""
 
     __tablename__ = "batches"
-    __table_args__ = (
-        UniqueConstraint("api_key_id", "idempotency_key"),
-        Index("ix_batches_created_at_id", "created_at", "id"),
-    )
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     cancelled_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    # Idempotency is scoped per API key ("" when auth is off).
-    api_key_id: Mapped[str] = mapped_column(String(32), default="")
-    idempotency_key: Mapped[str | None] = mapped_column(String(255), nullable=True)
-    request_hash: Mapped[str] = mapped_column(String(64))
     item_count: Mapped[int] = mapped_column(Integer)
 
 

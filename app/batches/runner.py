@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
+from typing import Any
 
 import structlog
 from cryptography.fernet import InvalidToken
@@ -19,15 +20,14 @@ from app import metrics
 from app.batches import leases
 from app.batches.leases import Claim
 from app.batches.models import Batch
-from app.comparisons.resume import run_item_comparison
 from app.comparisons.schemas import CompareRequest
-from app.comparisons.service import Services
+from app.comparisons.service import COMPARISONS
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
+from app.jobs.lifecycle import Kind, Services, run_item
 from app.judges import crypto
 from app.scoring.calibration import CalibrationCache
-from app.scoring.resume import run_item_score
 from app.scoring.schemas import ScoreRequest
-from app.scoring.service import Services as ScoringServices
+from app.scoring.service import ScoreKind
 
 log = structlog.get_logger()
 API_KEY_CACHE = 1000
@@ -51,17 +51,16 @@ class Outcome:
 class ItemRunner:
     """Runs item deliveries; `slots` bounds them when the process has no other bound."""
 
-    def __init__(self, services: Services, owner: str, slots: int | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        owner: str,
+        slots: int | None = None,
+        calibrations: CalibrationCache | None = None,
+    ) -> None:
         self.services = services
-        # Score items need the reviewer offsets too; this process's cache of them.
-        self.scoring = ScoringServices(
-            services.settings,
-            services.sessionmaker,
-            services.registry,
-            services.pool,
-            CalibrationCache(),
-            text_keeper=services.text_keeper,
-        )
+        # Score items need the reviewer offsets too: the process's cache of them.
+        self.scoring = ScoreKind(calibrations or CalibrationCache())
         self.owner = owner
         self.lease_s = services.settings.batch_lease_s
         self._slots = asyncio.Semaphore(slots) if slots else None
@@ -185,11 +184,9 @@ class ItemRunner:
     async def _run(self, claim: Claim, request: CompareRequest | ScoreRequest) -> str:
         """Run the comparison or score session under the item's id; its final status."""
         api_key_id = await self._api_key_of(claim.batch_id)
-        if isinstance(request, ScoreRequest):
-            scored = await run_item_score(request, claim.target_id, api_key_id, self.scoring)
-            return scored.status
-        compared = await run_item_comparison(request, claim.target_id, api_key_id, self.services)
-        return compared.status
+        kind: Kind[Any, Any] = self.scoring if isinstance(request, ScoreRequest) else COMPARISONS
+        _answer, status = await run_item(kind, request, claim.target_id, api_key_id, self.services)
+        return status
 
     async def _api_key_of(self, batch_id: str) -> str:
         """The key that submitted the batch (its comparisons and sessions are stored under it)."""

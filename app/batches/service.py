@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -23,17 +20,16 @@ from app.config import Settings
 from app.db import utcnow
 from app.errors import (
     Forbidden,
-    IdempotencyConflict,
     IdempotencyInProgress,
     NotFound,
     ValidationProblem,
 )
+from app.jobs import idempotency
 from app.judges import crypto
 from app.judges import service as judges_service
 from app.judges.registry import JudgeRegistry
 from app.privacy import TextKeeper
 
-IDEMPOTENCY_TTL = timedelta(hours=24)
 Sessionmaker = async_sessionmaker[AsyncSession]
 
 
@@ -43,12 +39,6 @@ class SubmitOutcome:
 
     batch: BatchRead
     replayed: bool
-
-
-def request_hash(body: BatchCreate) -> str:
-    """SHA-256 of the canonical JSON of the validated request."""
-    canonical = json.dumps(body.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def check_scopes(principal: Principal, items: Sequence[BatchItemIn]) -> None:
@@ -136,11 +126,11 @@ async def submit(
     keeper: TextKeeper,
 ) -> SubmitOutcome:
     """Store the batch and its items as `queued`, then send each item's id to the queue."""
-    # As stored and looked up: its HMAC in privacy mode; an empty header is no key, not "".
-    idempotency_key = keeper.token(idempotency_key) if idempotency_key else None
+    idempotency_key = idempotency.stored_key(idempotency_key, keeper)
     check_scopes(principal, body.items)
     check_shape(body.items, settings)
-    digest = keeper.token(request_hash(body))  # a plain hash would confirm a guessed body
+    # Its HMAC in privacy mode: a plain hash would confirm a guessed body.
+    digest = keeper.token(idempotency.request_hash(body))
     if idempotency_key:
         replay = await find_replay(sessionmaker, principal.key_id, idempotency_key, digest)
         if replay is not None:
@@ -179,17 +169,10 @@ async def find_replay(
 ) -> BatchRead | None:
     """The stored batch for a repeated Idempotency-Key, or None to create one."""
     async with sessionmaker() as session:
-        existing = await session.scalar(
-            select(Batch).where(Batch.api_key_id == key_id, Batch.idempotency_key == key)
-        )
+        existing = await idempotency.find_holder(session, Batch, key_id, key)
         if existing is None:
             return None
-        if existing.created_at < utcnow() - IDEMPOTENCY_TTL:
-            existing.idempotency_key = None  # expired: release the key
-            await session.commit()
-            return None
-        if existing.request_hash != digest:
-            raise IdempotencyConflict("this Idempotency-Key was used with a different body")
+        idempotency.check_body(existing, digest)
         return await queries.read_batch(session, existing)
 
 

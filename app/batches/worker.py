@@ -19,14 +19,16 @@ from app.batches.queue import ItemQueue, MemoryQueue, RedisQueue, register
 from app.batches.ratelimit import shared_limiters
 from app.batches.reconciler import run_reconciler
 from app.batches.runner import ItemRunner
-from app.comparisons.pool import JudgePool
-from app.comparisons.service import Services
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.fields import LIMITS
+from app.jobs.lifecycle import Services
+from app.jobs.slots import JudgePool
+from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
 from app.keyring.service import text_keeper
 from app.logs import configure_logging
+from app.scoring.calibration import CalibrationCache
 
 log = structlog.get_logger()
 
@@ -37,7 +39,9 @@ def process_name() -> str:
 
 
 @asynccontextmanager
-async def open_batch_queue(services: Services) -> AsyncIterator[ItemQueue]:
+async def open_batch_queue(
+    services: Services, calibrations: CalibrationCache | None = None
+) -> AsyncIterator[ItemQueue]:
     """The API's queue: Redis streams when configured (workers run the items), else in process.
 
     In process, the items left queued or running by the previous process are sent again at
@@ -52,7 +56,9 @@ async def open_batch_queue(services: Services) -> AsyncIterator[ItemQueue]:
         finally:
             await queue.shutdown()
         return
-    runner = ItemRunner(services, process_name(), slots=settings.worker_concurrency)
+    runner = ItemRunner(
+        services, process_name(), slots=settings.worker_concurrency, calibrations=calibrations
+    )
     memory = MemoryQueue(runner, lambda: runner.waiting)
     await memory.startup()
     await memory.enqueue(await leases.requeue_unfinished(services.sessionmaker))
@@ -76,7 +82,8 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
     registry = JudgeRegistry(settings, sessionmaker, limiters=shared_limiters(settings.redis_url))
     await registry.start()
     pool = JudgePool(settings.max_concurrency, settings.max_pending)
-    services = Services(settings, sessionmaker, registry, pool, text_keeper=keeper)
+    writes = GroupCommit(sessionmaker)
+    services = Services(settings, sessionmaker, registry, pool, writes, keeper)
     runner = ItemRunner(services, name)
     queue = RedisQueue(settings.redis_url, settings, consumer_name=name)
     register(queue.broker, runner)
@@ -94,6 +101,7 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
             released = await runner.drain(0)
             await queue.enqueue(released)
     finally:
+        await writes.wait_idle()
         await queue.shutdown()
         await registry.aclose()
         await engine.dispose()

@@ -7,12 +7,10 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import cast
 
 from app.comparisons.models import JudgeCall
 from app.comparisons.panels import Role
-from app.comparisons.pool import JudgePool
 from app.comparisons.protocols import (
     CallOutcome,
     Order,
@@ -22,7 +20,7 @@ from app.comparisons.protocols import (
     next_step,
     order_of_round,
 )
-from app.db import utcnow
+from app.jobs.slots import CallSlots
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criteria, PairCallResult
 
@@ -41,53 +39,16 @@ class PairTexts:
     reference: str | None
 
 
-def deadline_failure(started: datetime) -> PairCallResult:
-    """A call cancelled at the comparison's deadline, stored as failed."""
-    now = utcnow()
-    return PairCallResult(
-        pick=None,
-        label_pair="",
-        first_label="",
-        second_label="",
-        confidence=None,
-        confidence_source=None,
-        raw_output=None,
-        provider_model=None,
-        tokens_in=None,
-        tokens_out=None,
-        cost_usd=None,
-        latency_ms=(now - started).total_seconds() * 1000,
-        started_at=started,
-        finished_at=now,
-        retries=0,
-        error_kind="deadline",
-        error="the comparison's deadline passed",
-        template_hash="",
-        nonces=(),
-        anonymized_replacements=0,
-    )
-
-
 class FanOut:
     """Runs the protocol of each judge through the shared pool."""
 
     def __init__(
-        self,
-        pool: JudgePool,
-        request_concurrency: int,
-        texts: PairTexts,
-        protocol: Protocol,
-        deadline: float,
-        persist: Persist,
-        draw_seed: str | None = None,
+        self, slots: CallSlots, texts: PairTexts, protocol: Protocol, persist: Persist
     ) -> None:
-        self.pool = pool
-        self.slots = asyncio.Semaphore(request_concurrency)
+        self.slots = slots
         self.texts = texts
         self.protocol = protocol
-        self.deadline = deadline
         self.persist = persist
-        self.draw_seed = draw_seed
 
     async def run(
         self,
@@ -129,14 +90,13 @@ class FanOut:
             return "AB" if rng.random() < 0.5 else "BA"
         return order_of_round(round_index)
 
-    def _rng(self, judge: RuntimeJudge, round_index: int, purpose: str = "labels"
-             ) -> random.Random | None:
-        """A reproducible draw per call and purpose when seeded (tests, benchmarks), else the
-        system's. Separate purposes get separate streams: the order's draw must not decide the
-        label pair's (with one stream, seeded `single` runs tied label pairs to orders)."""
-        if self.draw_seed is None:
-            return None
-        return random.Random(f"{self.draw_seed}:{judge.name}:{round_index}:{purpose}")
+    def _rng(
+        self, judge: RuntimeJudge, round_index: int, purpose: str = "labels"
+    ) -> random.Random | None:
+        """A seeded draw per call and purpose. Separate purposes get separate streams: the
+        order's draw must not decide the label pair's (with one stream, seeded `single` runs
+        tied label pairs to orders)."""
+        return self.slots.rng(judge.name, round_index, purpose)
 
     async def call(
         self, judge: RuntimeJudge, role: Role, round_index: int, order: Order
@@ -156,16 +116,11 @@ class FanOut:
                 second,
                 criteria=texts.criteria,
                 reference=texts.reference,
-                deadline=self.deadline,
+                deadline=self.slots.deadline,
                 rng=self._rng(judge, round_index),
             )
 
-        started = utcnow()
-        try:
-            async with asyncio.timeout_at(self.deadline):
-                result = await self.pool.run(self.slots, invoke)
-        except TimeoutError:
-            result = deadline_failure(started)
+        result = await self.slots.run(invoke, PairCallResult, "comparison")
         return await self.persist(judge, role, round_index, order, result)
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
     Boolean,
     Float,
     ForeignKey,
@@ -18,39 +16,19 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, JSONType, UTCDateTime, utcnow
-
-# SQLite only auto-increments an INTEGER PRIMARY KEY.
-BigIntId = BigInteger().with_variant(Integer, "sqlite")
+from app.db import Base, JSONType
+from app.jobs.models import JobColumns, StoredCall
 
 
-class Comparison(Base):
+class Comparison(JobColumns, Base):
     """One compare request: what was asked, how, and the debiased verdict."""
 
     __tablename__ = "comparisons"
-    __table_args__ = (
-        UniqueConstraint("api_key_id", "idempotency_key"),
-        Index("ix_comparisons_created_at_id", "created_at", "id"),
-    )
-
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    deadline_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # running|complete|partial|failed
-    error_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)  # "interrupted"
-
-    # Idempotency is scoped per API key ("" when auth is off).
-    api_key_id: Mapped[str] = mapped_column(String(32), default="")
-    idempotency_key: Mapped[str | None] = mapped_column(String(255), nullable=True)
-    request_hash: Mapped[str] = mapped_column(String(64))
 
     # Texts, or in privacy mode only their salted HMACs; lengths always.
-    prompt: Mapped[str | None] = mapped_column(Text, nullable=True)
     response_a: Mapped[str | None] = mapped_column(Text, nullable=True)
     response_b: Mapped[str | None] = mapped_column(Text, nullable=True)
     reference: Mapped[str | None] = mapped_column(Text, nullable=True)
-    prompt_hmac: Mapped[str | None] = mapped_column(String(64), nullable=True)
     response_a_hmac: Mapped[str | None] = mapped_column(String(64), nullable=True)
     response_b_hmac: Mapped[str | None] = mapped_column(String(64), nullable=True)
     len_a: Mapped[int] = mapped_column(Integer)
@@ -60,13 +38,9 @@ class Comparison(Base):
     model_b: Mapped[str | None] = mapped_column(String(200), nullable=True)
     family_a: Mapped[str | None] = mapped_column(String(100), nullable=True)
     family_b: Mapped[str | None] = mapped_column(String(100), nullable=True)
-
-    criteria: Mapped[Any] = mapped_column(JSONType, nullable=True)
     protocol: Mapped[str] = mapped_column(String(16))
     protocol_params: Mapped[dict[str, Any]] = mapped_column(JSONType)
     planned_rounds: Mapped[int] = mapped_column(Integer)
-    self_preference: Mapped[str] = mapped_column(String(16))
-    timeout_s: Mapped[float] = mapped_column(Float)
 
     # The verdict, written last.
     winner: Mapped[str | None] = mapped_column(String(4), nullable=True)
@@ -74,10 +48,7 @@ class Comparison(Base):
     position_consistent: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     bias_detected: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     agreement: Mapped[float | None] = mapped_column(Float, nullable=True)
-    self_preference_risk: Mapped[bool] = mapped_column(Boolean, default=False)
-    simulated: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Panel plan and per-judge results, so a replay answers exactly what was answered.
-    panel: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    # Per-judge results, so a replay answers exactly what was answered.
     judge_results: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
 
@@ -94,7 +65,7 @@ class ComparisonTag(Base):
     value: Mapped[str] = mapped_column(String(256))
 
 
-class JudgeCall(Base):
+class JudgeCall(StoredCall):
     """One judge call, showing one display order: everything JUDGING.md says is recorded."""
 
     __tablename__ = "judge_calls"
@@ -105,14 +76,9 @@ class JudgeCall(Base):
         Index("ix_judge_calls_started_at", "started_at"),
     )
 
-    id: Mapped[int] = mapped_column(BigIntId, primary_key=True, autoincrement=True)
     comparison_id: Mapped[str] = mapped_column(
         ForeignKey("comparisons.id", ondelete="CASCADE"), index=True
     )
-    judge_name: Mapped[str] = mapped_column(String(100))
-    judge_version: Mapped[int] = mapped_column(Integer)
-    judge_config_hash: Mapped[str] = mapped_column(String(64))
-    judge_family: Mapped[str | None] = mapped_column(String(100), nullable=True)
     role: Mapped[str] = mapped_column(String(8))  # voter | audit
     protocol: Mapped[str] = mapped_column(String(16))
     round: Mapped[int] = mapped_column(Integer)
@@ -124,22 +90,7 @@ class JudgeCall(Base):
     label_b: Mapped[str] = mapped_column(String(16))
     # The label pair's second label sat on the first-shown slot.
     first_slot_second_label: Mapped[bool] = mapped_column(Boolean)
-    template_hash: Mapped[str] = mapped_column(String(64))
-    nonces: Mapped[list[str]] = mapped_column(JSONType)
-    anonymized_replacements: Mapped[int] = mapped_column(Integer, default=0)
-    provider_model: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    raw_output: Mapped[str | None] = mapped_column(Text, nullable=True)
-    raw_output_hmac: Mapped[str | None] = mapped_column(String(64), nullable=True)
     pick: Mapped[str | None] = mapped_column(String(8), nullable=True)  # first|second|tie
     mapped_winner: Mapped[str | None] = mapped_column(String(4), nullable=True)  # A|B|tie
     confidence: Mapped[float | None] = mapped_column(Float, nullable=True)
     confidence_source: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    latency_ms: Mapped[float] = mapped_column(Float)
-    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    tokens_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    tokens_out: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
-    retries: Mapped[int] = mapped_column(Integer, default=0)
-    error_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -10,11 +10,12 @@ calls arrive (`app.jobs.rollups`):
 - `judge_observations`: `callscope.observation_sums` per (judge, non-placebo comparison), read by
   the report's `queries.stored_observations`.
 
-Every ORM flush that inserts judge calls folds them into both, on the same connection and so in
-the same transaction: a call is counted exactly when it is stored. Each fold is one
-`INSERT … SELECT … ON CONFLICT DO UPDATE` adding the new calls' sums, its rows in key order, so
-two transactions never wait for each other's rows in opposite orders (no deadlock). Writers
-that bypass the ORM (bulk loads, COPY) call `rebuild`; a purge subtracts what it deletes.
+The write path (`app.jobs.writes.store_calls`) folds the calls it inserts into both, on the same
+connection and so in the same transaction: a call is counted exactly when it is stored. Each fold
+is one `INSERT … SELECT … ON CONFLICT DO UPDATE` adding the new calls' sums, its rows in key
+order, so two transactions never wait for each other's rows in opposite orders (no deadlock).
+Writers that bypass the write path (bulk loads, COPY) call `rebuild`; a purge subtracts what it
+deletes.
 """
 
 from __future__ import annotations
@@ -26,22 +27,19 @@ from typing import Any, NamedTuple
 from sqlalchemy import (
     BigInteger,
     ColumnElement,
-    Connection,
     Dialect,
     Executable,
     any_,
     bindparam,
     case,
     delete,
-    event,
     func,
     text,
     true,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import Insert
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.comparisons import callscope
 from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN
@@ -129,24 +127,17 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     return tuple(rendered)
 
 
-def fold_new_calls(session: Session, _flush_context: Any) -> None:
-    """After a flush: fold the judge calls it inserted, in its transaction."""
-    ids = [row.id for row in session.new if isinstance(row, JudgeCall)]
-    if ids:
-        fold_calls(session.connection(), ids)
-
-
-def fold_calls(connection: Connection, ids: list[int]) -> None:
-    """Fold stored calls, by id, into both rollups (observations first, then the cube)."""
-    if connection.dialect.name == "postgresql" and connection.dialect.positional:
-        for statement in _fold_new_rendered(connection.dialect):
-            connection.exec_driver_sql(statement.sql, statement.parameters(ids))
+async def fold_calls(connection: AsyncConnection, ids: list[int]) -> None:
+    """Fold stored calls, by id, into both rollups (observations first, then the cube), in the
+    connection's transaction. Called by the write path (`app.jobs.writes.store_calls`) through
+    the comparisons' `PairCalls`, never by an ORM event."""
+    dialect = connection.dialect
+    if dialect.name == "postgresql" and dialect.positional:
+        for statement in _fold_new_rendered(dialect):
+            await connection.exec_driver_sql(statement.sql, statement.parameters(ids))
         return
-    for folding in _fold_new(connection.dialect.name):
-        connection.execute(folding, {"ids": ids})
-
-
-event.listen(Session, "after_flush", fold_new_calls)
+    for folding in _fold_new(dialect.name):
+        await connection.execute(folding, {"ids": ids})
 
 
 def rebuild_statements(dialect: str) -> list[Executable]:

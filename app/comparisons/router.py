@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi import APIRouter, Header, Query, Response
 
 from app.comparisons import queries, service
+from app.comparisons.models import Comparison
 from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
-from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep
+from app.deps import (
+    CompareKey,
+    InFlightDep,
+    KeeperDep,
+    ReadKey,
+    SessionDep,
+    SettingsDep,
+)
+from app.errors import NotFound
+from app.jobs.lifecycle import JobsDep, mark_answer, outlive_client, read_job
 
 router = APIRouter(tags=["comparisons"])
 
@@ -19,30 +28,16 @@ router = APIRouter(tags=["comparisons"])
 async def create_comparison(
     body: CompareRequest,
     principal: CompareKey,
-    request: Request,
     response: Response,
+    jobs: JobsDep,
+    in_flight: InFlightDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
 ) -> ComparisonRead:
     """Compare two responses with debiased, swapped-order judge calls."""
-    services = service.Services(
-        request.state.settings,
-        request.state.sessionmaker,
-        request.state.registry,
-        request.state.pool,
-        request.state.writes,
-        text_keeper=request.state.keeper,
-    )
-    task = asyncio.create_task(service.compare(body, principal, idempotency_key, services))
-    # The comparison outlives a disconnected client; shutdown drains what is in flight.
-    in_flight: set[asyncio.Task[Any]] = request.state.in_flight
-    in_flight.add(task)
-    task.add_done_callback(in_flight.discard)
-    outcome = await asyncio.shield(task)
-    if outcome.replayed:
-        response.headers["Idempotent-Replayed"] = "true"
-    if outcome.comparison.simulated:
-        response.headers["Fairpair-Simulated"] = "true"
-    return outcome.comparison
+    work = service.compare(body, principal, idempotency_key, jobs)
+    outcome = await outlive_client(work, in_flight)
+    mark_answer(response.headers, outcome, outcome.answer.simulated)
+    return outcome.answer
 
 
 router.add_api_route(
@@ -55,9 +50,14 @@ router.add_api_route(
 
 
 @router.get("/v1/comparisons/{comparison_id}", operation_id="get_comparison")
-async def get_comparison(comparison_id: str, _: ReadKey, session: SessionDep) -> ComparisonRead:
+async def get_comparison(
+    comparison_id: str, _: ReadKey, session: SessionDep, settings: SettingsDep
+) -> ComparisonRead:
     """One stored comparison with every call."""
-    return await queries.get_comparison(session, comparison_id)
+    row = await session.get(Comparison, comparison_id)
+    if row is None:
+        raise NotFound(f"no comparison with id '{comparison_id}'")
+    return await read_job(service.COMPARISONS, session, row, settings.sweep_grace_s)
 
 
 @router.get("/v1/comparisons", operation_id="list_comparisons")

@@ -1,76 +1,56 @@
-"""One score session's reviewer calls: all at once, each in its reviewer's own random order,
-each stored with its scores in its own short transaction the moment it completes."""
+"""One score session's reviewer calls: all at once, each in its reviewer's own random order, each
+stored with its scores through the job kernel's write path the moment it completes."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import Sequence
-from datetime import datetime
+from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.comparisons.pool import JudgePool
 from app.db import utcnow
-from app.errors import DATABASE_ERRORS
+from app.jobs.lifecycle import Run
+from app.jobs.models import record_values
+from app.jobs.writes import StagedCall
 from app.judges.registry import RuntimeJudge
 from app.judging.prompts import PromptTooLongError
-from app.judging.types import Criteria, ErrorKind, Rubric, ScoreCallResult
-from app.privacy import TextKeeper
+from app.judging.types import Criteria, Rubric, ScoreCallResult
 from app.scoring.models import Score, ScoreCall, ScoreSession
 from app.scoring.panels import ScoringPlan
 from app.scoring.schemas import ScoreRequest
 
 _order_rng = random.SystemRandom()
+Stored = tuple[ScoreCall, list[Score]]
 
 
-def failed_call(started: datetime, kind: ErrorKind, message: str) -> ScoreCallResult:
-    """A call that never produced an answer (deadline, or a prompt over the call's limit)."""
-    now = utcnow()
-    return ScoreCallResult(
-        labels=(),
-        scores=None,
-        raw_output=None,
-        provider_model=None,
-        tokens_in=None,
-        tokens_out=None,
-        cost_usd=None,
-        latency_ms=(now - started).total_seconds() * 1000,
-        started_at=started,
-        finished_at=now,
-        retries=0,
-        error_kind=kind,
-        error=message,
-        template_hash="",
-        nonces=(),
-        anonymized_replacements=0,
-    )
+class ScoreCalls:
+    """Scoring calls in the write path: each call's scores go in with it, pointing at its id."""
+
+    table = ScoreCall
+
+    async def after_insert(
+        self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
+    ) -> None:
+        scores = [
+            {**score, "call_id": call_id}
+            for call, call_id in zip(calls, ids, strict=True)
+            for score in call.children
+        ]
+        if scores:
+            await connection.execute(insert(Score), scores)
 
 
 class ScoreFanOut:
-    """Runs every reviewer's call through the shared pool and stores each as it completes."""
+    """Runs every reviewer's call through the job's slots and stores each as it completes."""
 
-    def __init__(
-        self,
-        pool: JudgePool,
-        request_concurrency: int,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        keeper: TextKeeper,
-        draw_seed: str | None = None,
-    ) -> None:
-        self.pool = pool
-        self.slots = asyncio.Semaphore(request_concurrency)
-        self.sessionmaker = sessionmaker
-        self.keeper = keeper
-        self.draw_seed = draw_seed
-        # Calls the judge answered but the database did not take: the answer still carries them.
-        self.unsaved: list[ScoreCall] = []
+    def __init__(self, run: Run) -> None:
+        self.run = run
 
-    def rng(self, judge: RuntimeJudge) -> random.Random | None:
-        """A reproducible draw per reviewer when seeded (tests, benchmarks), else the system's."""
-        return None if self.draw_seed is None else random.Random(f"{self.draw_seed}:{judge.name}")
-
-    async def run(
+    async def reviews(
         self,
         session: ScoreSession,
         plan: ScoringPlan,
@@ -78,24 +58,21 @@ class ScoreFanOut:
         request: ScoreRequest,
         rubric: Rubric,
         criteria: Criteria | None,
-        deadline: float,
-        reviewers: Sequence[str] | None = None,
+        reviewers: Sequence[str],
     ) -> tuple[list[ScoreCall], list[Score]]:
-        """The calls and scores of `reviewers` (default: every reviewer of the plan)."""
+        """The calls and scores of `reviewers`."""
 
-        async def one(name: str) -> tuple[ScoreCall, list[Score]]:
-            order, rng = plan.shown_to(name), self.rng(judges[name])
+        async def one(name: str) -> Stored:
+            rng = self.run.slots.rng(name)
+            order = plan.shown_to(name)
             (rng or _order_rng).shuffle(order)
             texts = [request.responses[i].text for i in order]
-            result = await self.call(
-                judges[name], request.prompt, texts, rubric, criteria, deadline, rng
-            )
+            result = await self.call(judges[name], request.prompt, texts, rubric, criteria, rng)
             lengths = [len(t) for t in texts]
             return await self.persist(session, plan, judges[name], order, lengths, result)
 
         async with asyncio.TaskGroup() as group:
-            names = plan.reviewers if reviewers is None else reviewers
-            tasks = [group.create_task(one(name)) for name in names]
+            tasks = [group.create_task(one(name)) for name in reviewers]
         stored = [task.result() for task in tasks]
         return [call for call, _ in stored], [s for _, scores in stored for s in scores]
 
@@ -106,24 +83,21 @@ class ScoreFanOut:
         texts: list[str],
         rubric: Rubric,
         criteria: Criteria | None,
-        deadline: float,
         rng: random.Random | None,
     ) -> ScoreCallResult:
         """One scoring call within the deadline; failures come back as results."""
+        slots = self.run.slots
 
         async def invoke() -> ScoreCallResult:
-            return await judge.client.judge_scores(
-                prompt, texts, rubric, criteria=criteria, deadline=deadline, rng=rng
-            )
+            try:
+                return await judge.client.judge_scores(
+                    prompt, texts, rubric, criteria=criteria, deadline=slots.deadline, rng=rng
+                )
+            except PromptTooLongError as exc:  # checked before the session; a safety net
+                return ScoreCallResult.failure(started, "bad_request", str(exc))
 
         started = utcnow()
-        try:
-            async with asyncio.timeout_at(deadline):
-                return await self.pool.run(self.slots, invoke)
-        except TimeoutError:
-            return failed_call(started, "deadline", "the session's deadline passed")
-        except PromptTooLongError as exc:  # checked before the session; kept as a safety net
-            return failed_call(started, "bad_request", str(exc))
+        return await slots.run(invoke, ScoreCallResult, "session")
 
     async def persist(
         self,
@@ -133,59 +107,56 @@ class ScoreFanOut:
         order: list[int],
         lengths: list[int],
         result: ScoreCallResult,
-    ) -> tuple[ScoreCall, list[Score]]:
-        """Store the call, then its scores (JUDGING.md "What is recorded")."""
-        call = ScoreCall(
-            session_id=session.id,
-            judge_name=judge.name,
-            judge_version=judge.version,
-            judge_config_hash=judge.config_hash,
-            judge_family=judge.family,
-            rubric_id=session.rubric_id,
-            display_order=order,
-            labels=list(result.labels),
-            scores=list(result.scores) if result.scores is not None else None,
-            template_hash=result.template_hash,
-            nonces=list(result.nonces),
-            anonymized_replacements=result.anonymized_replacements,
-            provider_model=result.provider_model,
-            raw_output=self.keeper.text(result.raw_output),
-            raw_output_hmac=self.keeper.hmac(result.raw_output),
-            latency_ms=result.latency_ms,
-            started_at=result.started_at,
-            finished_at=result.finished_at,
-            tokens_in=result.tokens_in,
-            tokens_out=result.tokens_out,
-            cost_usd=result.cost_usd,
-            retries=result.retries,
-            error_kind=result.error_kind,
-            error=self.keeper.text(result.error),  # a provider's text may quote the request
-        )
+    ) -> Stored:
+        """Store the call with its scores (JUDGING.md "What is recorded")."""
+        values = {
+            **record_values(judge, result, self.run.keeper),
+            "session_id": session.id,
+            "rubric_id": session.rubric_id,
+            "display_order": order,
+            "labels": list(result.labels),
+            "scores": list(result.scores) if result.scores is not None else None,
+        }
         pairs = list(zip(order, result.scores, strict=True)) if result.scores is not None else []
-        scores = [
-            Score(
-                session_id=session.id,
-                response_index=index,
-                reviewer=judge.name,
-                judge_version=judge.version,
-                rubric_id=session.rubric_id,
-                position=k + 1,
-                label=result.labels[k],
-                score=value,
-                length=lengths[k],
-                counted=judge.name in plan.responses[index].voters,
-                scored_at=result.started_at,
-            )
+        scores: list[dict[str, Any]] = [
+            {
+                "session_id": session.id,
+                "response_index": index,
+                "reviewer": judge.name,
+                "judge_version": judge.version,
+                "rubric_id": session.rubric_id,
+                "position": k + 1,
+                "label": result.labels[k],
+                "score": value,
+                "length": lengths[k],
+                "counted": judge.name in plan.responses[index].voters,
+                "scored_at": result.started_at,
+            }
             for k, (index, value) in enumerate(pairs)
         ]
         try:
-            async with self.sessionmaker() as db:
-                db.add(call)
-                await db.flush()
-                for score in scores:
-                    score.call_id = call.id
-                db.add_all(scores)
-                await db.commit()
-        except DATABASE_ERRORS:
-            self.unsaved.append(call)
-        return call, scores
+            await self.run.writer.store(StagedCall(values, scores))
+        except IntegrityError:
+            # Another delivery of the same batch item stored this reviewer's call first.
+            kept = await self.kept_call(session.id, judge.name)
+            if kept is None:
+                raise
+            return kept
+        return ScoreCall(**values), [Score(**score) for score in scores]
+
+    async def kept_call(self, session_id: str, reviewer: str) -> Stored | None:
+        """The call (and its scores) of `reviewer` that another delivery stored, if any."""
+        async with self.run.sessionmaker() as db:
+            return await stored_call(db, session_id, reviewer)
+
+
+async def stored_call(db: AsyncSession, session_id: str, reviewer: str) -> Stored | None:
+    """A reviewer's stored call of a session, with its scores."""
+    call = await db.scalar(
+        select(ScoreCall).where(
+            ScoreCall.session_id == session_id, ScoreCall.judge_name == reviewer
+        )
+    )
+    if call is None:
+        return None
+    return call, list(await db.scalars(select(Score).where(Score.call_id == call.id)))

@@ -6,7 +6,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
     Boolean,
     Float,
     ForeignKey,
@@ -18,37 +17,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, JSONType, UTCDateTime, utcnow
-
-# SQLite only auto-increments an INTEGER PRIMARY KEY.
-BigIntId = BigInteger().with_variant(Integer, "sqlite")
+from app.db import Base, JSONType, UTCDateTime
+from app.jobs.models import JobColumns, StoredCall
 
 
-class ScoreSession(Base):
+class ScoreSession(JobColumns, Base):
     """One `POST /v1/score`: the prompt, the rubric, the panel plan and the status."""
 
     __tablename__ = "score_sessions"
-    __table_args__ = (
-        UniqueConstraint("api_key_id", "idempotency_key"),
-        Index("ix_score_sessions_created_at_id", "created_at", "id"),
-    )
-
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    deadline_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # running|complete|partial|failed
-    error_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)  # "interrupted"
-
-    # Idempotency is scoped per API key ("" when auth is off).
-    api_key_id: Mapped[str] = mapped_column(String(32), default="")
-    idempotency_key: Mapped[str | None] = mapped_column(String(255), nullable=True)
-    request_hash: Mapped[str] = mapped_column(String(64))
-
-    # The prompt, or in privacy mode only its keyed HMAC.
-    prompt: Mapped[str | None] = mapped_column(Text, nullable=True)
-    prompt_hmac: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    criteria: Mapped[Any] = mapped_column(JSONType, nullable=True)
 
     # The rubric as given; its id hashes range, levels and anchors (reports fit per rubric).
     rubric: Mapped[dict[str, Any]] = mapped_column(JSONType)
@@ -56,13 +32,6 @@ class ScoreSession(Base):
     rubric_min: Mapped[float] = mapped_column(Float)
     rubric_max: Mapped[float] = mapped_column(Float)
     length_target: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: not asked
-
-    self_preference: Mapped[str] = mapped_column(String(16))
-    self_preference_risk: Mapped[bool] = mapped_column(Boolean, default=False)
-    timeout_s: Mapped[float] = mapped_column(Float)
-    simulated: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Who scores which response, and why anyone was left out (see app.scoring.panels).
-    panel: Mapped[dict[str, Any]] = mapped_column(JSONType)
     # The reviewer offsets the answer used (a snapshot of the last refit), written last.
     calibration: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
@@ -97,7 +66,7 @@ class ScoreResponse(Base):
     length: Mapped[int] = mapped_column(Integer)  # code points of the submitted text
 
 
-class ScoreCall(Base):
+class ScoreCall(StoredCall):
     """One reviewer's call over its shown responses: everything JUDGING.md says is recorded."""
 
     __tablename__ = "score_calls"
@@ -106,34 +75,14 @@ class ScoreCall(Base):
         Index("ix_score_calls_judge_started", "judge_name", "started_at"),
     )
 
-    id: Mapped[int] = mapped_column(BigIntId, primary_key=True, autoincrement=True)
     session_id: Mapped[str] = mapped_column(
         ForeignKey("score_sessions.id", ondelete="CASCADE"), index=True
     )
-    judge_name: Mapped[str] = mapped_column(String(100))
-    judge_version: Mapped[int] = mapped_column(Integer)
-    judge_config_hash: Mapped[str] = mapped_column(String(64))
-    judge_family: Mapped[str | None] = mapped_column(String(100), nullable=True)
     rubric_id: Mapped[str] = mapped_column(String(16))
     # Response indices in the order shown; labels and scores are in that same order.
     display_order: Mapped[list[int]] = mapped_column(JSONType)
     labels: Mapped[list[str]] = mapped_column(JSONType)
     scores: Mapped[list[float] | None] = mapped_column(JSONType, nullable=True)
-    template_hash: Mapped[str] = mapped_column(String(64))
-    nonces: Mapped[list[str]] = mapped_column(JSONType)
-    anonymized_replacements: Mapped[int] = mapped_column(Integer, default=0)
-    provider_model: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    raw_output: Mapped[str | None] = mapped_column(Text, nullable=True)
-    raw_output_hmac: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    latency_ms: Mapped[float] = mapped_column(Float)
-    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    tokens_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    tokens_out: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
-    retries: Mapped[int] = mapped_column(Integer, default=0)
-    error_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    error: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Score(Base):

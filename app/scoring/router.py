@@ -2,68 +2,55 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Header, Request, Response
-from sqlalchemy import select
+from fastapi import APIRouter, Header, Response
 
-from app.deps import ReadKey, ScoreKey, SessionDep
+from app.deps import (
+    CalibrationsDep,
+    InFlightDep,
+    ReadKey,
+    ScoreKey,
+    SessionDep,
+    SettingsDep,
+)
 from app.errors import NotFound
-from app.scoring import answers, queries, service, sweeper
-from app.scoring.calibration import CalibrationCache
+from app.jobs.lifecycle import JobsDep, mark_answer, outlive_client, read_job
+from app.scoring import service
 from app.scoring.models import ScoreSession
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 
 router = APIRouter(tags=["scoring"])
 
 
-def calibrations(request: Request) -> CalibrationCache:
-    """The app's cache of reviewer offsets, created on first use."""
-    state = request.app.state
-    cache: CalibrationCache | None = getattr(state, "score_calibrations", None)
-    if cache is None:
-        cache = state.score_calibrations = CalibrationCache()
-    return cache
-
-
 @router.post("/v1/score", operation_id="score")
 async def create_score_session(
     body: ScoreRequest,
     principal: ScoreKey,
-    request: Request,
     response: Response,
+    jobs: JobsDep,
+    calibrations: CalibrationsDep,
+    in_flight: InFlightDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
 ) -> ScoreSessionRead:
     """Score responses on a rubric with a panel; raw, calibrated and length-normalized scores."""
-    services = service.Services(
-        request.state.settings,
-        request.state.sessionmaker,
-        request.state.registry,
-        request.state.pool,
-        calibrations(request),
-        text_keeper=request.state.keeper,
-    )
-    task = asyncio.create_task(service.score(body, principal, idempotency_key, services))
-    # The session outlives a disconnected client; shutdown drains what is in flight.
-    in_flight: set[asyncio.Task[Any]] = request.state.in_flight
-    in_flight.add(task)
-    task.add_done_callback(in_flight.discard)
-    outcome = await asyncio.shield(task)
-    if outcome.replayed:
-        response.headers["Idempotent-Replayed"] = "true"
-    if outcome.session.simulated:
-        response.headers["Fairpair-Simulated"] = "true"
-    return outcome.session
+    work = service.score(body, principal, idempotency_key, jobs, calibrations)
+    outcome = await outlive_client(work, in_flight)
+    mark_answer(response.headers, outcome, outcome.answer.simulated)
+    return outcome.answer
 
 
 @router.get("/v1/score-sessions/{session_id}", operation_id="get_score_session")
 async def get_score_session(
-    session_id: str, _: ReadKey, session: SessionDep, request: Request
+    session_id: str,
+    _: ReadKey,
+    session: SessionDep,
+    settings: SettingsDep,
+    calibrations: CalibrationsDep,
 ) -> ScoreSessionRead:
     """One stored score session with every reviewer call and score."""
-    row = await session.scalar(select(ScoreSession).where(ScoreSession.id == session_id))
+    row = await session.get(ScoreSession, session_id)
     if row is None:
         raise NotFound(f"no score session with id '{session_id}'")
-    await sweeper.close_if_interrupted(session, row, request.state.settings.sweep_grace_s)
-    return answers.to_read(await queries.load_session(session, row))
+    kind = service.ScoreKind(calibrations)
+    return await read_job(kind, session, row, settings.sweep_grace_s)

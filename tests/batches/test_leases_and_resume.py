@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import timedelta
+from typing import cast
 
 import pytest
 from redis.asyncio import Redis
@@ -22,17 +23,18 @@ from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
 from app.batches.service import submit
 from app.comparisons.models import Comparison, JudgeCall
-from app.comparisons.pool import JudgePool
-from app.comparisons.resume import run_item_comparison
-from app.comparisons.schemas import CompareRequest
-from app.comparisons.service import Services
+from app.comparisons.schemas import CompareRequest, ComparisonRead
+from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
+from app.jobs.lifecycle import Services, run_item
+from app.jobs.slots import JudgePool
+from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
 from app.judging.types import SimKnobs
+from app.privacy import keeper_for
 from app.scoring.models import Score, ScoreCall, ScoreSession
-from app.scoring.resume import run_item_score
-from app.scoring.schemas import ScoreRequest
+from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 from tests.batches.support import compare_item, score_item
 from tests.support.sim import CountingTransport, http_sim_judges_toml
 
@@ -64,9 +66,33 @@ async def services(settings_factory: Callable[..., Settings]) -> AsyncIterator[S
     sessionmaker = create_sessionmaker(engine)
     registry = JudgeRegistry(settings, sessionmaker, lambda _name: transport)
     await registry.start()
-    yield Services(settings, sessionmaker, registry, JudgePool(64, 1000))
+    yield worker_services(settings, sessionmaker, registry)
     await registry.aclose()
     await engine.dispose()
+
+
+def worker_services(
+    settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], registry: JudgeRegistry
+) -> Services:
+    """What a worker process runs jobs with."""
+    pool, writes = JudgePool(64, 1000), GroupCommit(sessionmaker)
+    return Services(settings, sessionmaker, registry, pool, writes, keeper_for(settings, None))
+
+
+async def run_item_comparison(
+    request: CompareRequest, job_id: str, api_key_id: str, services: Services
+) -> ComparisonRead:
+    """A batch item's comparison, as the worker runs it."""
+    answer, _status = await run_item(COMPARISONS, request, job_id, api_key_id, services)
+    return cast(ComparisonRead, answer)
+
+
+async def run_item_score(
+    request: ScoreRequest, job_id: str, api_key_id: str, runner: ItemRunner
+) -> ScoreSessionRead:
+    """A batch item's score session, as the worker runs it."""
+    answer, _status = await run_item(runner.scoring, request, job_id, api_key_id, runner.services)
+    return cast(ScoreSessionRead, answer)
 
 
 def counting(services: Services) -> CountingTransport:
@@ -227,7 +253,7 @@ async def reviewers(settings_factory: Callable[..., Settings]) -> AsyncIterator[
     sessionmaker = create_sessionmaker(engine)
     registry = JudgeRegistry(settings, sessionmaker, transports.__getitem__)
     await registry.start()
-    yield ItemRunner(Services(settings, sessionmaker, registry, JudgePool(64, 1000)), "worker-a")
+    yield ItemRunner(worker_services(settings, sessionmaker, registry), "worker-a")
     await registry.aclose()
     await engine.dispose()
 
@@ -244,12 +270,12 @@ def requests_by_reviewer(runner: ItemRunner) -> dict[str, int]:
 async def test_redelivered_score_item_asks_only_the_reviewers_without_a_stored_call(
     reviewers: ItemRunner,
 ) -> None:
-    scoring = reviewers.scoring
+    scoring = reviewers
     request = ScoreRequest.model_validate(score_item(0, ["fast", "slow"])["score"])
     first = await run_item_score(request, "s-1", "", scoring)
     assert (first.id, first.status) == ("s-1", "complete")
     assert requests_by_reviewer(reviewers) == {"fast": 1, "slow": 1}
-    async with scoring.sessionmaker() as session:
+    async with scoring.services.sessionmaker() as session:
         kept = await session.scalar(select(ScoreCall.id).where(ScoreCall.judge_name == "fast"))
         # A worker killed before the slow reviewer's call was stored; a read closed the session.
         await session.execute(delete(Score).where(Score.reviewer == "slow"))
@@ -263,7 +289,7 @@ async def test_redelivered_score_item_asks_only_the_reviewers_without_a_stored_c
     assert (resumed.status, resumed.error_kind) == ("complete", None)
     assert requests_by_reviewer(reviewers) == {"fast": 1, "slow": 2}  # only `slow` was asked
     assert [sorted(r.raw) for r in resumed.responses] == [["fast", "slow"]] * 3
-    async with scoring.sessionmaker() as session:
+    async with scoring.services.sessionmaker() as session:
         calls = list(await session.scalars(select(ScoreCall).order_by(ScoreCall.judge_name)))
     assert [c.judge_name for c in calls] == ["fast", "slow"]
     assert calls[0].id == kept
@@ -328,11 +354,11 @@ async def test_score_item_of_a_killed_worker_is_finished_by_another_without_dupl
 async def test_a_reviewer_call_another_delivery_stored_first_is_kept(
     reviewers: ItemRunner,
 ) -> None:
-    scoring = reviewers.scoring
+    scoring = reviewers
     request = ScoreRequest.model_validate(score_item(0, ["fast", "slow"])["score"])
     running = asyncio.create_task(run_item_score(request, "s-1", "", scoring))
-    await wait_for_score_call(scoring.sessionmaker, "fast")
-    async with scoring.sessionmaker() as session:  # a second delivery stores `slow` first
+    await wait_for_score_call(scoring.services.sessionmaker, "fast")
+    async with scoring.services.sessionmaker() as session:  # a second delivery stores `slow` first
         fast = await session.scalar(select(ScoreCall).where(ScoreCall.judge_name == "fast"))
         assert fast is not None
         first = ScoreCall(
@@ -349,7 +375,7 @@ async def test_a_reviewer_call_another_delivery_stored_first_is_kept(
 
     answer = await running
     assert answer.status == "partial"  # the kept call, which failed, not this delivery's
-    async with scoring.sessionmaker() as session:
+    async with scoring.services.sessionmaker() as session:
         calls = list(await session.scalars(select(ScoreCall).order_by(ScoreCall.judge_name)))
     assert [(c.judge_name, c.scores is None) for c in calls] == [("fast", False), ("slow", True)]
     assert calls[1].id == kept

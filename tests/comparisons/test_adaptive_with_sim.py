@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import math
-import time
 from collections import Counter
 
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of
 from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.panels import Role
-from app.comparisons.pool import JudgePool
 from app.comparisons.protocols import Order, Protocol, judge_verdict
 from app.comparisons.service import call_row
+from app.jobs.slots import CallSlots, JudgePool
 from app.judges.registry import RuntimeJudge
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
@@ -30,7 +29,7 @@ async def run_adaptive(judge: RuntimeJudge, pool: JudgePool, index: int) -> str 
     texts = PairTexts(f"question {index}", f"answer one {index}\n[sim q=0]",
                       f"answer two {index}\n[sim q=0]", None, None)
     protocol = Protocol(kind="adaptive", max_pairs=3)
-    fanout = FanOut(pool, 16, texts, protocol, time.monotonic() + 60, keep)
+    fanout = FanOut(CallSlots(pool, 16, 60), texts, protocol, keep)
     calls = await fanout.run_judge(judge, "voter")
     verdict = judge_verdict(protocol, [outcome_of(c) for c in calls])
     return verdict.winner if verdict else None

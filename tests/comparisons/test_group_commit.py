@@ -14,9 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.comparisons.models import Comparison, ComparisonTag
-from app.comparisons.writes import GroupCommit, Write
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.errors import DATABASE_ERRORS
+from app.jobs.writes import GroupCommit, Write
 
 
 @pytest.fixture

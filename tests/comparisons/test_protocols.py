@@ -562,14 +562,15 @@ def test_seeded_single_draws_order_and_label_pair_independently() -> None:
     from scipy.stats import chi2_contingency
 
     from app.comparisons.fanout import FanOut
+    from app.jobs.slots import CallSlots
     from app.judging.labels import draw_label_assignment
     from app.judging.types import DEFAULT_LABEL_POOL
 
     judge = cast(Any, SimpleNamespace(name="seeded"))
     table: Counter[tuple[str, tuple[str, str]]] = Counter()
     for seed in range(4000):
-        fanout = FanOut(cast(Any, None), 1, cast(Any, None), Protocol(kind="single"), 0.0,
-                        cast(Any, None), draw_seed=str(seed))
+        slots = CallSlots(cast(Any, None), 1, 0.0, draw_seed=str(seed))
+        fanout = FanOut(slots, cast(Any, None), Protocol(kind="single"), cast(Any, None))
         order = fanout._order(judge, 0)
         rng = fanout._rng(judge, 0)
         assert rng is not None

@@ -14,8 +14,9 @@ from sqlalchemy import insert
 from app.comparisons.fanout import winner_of
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.protocols import Order, Pick, ProtocolKind, is_design_round
-from app.comparisons.service import call_row
+from app.comparisons.service import COMPARISONS, call_row
 from app.db import create_engine, create_sessionmaker
+from app.jobs.writes import StagedCall, store_calls
 from app.judges.registry import RuntimeJudge
 from app.judging.base import Judge as JudgeClient
 from app.judging.providers import build_judge
@@ -94,14 +95,16 @@ class StoredData:
                            for column in JudgeCall.__table__.columns if column.key != "id"})
 
     async def insert(self, database_url: str) -> None:
-        """Write every row into the database; the calls through the ORM, as the service
+        """Write every row into the database; the calls through the write path, as the service
         writes them, so that they are folded into the report's rollups."""
         engine = create_engine(database_url)
         async with create_sessionmaker(engine)() as session:
             for model, rows in ((Comparison, self.comparisons), (ComparisonTag, self.tags)):
                 if rows:
                     await session.execute(insert(model), rows)
-            session.add_all(JudgeCall(**row) for row in self.calls)
+            if self.calls:
+                calls = [StagedCall(row) for row in self.calls]
+                await store_calls(session, COMPARISONS.sink, calls)
             await session.commit()
         await engine.dispose()
 

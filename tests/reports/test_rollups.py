@@ -14,11 +14,12 @@ from sqlalchemy import select, text
 
 from app.comparisons import rollups
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.comparisons.writes import GroupCommit, stage_call
+from app.comparisons.models import Comparison, ComparisonTag
+from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.jobs.rollups import CallRollup, JudgeObservation
+from app.jobs.writes import GroupCommit, StagedCall, store_calls
 from app.reports.bias import build_report
 from app.reports.rollups import CubeRow
 from app.retention import purge
@@ -57,10 +58,10 @@ def traffic() -> StoredData:
 
 
 async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4,
-                           staged: bool = False) -> None:
+                           one_by_one: bool = False) -> None:
     """Comparisons first, then the calls in shuffled pieces, a transaction each: a
-    (judge, comparison) is folded over several transactions. `staged`: the calls go in as the
-    request path writes them (`stage_call`), not as ORM objects."""
+    (judge, comparison) is folded over several transactions. Through the one write path
+    (`store_calls`): a piece's calls at once, or (`one_by_one`) a statement each."""
     calls = list(data.calls)
     random.Random(3).shuffle(calls)
     engine = create_engine(url)
@@ -72,11 +73,9 @@ async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4,
         await session.commit()
     for piece in range(pieces):
         async with sessionmaker() as session:
-            for row in calls[piece::pieces]:
-                if staged:
-                    stage_call(session, row)
-                else:
-                    session.add(JudgeCall(**row))
+            rows = [StagedCall(row) for row in calls[piece::pieces]]
+            for part in ([[row] for row in rows] if one_by_one else [rows]):
+                await store_calls(session, COMPARISONS.sink, part)
             await session.commit()
     await engine.dispose()
 
@@ -121,12 +120,12 @@ async def sqlite_database(tmp_path: Path) -> str:
     return url
 
 
-@pytest.mark.parametrize("writer", ["orm", "staged"])
+@pytest.mark.parametrize("writer", ["together", "one_by_one"])
 @pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
 async def test_the_report_from_rollups_equals_regrouping_the_calls(
         backend: str, writer: str, clean_pg: str, tmp_path: Path, traffic: StoredData) -> None:
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
-    await insert_in_pieces(url, traffic, staged=writer == "staged")
+    await insert_in_pieces(url, traffic, one_by_one=writer == "one_by_one")
     assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)
     for window in WINDOWS:
         from_rollups, from_calls = await report_pair(url, **window)
@@ -165,7 +164,7 @@ async def test_a_purge_keeps_the_rollups_exact(clean_pg: str, traffic: StoredDat
     assert from_rollups == from_calls
 
 
-@pytest.mark.parametrize("writer", ["orm", "staged"])
+@pytest.mark.parametrize("writer", ["together", "one_by_one"])
 async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
         clean_pg: str, writer: str) -> None:
     """Four processes' group commits, each with two transactions in flight, write calls that all
@@ -184,13 +183,12 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
     random.Random(1).shuffle(calls)
 
     async def write(i: int, row: dict[str, Any]) -> None:
-        async def add(session: Any) -> None:
-            if writer == "staged":
-                stage_call(session, row)
-            else:
-                session.add(JudgeCall(**row))
-
-        await writers[i % len(writers)].run(add)
+        if writer == "one_by_one":  # a transaction a call
+            async with sessionmaker() as session:
+                await store_calls(session, COMPARISONS.sink, [StagedCall(row)])
+                await session.commit()
+        else:  # group-committed: one INSERT and one fold for the calls of a transaction
+            await writers[i % len(writers)].store(COMPARISONS.sink, StagedCall(row))
 
     await asyncio.gather(*(write(i, row) for i, row in enumerate(calls)))
     await engine.dispose()

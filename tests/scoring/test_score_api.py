@@ -11,10 +11,12 @@ import httpx2
 import pytest
 from sqlalchemy import func, select
 
-from app.comparisons.sweeper import sweep
+from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
+from app.jobs.closing import sweep
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
+from app.scoring.service import ScoreKind
 from app.scoring.stats import length_normalized_score
 from tests.scoring.builders import sim_judges_toml
 
@@ -370,7 +372,8 @@ async def test_the_sweeper_closes_a_session_left_running_by_a_killed_process(
     async with create_sessionmaker(engine)() as db:
         db.add(killed_session())
         await db.commit()
-        assert await sweep(create_sessionmaker(engine), grace_s=60) == 1
+        kinds = [COMPARISONS.tables, ScoreKind.tables]
+        assert await sweep(create_sessionmaker(engine), kinds, grace_s=60) == 1
         row = await db.get(ScoreSession, "killed", populate_existing=True)
         assert row is not None
         assert (row.status, row.error_kind, row.idempotency_key) == ("failed", "interrupted", None)

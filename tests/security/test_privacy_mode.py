@@ -23,14 +23,12 @@ import httpx2
 from sqlalchemy import func, select, text
 
 from app.batches.schemas import BatchCreate
-from app.batches.service import request_hash as batch_hash
 from app.comparisons.models import JudgeCall
 from app.comparisons.schemas import CompareRequest
-from app.comparisons.service import request_hash as compare_hash
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
+from app.jobs.idempotency import request_hash
 from app.retention import purge
-from app.scoring.idempotency import request_hash as score_hash
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.schemas import ScoreRequest
 from tests.batches.support import wait_for_batch
@@ -204,9 +202,9 @@ async def test_privacy_mode_stores_no_submitted_text_in_any_column(
     }
     assert leaks == set()
     plain_hashes = {  # a plain hash of a request would confirm a guessed one
-        compare_hash(CompareRequest.model_validate(compare_body())),
-        score_hash(ScoreRequest.model_validate(score_body())),
-        batch_hash(BatchCreate.model_validate(batch_body())),
+        request_hash(CompareRequest.model_validate(compare_body())),
+        request_hash(ScoreRequest.model_validate(score_body())),
+        request_hash(BatchCreate.model_validate(batch_body())),
     }
     assert not [v for values in stored.values() for v in values if v in plain_hashes]
     assert await count(own_pg, ScoreSession) == 1  # the scan looked at stored sessions

@@ -1,0 +1,137 @@
+"""Closing jobs that nobody will finish: cancelled at shutdown, or left `running` by a killed
+process. One rule for every kind: `partial` when a judge answered, else `failed` (which releases
+the Idempotency-Key), both with `error_kind` interrupted.
+
+A killed process's job is closed by the periodic sweep, or sooner when it is next read or
+replayed. A `waiting` job (held by something outside, not by a process) is never closed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import structlog
+from sqlalchemy import ColumnElement, exists, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import InstrumentedAttribute
+
+from app.db import Base, rowcount, utcnow
+from app.jobs.models import JobColumns, StoredCall
+from app.jobs.writes import GroupCommit
+
+log = structlog.get_logger()
+
+
+@dataclass(frozen=True)
+class JobTables:
+    """Where a kind stores its jobs and calls, as the kernel needs to know them."""
+
+    name: str  # how logs and counts name the kind: "comparisons", "score_sessions"
+    job: type[JobColumns]
+    call: type[StoredCall]
+    call_job_id: InstrumentedAttribute[str]  # the call's column naming its job
+    tags: tuple[type[Base], str]  # the tag table and its column naming the job
+    answered: ColumnElement[bool]  # a call that produced a usable answer
+
+    def running(self, job_id: str | None = None, grace_s: float | None = None) -> Any:
+        """Running jobs to close: one by id, and/or every one past its deadline plus `grace_s`."""
+        job: Any = self.job
+        condition = job.status == "running"
+        if job_id is not None:
+            condition &= job.id == job_id
+        if grace_s is not None:
+            condition &= job.deadline_at < utcnow() - timedelta(seconds=grace_s)
+        return condition
+
+
+async def close_interrupted(session: AsyncSession, tables: JobTables, condition: Any) -> int:
+    """Mark the running jobs matching `condition` `partial` (a judge answered) or `failed`."""
+    job: Any = tables.job
+    answered = exists(select(tables.call.id).where(tables.call_job_id == job.id, tables.answered))
+    now = utcnow()
+    partial = await session.execute(
+        update(job)
+        .where(condition, answered)
+        .values(status="partial", error_kind="interrupted", completed_at=now)
+    )
+    failed = await session.execute(
+        update(job)
+        .where(condition)
+        .values(status="failed", error_kind="interrupted", completed_at=now, idempotency_key=None)
+    )
+    return rowcount(partial) + rowcount(failed)
+
+
+async def close_if_orphaned(
+    session: AsyncSession, tables: JobTables, row: JobColumns, grace_s: float
+) -> None:
+    """Close one job, as it is read, if a killed process left it running past its deadline."""
+    if row.status != "running":
+        return
+    if await close_interrupted(session, tables, tables.running(row.id, grace_s)):
+        await session.commit()
+        await session.refresh(row)
+
+
+async def mark_interrupted(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    tables: JobTables,
+    job_id: str,
+    writes: GroupCommit,
+) -> None:
+    """Close a job whose calls were cancelled (shutdown); the sweeper's rule, applied at once."""
+    await writes.wait_idle()  # calls already handed over are stored, then counted
+    async with sessionmaker() as session:
+        await close_interrupted(session, tables, tables.running(job_id))
+        await session.commit()
+
+
+async def sweep(
+    sessionmaker: async_sessionmaker[AsyncSession], kinds: Sequence[JobTables], grace_s: float
+) -> int:
+    """Close every kind's running jobs past their deadline plus a grace period."""
+    async with sessionmaker() as session:
+        closed = {
+            t.name: await close_interrupted(session, t, t.running(None, grace_s)) for t in kinds
+        }
+        await session.commit()
+    if any(closed.values()):
+        log.warning("swept_interrupted", **closed)
+    return sum(closed.values())
+
+
+async def _sweep_forever(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    kinds: Sequence[JobTables],
+    interval_s: float,
+    grace_s: float,
+) -> None:
+    while True:
+        await asyncio.sleep(interval_s)
+        try:
+            await sweep(sessionmaker, kinds, grace_s)
+        except Exception as exc:  # an outage must not kill the loop; the next round retries
+            log.warning("sweep_failed", error=type(exc).__name__)
+
+
+@contextlib.asynccontextmanager
+async def run_sweeper(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    kinds: Sequence[JobTables],
+    interval_s: float,
+    grace_s: float,
+) -> AsyncIterator[None]:
+    """Sweep once now, then every `interval_s` while the app runs."""
+    await sweep(sessionmaker, kinds, grace_s)
+    task = asyncio.create_task(_sweep_forever(sessionmaker, kinds, interval_s, grace_s))
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

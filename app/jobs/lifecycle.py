@@ -1,0 +1,527 @@
+"""The job lifecycle, once for every kind: replay → prepare → reserve → run shielded → finish.
+
+The rule: *the kernel owns the job row, the kind owns its calls*. A kind (a comparison, a score
+session) says how to plan, which columns its row has, how to run its calls over those already
+stored, what its row says when they are done, and how to read it (`Kind`). The kernel does the
+rest the same way for each: the Idempotency-Key, the synchronous limits and pool admission,
+inserting the row, the deadline, closing a cancelled job, storing the outcome (group-committed)
+or answering 503 `not_persisted` when the database took the judges' work but not the result.
+
+A batch item runs the same lifecycle under the id allocated at submission (`run_item`); a
+delivery after a killed one reopens the job with its stored plan, and the kind asks only for the
+calls still missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Annotated, Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+from sqlalchemy import insert, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from starlette.datastructures import MutableHeaders
+
+from app.auth.keys import Principal
+from app.config import Settings
+from app.db import Base, utcnow
+from app.deps import from_state
+from app.errors import (
+    DATABASE_ERRORS,
+    JudgesFailed,
+    ServiceUnavailable,
+    TooManyCalls,
+    ValidationProblem,
+)
+from app.jobs import closing, idempotency
+from app.jobs.closing import JobTables
+from app.jobs.models import JobColumns
+from app.jobs.slots import CallSlots, JudgePool
+from app.jobs.writes import CallSink, GroupCommit, StagedCall
+from app.judges.registry import JudgeRegistry
+from app.privacy import TextKeeper
+
+PlanT = TypeVar("PlanT")
+ReadT = TypeVar("ReadT")
+ReadCo = TypeVar("ReadCo", covariant=True)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Services:
+    """The process-wide resources every job needs (made in the lifespan or the worker)."""
+
+    settings: Settings
+    sessionmaker: async_sessionmaker[AsyncSession]
+    registry: JudgeRegistry
+    pool: JudgePool
+    writes: GroupCommit
+    keeper: TextKeeper  # under the instance's stored salt (app/keyring/service.py)
+
+
+JobsDep = Annotated[Services, from_state("jobs")]
+
+
+class JobRequest(Protocol):
+    """What the kernel reads of every kind's request."""
+
+    judges: list[str] | None
+    timeout_s: float | None
+    tags: dict[str, str]
+
+    def model_dump(self, *, mode: str) -> dict[str, Any]: ...
+
+
+@dataclass
+class Job(Generic[PlanT]):
+    """One job as it runs: its row (as inserted or reopened), its plan, the rows that hang off
+    it (as inserted), its tags and the digest of its request."""
+
+    row: Any  # the kind's `JobColumns` table, not attached to a session
+    plan: PlanT
+    request: Any  # the kind's validated request
+    digest: str
+    dependents: dict[type[Base], list[dict[str, Any]]] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[ReadT]):
+    """The answer, and whether it was replayed from an earlier request with the same key."""
+
+    answer: ReadT
+    replayed: bool
+
+
+class Kind(Protocol[PlanT, ReadCo]):
+    """What differs between a comparison and a score session."""
+
+    @property
+    def tables(self) -> JobTables:
+        """Where its jobs and calls are stored."""
+        ...
+
+    @property
+    def sink(self) -> CallSink:
+        """Its calls in the write path."""
+        ...
+
+    @property
+    def failed_detail(self) -> str:
+        """The 502's sentence when no judge produced a result."""
+        ...
+
+    @property
+    def id_field(self) -> str:
+        """The 502's extra member naming the job: "comparison_id"."""
+        ...
+
+    async def plan(
+        self, request: Any, names: list[str], services: Services, session: AsyncSession
+    ) -> PlanT:
+        """Resolve the panel and plan the calls; every 422 comes from here."""
+        ...
+
+    def planned_calls(self, plan: PlanT) -> int:
+        """How many judge calls the plan makes at most."""
+        ...
+
+    def row_values(self, request: Any, plan: PlanT, services: Services) -> dict[str, Any]:
+        """The kind's own columns of its job row."""
+        ...
+
+    def dependents(
+        self, request: Any, job_id: str, plan: PlanT, services: Services
+    ) -> dict[type[Base], list[dict[str, Any]]]:
+        """Rows inserted with the job row that refer to it (responses), tags excepted."""
+        ...
+
+    async def reopen(
+        self, session: AsyncSession, row: Any, request: Any, services: Services
+    ) -> tuple[PlanT, Any]:
+        """The stored plan of a job a killed delivery left (never a new one: audit draws must not
+        change), and its stored calls."""
+        ...
+
+    async def run(self, job: Job[PlanT], stored: Any, run: Run) -> Any:
+        """Every call of the job over the `stored` ones (None for a new job)."""
+        ...
+
+    def verdict(self, job: Job[PlanT], calls: Any) -> dict[str, Any]:
+        """The row's final columns, `status` first among them."""
+        ...
+
+    async def snapshot(self, job: Job[PlanT], calls: Any, services: Services) -> dict[str, Any]:
+        """Columns read from elsewhere when the outcome is stored (may raise database errors)."""
+        ...
+
+    def answer(self, job: Job[PlanT], calls: Any) -> ReadCo:
+        """The answer from the job as it ran."""
+        ...
+
+    async def read(self, session: AsyncSession, row: Any) -> ReadCo:
+        """The answer from the stored rows."""
+        ...
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a kind's calls run under: the slots (pool, bound, deadline, draws), the writer, and
+    what the kind stores texts through and reads back with."""
+
+    slots: CallSlots
+    writer: CallWriter
+    keeper: TextKeeper
+    sessionmaker: async_sessionmaker[AsyncSession]
+
+
+class CallWriter:
+    """Stores each call of one job as it completes, through the group commit; counts what the
+    database did not take (the answer still carries those calls)."""
+
+    def __init__(
+        self, sink: CallSink, writes: GroupCommit, reserved: asyncio.Task[None] | None = None
+    ) -> None:
+        self.sink = sink
+        self.writes = writes
+        self.reserved = reserved  # the job row's insert, when it runs beside the judges
+        self.unsaved = 0
+
+    async def job_stored(self) -> bool:
+        """Whether the job's row is in (the calls refer to it); waits for its insert."""
+        if self.reserved is None:
+            return True
+        try:
+            await asyncio.shield(self.reserved)
+        except DATABASE_ERRORS:
+            return False
+        return True
+
+    async def store(self, call: StagedCall) -> None:
+        """Store one call. An IntegrityError (another delivery stored it first) is the kind's to
+        settle; a database that does not answer only counts the call as unsaved."""
+        try:
+            if await self.job_stored():
+                await self.writes.store(self.sink, call)
+                return
+        except DATABASE_ERRORS:
+            pass
+        self.unsaved += 1
+
+
+def timeout_of(request: JobRequest, settings: Settings) -> float:
+    """The job's deadline in seconds: its own, capped by the setting."""
+    if request.timeout_s is not None and request.timeout_s > settings.compare_timeout_s:
+        raise ValidationProblem(f"/timeout_s: at most {settings.compare_timeout_s} seconds")
+    return request.timeout_s or settings.compare_timeout_s
+
+
+def draw_seed(settings: Settings, digest: str) -> str | None:
+    """Reproducible draws per request when `draw_seed` is set (tests, benchmarks)."""
+    return f"{settings.draw_seed}:{digest}" if settings.draw_seed is not None else None
+
+
+async def run_request(
+    kind: Kind[PlanT, ReadT],
+    request: JobRequest,
+    principal: Principal,
+    idempotency_key: str | None,
+    services: Services,
+) -> Outcome[ReadT]:
+    """A synchronous request, end to end; every call is stored as it completes."""
+    key = idempotency.stored_key(idempotency_key, services.keeper)
+    digest = idempotency.request_hash(request)  # type: ignore[arg-type]
+    if key:
+        replay = await find_replay(kind, principal.key_id, key, digest, services)
+        if replay is not None:
+            return Outcome(replay, replayed=True)
+    settings = services.settings
+    names = services.registry.panel_or_default(request.judges)
+    if len(names) > settings.max_panel:
+        raise TooManyCalls(f"at most {settings.max_panel} judges per request; use /v1/batches")
+    timeout_s = timeout_of(request, settings)
+    async with services.sessionmaker() as session:
+        plan = await kind.plan(request, names, services, session)
+        planned = kind.planned_calls(plan)
+        if planned > settings.max_sync_calls:
+            raise TooManyCalls(
+                f"{planned} planned judge calls exceed {settings.max_sync_calls}; "
+                "use /v1/batches for larger jobs"
+            )
+        services.pool.admit(planned)
+        job_id, key_id = str(uuid.uuid4()), principal.key_id
+        job = new_job(kind, request, plan, job_id, key_id, key, digest, timeout_s, services)
+        if key:
+            # The key is taken before any judge is paid; planning and reserving, one commit.
+            await reserve(kind, job, session)
+    # Without a key there is nothing to reserve: the row is written while the judges think
+    # (one transaction off the answer's path), and each call's write waits for it.
+    reserved = None if key else asyncio.create_task(insert_alone(kind, job, services))
+    answer = await run_job(kind, job, None, reserved, services)
+    if job.row.status == "failed":
+        raise JudgesFailed(kind.failed_detail, extra={kind.id_field: job.row.id})
+    return Outcome(answer, replayed=False)
+
+
+async def run_item(
+    kind: Kind[PlanT, ReadT],
+    request: JobRequest,
+    job_id: str,
+    api_key_id: str,
+    services: Services,
+) -> tuple[ReadT, str]:
+    """A batch item's job under the id allocated at submission: (answer, status).
+
+    A finished job is read back. One that a killed delivery left running (or that was closed as
+    interrupted) is reopened with its stored plan, its calls kept. Two deliveries racing to
+    insert a new one means two processes hold the item: the loser's IntegrityError ends its
+    attempt, and the item's lease decides who carries on.
+    """
+    timeout_s = timeout_of(request, services.settings)
+    digest = idempotency.request_hash(request)  # type: ignore[arg-type]
+    async with services.sessionmaker() as session:
+        found: Any = await session.get(kind.tables.job, job_id)
+        if found is not None and not needs_run(found):
+            return await kind.read(session, found), found.status
+        if found is None:
+            names = services.registry.panel_or_default(request.judges)
+            plan = await kind.plan(request, names, services, session)
+            job = new_job(
+                kind, request, plan, job_id, api_key_id, None, digest, timeout_s, services
+            )
+            await insert_job(kind, job, session)
+            await session.commit()
+            stored = None
+        else:
+            plan, stored = await kind.reopen(session, found, request, services)
+            job = Job(found, plan, request, digest, tags=services.keeper.tags(request.tags))
+            await reopen(kind, job, timeout_s, session)
+    answer = await run_job(kind, job, stored, None, services)
+    return answer, job.row.status
+
+
+def needs_run(row: JobColumns) -> bool:
+    """Whether a delivery must (re)run a job: still running, or closed by an interruption."""
+    return row.status == "running" or row.error_kind == "interrupted"
+
+
+def new_job(
+    kind: Kind[PlanT, Any],
+    request: JobRequest,
+    plan: PlanT,
+    job_id: str,
+    api_key_id: str,
+    idempotency_key: str | None,
+    digest: str,
+    timeout_s: float,
+    services: Services,
+) -> Job[PlanT]:
+    """A job not stored yet, `running`; its key as stored."""
+    keeper, now = services.keeper, utcnow()
+    values = {
+        "id": job_id,
+        "created_at": now,
+        "deadline_at": now + timedelta(seconds=timeout_s),
+        "status": "running",
+        "api_key_id": api_key_id,
+        "idempotency_key": idempotency_key,
+        # Its HMAC in privacy mode: a plain hash would confirm a guessed request.
+        "request_hash": keeper.token(digest),
+        "timeout_s": timeout_s,
+        **kind.row_values(request, plan, services),
+    }
+    row = kind.tables.job(**values)
+    dependents = kind.dependents(request, job_id, plan, services)
+    return Job(row, plan, request, digest, dependents, keeper.tags(request.tags))
+
+
+async def insert_job(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) -> None:
+    """Insert the job's row, its dependents and its tags in the session's transaction.
+
+    Core INSERTs: the ORM's unit of work for one new row of 30 columns cost more CPU than the
+    statement. The answer is built from the transient row holding the same values.
+    """
+    connection = await session.connection()
+    await connection.execute(insert(kind.tables.job), [row_values(job.row)])
+    tags = [{"key": k, "value": v} for k, v in job.tags.items()]
+    dependents = {**job.dependents}
+    if tags:
+        tag_table, job_column = kind.tables.tags
+        dependents[tag_table] = [{job_column: job.row.id, **tag} for tag in tags]
+    for table, rows in dependents.items():
+        if rows:
+            await connection.execute(insert(table), rows)
+
+
+def row_values(row: Any) -> dict[str, Any]:
+    """The column values set on a transient row."""
+    return {c.key: getattr(row, c.key) for c in row.__table__.columns if c.key in row.__dict__}
+
+
+async def reserve(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) -> None:
+    """Insert and commit the job (409 when its key was taken meanwhile)."""
+    try:
+        await insert_job(kind, job, session)
+        await session.commit()
+    except IntegrityError as exc:  # a concurrent request holds the same key
+        await session.rollback()
+        holder = await idempotency.find_holder(
+            session, kind.tables.job, job.row.api_key_id, job.row.idempotency_key
+        )
+        raise idempotency.in_progress(holder) from exc
+
+
+async def insert_alone(kind: Kind[Any, Any], job: Job[Any], services: Services) -> None:
+    """`insert_job` in a transaction of its own."""
+    async with services.sessionmaker() as session:
+        await insert_job(kind, job, session)
+        await session.commit()
+
+
+async def reopen(
+    kind: Kind[Any, Any], job: Job[Any], timeout_s: float, session: AsyncSession
+) -> None:
+    """Mark a stored job running again with a fresh deadline."""
+    values = {
+        "status": "running",
+        "error_kind": None,
+        "completed_at": None,
+        "deadline_at": utcnow() + timedelta(seconds=timeout_s),
+    }
+    table: Any = kind.tables.job
+    await session.execute(update(table).where(table.id == job.row.id).values(**values))
+    await session.commit()
+    for name, value in values.items():
+        setattr(job.row, name, value)
+
+
+async def find_replay(
+    kind: Kind[Any, ReadT], key_id: str, key: str, digest: str, services: Services
+) -> ReadT | None:
+    """The stored answer for a repeated Idempotency-Key, or None to run afresh."""
+    async with services.sessionmaker() as session:
+        row: Any = await idempotency.find_holder(session, kind.tables.job, key_id, key)
+        if row is None:
+            return None
+        await closing.close_if_orphaned(session, kind.tables, row, services.settings.sweep_grace_s)
+        if row.status == "running":
+            raise idempotency.in_progress(row)
+        if row.idempotency_key is None:  # closed without a result: the key is released
+            return None
+        idempotency.check_body(row, services.keeper.token(digest))
+        return await kind.read(session, row)
+
+
+async def run_job(
+    kind: Kind[PlanT, ReadT],
+    job: Job[PlanT],
+    stored: Any,
+    reserved: asyncio.Task[None] | None,
+    services: Services,
+) -> ReadT:
+    """Run the kind's calls, then store the outcome; a cancelled run closes the job."""
+    settings = services.settings
+    slots = CallSlots(
+        services.pool,
+        settings.max_request_concurrency,
+        job.row.timeout_s,
+        draw_seed(settings, job.digest),
+    )
+    writer = CallWriter(kind.sink, services.writes, reserved)
+    try:
+        run = Run(slots, writer, services.keeper, services.sessionmaker)
+        calls = await kind.run(job, stored, run)
+    except asyncio.CancelledError:
+        # Shutdown cancelled the calls: keep what was stored and close the job.
+        await asyncio.shield(close_cancelled(kind, job, writer, services))
+        raise
+    return await finish(kind, job, calls, writer, services)
+
+
+async def close_cancelled(
+    kind: Kind[Any, Any], job: Job[Any], writer: CallWriter, services: Services
+) -> None:
+    """`closing.mark_interrupted` for the job, once (and if) its row is in."""
+    if await writer.job_stored():
+        await closing.mark_interrupted(
+            services.sessionmaker, kind.tables, job.row.id, services.writes
+        )
+
+
+async def finish(
+    kind: Kind[PlanT, ReadT], job: Job[PlanT], calls: Any, writer: CallWriter, services: Services
+) -> ReadT:
+    """Write the job's final columns last, and answer; 503 when they could not be stored."""
+    values = {**kind.verdict(job, calls), "completed_at": utcnow()}
+    if values["status"] == "failed":
+        values["idempotency_key"] = None  # a failed outcome releases the key
+    stored = writer.unsaved == 0 and await writer.job_stored()
+    try:
+        if stored and values["status"] != "failed":
+            values.update(await kind.snapshot(job, calls, services))
+        stored = stored and await write_final(kind.tables, job.row.id, values, services.writes)
+    except DATABASE_ERRORS:
+        stored = False
+    for name, value in values.items():
+        setattr(job.row, name, value)
+    answer = kind.answer(job, calls)
+    if not stored:
+        raise ServiceUnavailable(
+            "the judges answered but the database is unreachable; the result is not stored",
+            headers={"Retry-After": "5"},
+            extra={"not_persisted": True, "result": as_json(answer)},
+        )
+    return answer
+
+
+async def write_final(
+    tables: JobTables, job_id: str, values: dict[str, Any], writes: GroupCommit
+) -> bool:
+    """Store the final columns; False when the database is unreachable."""
+    table: Any = tables.job
+
+    async def update_job(session: AsyncSession) -> None:
+        # A Core UPDATE on the session's connection: the session holds no row to keep in step,
+        # so the ORM's autoflush and bulk-update bookkeeping would be pure cost.
+        connection = await session.connection()
+        await connection.execute(update(table).where(table.id == job_id).values(**values))
+
+    try:
+        await writes.run(update_job)
+    except DATABASE_ERRORS:
+        return False
+    return True
+
+
+def as_json(answer: Any) -> Any:
+    """An answer as the 503's `result` member carries it."""
+    return answer.model_dump(mode="json") if isinstance(answer, BaseModel) else answer
+
+
+async def outlive_client(work: Coroutine[Any, Any, T], in_flight: set[asyncio.Task[Any]]) -> T:
+    """Run a job to its end even if the client disconnects; shutdown drains `in_flight`."""
+    task = asyncio.create_task(work)
+    in_flight.add(task)
+    task.add_done_callback(in_flight.discard)
+    return await asyncio.shield(task)
+
+
+def mark_answer(headers: MutableHeaders, outcome: Outcome[Any], simulated: bool) -> None:
+    """The headers every job answer carries: a replay, and answers from simulated judges."""
+    if outcome.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    if simulated:
+        headers["Fairpair-Simulated"] = "true"
+
+
+async def read_job(
+    kind: Kind[Any, ReadT], session: AsyncSession, row: Any, grace_s: float
+) -> ReadT:
+    """A stored job's answer; a job a killed process left running is closed first."""
+    await closing.close_if_orphaned(session, kind.tables, row, grace_s)
+    return await kind.read(session, row)

@@ -1,0 +1,180 @@
+"""The one write path of judge calls, and group commit for every write of a running job.
+
+`store_calls` is the only code that inserts judge calls: it inserts them and, in the same
+transaction, keeps in step what depends on them (the report's rollups for pair calls, the scores
+of a scoring call), as the kind that owns the calls says (`CallSink`). Nothing else folds a
+rollup: there are no ORM event hooks.
+
+Group commit: a write is sent the moment it is handed over, unless `max_flushes` transactions are
+already in flight; then it waits for one of them and goes with whatever else arrived meanwhile in
+the next. An idle process pays one transaction per write; a busy one pays a share of one, which
+is where the request path's CPU went (a transaction costs a checkout, a ping, BEGIN and COMMIT
+whatever it carries). The calls of one transaction go in one INSERT per kind.
+
+No-loss: `run` and `store` return only once their write is committed, and no answer is sent
+before every write of the job returned, so a crash can lose only writes nobody was told about,
+exactly as with a transaction per write; a write waits for at most the transactions in flight
+before it. A caller that is cancelled (shutdown) does not take its write back: it is committed
+all the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+
+from app.jobs.models import StoredCall
+
+Write = Callable[[AsyncSession], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class StagedCall:
+    """One call's column values, and rows that refer to it by id (a scoring call's scores)."""
+
+    values: dict[str, Any]
+    children: list[dict[str, Any]] = field(default_factory=list)
+
+
+class CallSink(Protocol):
+    """What a kind tells the write path about its calls."""
+
+    @property
+    def table(self) -> type[StoredCall]:
+        """The calls' table."""
+        ...
+
+    async def after_insert(
+        self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
+    ) -> None:
+        """Keep what depends on the calls in step, in their transaction (`ids` in order)."""
+        ...
+
+
+async def store_calls(session: AsyncSession, sink: CallSink, calls: Sequence[StagedCall]) -> None:
+    """Insert judge calls and what depends on them, in the session's transaction.
+
+    One Core INSERT for all of them: the ORM's unit of work per object cost more CPU than the
+    statement.
+    """
+    await session.flush()  # rows the calls refer to, added through the ORM, go first
+    connection = await session.connection()
+    table = sink.table
+    inserted = await connection.execute(
+        insert(table).returning(table.id, sort_by_parameter_order=True),
+        [call.values for call in calls],
+    )
+    await sink.after_insert(connection, calls, list(inserted.scalars()))
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A write handed over: statements on the session, or a call for `store_calls`."""
+
+    done: asyncio.Future[None]
+    write: Write | None = None
+    sink: CallSink | None = None
+    call: StagedCall | None = None
+
+
+class GroupCommit:
+    """Commits writes together when they arrive while others are being committed."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        *,
+        max_flushes: int = 2,
+        max_batch: int = 128,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.max_flushes = max_flushes
+        self.max_batch = max_batch
+        self._queue: list[_Pending] = []
+        self._flushers: set[asyncio.Task[None]] = set()
+
+    async def run(self, write: Write) -> None:
+        """Commit `write` (adds or statements on the session it is given); raise what it raised."""
+        await self._hand_over(_Pending(asyncio.get_running_loop().create_future(), write=write))
+
+    async def store(self, sink: CallSink, call: StagedCall) -> None:
+        """Commit one judge call through `store_calls`; raise what the transaction raised."""
+        future = asyncio.get_running_loop().create_future()
+        await self._hand_over(_Pending(future, sink=sink, call=call))
+
+    async def _hand_over(self, pending: _Pending) -> None:
+        self._queue.append(pending)
+        if len(self._flushers) < self.max_flushes:
+            flusher = asyncio.create_task(self._flush())
+            self._flushers.add(flusher)
+            flusher.add_done_callback(self._flushers.discard)
+        try:
+            await asyncio.shield(pending.done)
+        except asyncio.CancelledError:
+            pending.done.add_done_callback(_outcome_is_nobodys)
+            raise
+
+    async def wait_idle(self) -> None:
+        """Return once no write is waiting or in flight (shutdown, before the engine goes)."""
+        while self._flushers:
+            await asyncio.gather(*self._flushers, return_exceptions=True)
+
+    async def _flush(self) -> None:
+        while self._queue:
+            batch = self._queue[: self.max_batch]
+            del self._queue[: self.max_batch]
+            await self._commit(batch)
+
+    async def _commit(self, batch: list[_Pending]) -> None:
+        try:
+            async with self.sessionmaker() as session:
+                await _apply(session, batch)
+                await session.commit()
+        except IntegrityError as exc:
+            if len(batch) == 1:
+                _settle(batch, exc)
+                return
+            for pending in batch:  # one conflicting row must not fail the others
+                await self._commit([pending])
+        except asyncio.CancelledError:
+            for pending in batch:
+                pending.done.cancel()
+            raise
+        except Exception as exc:  # the database is down: every write of the batch hears it
+            _settle(batch, exc)
+        else:
+            _settle(batch, None)
+
+
+async def _apply(session: AsyncSession, batch: list[_Pending]) -> None:
+    """The batch's writes in the order handed over, then its calls: one `store_calls` a kind."""
+    calls: dict[int, tuple[CallSink, list[StagedCall]]] = {}
+    for pending in batch:
+        if pending.write is not None:
+            await pending.write(session)
+        elif pending.sink is not None and pending.call is not None:
+            calls.setdefault(id(pending.sink), (pending.sink, []))[1].append(pending.call)
+    for sink, staged in calls.values():
+        await store_calls(session, sink, staged)
+
+
+def _settle(batch: list[_Pending], error: Exception | None) -> None:
+    for pending in batch:
+        if pending.done.done():
+            continue
+        if error is None:
+            pending.done.set_result(None)
+        else:
+            pending.done.set_exception(error)
+
+
+def _outcome_is_nobodys(done: asyncio.Future[None]) -> None:
+    # The caller went away; reading the outcome keeps asyncio from logging it as unretrieved.
+    if not done.cancelled():
+        done.exception()
