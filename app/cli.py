@@ -255,7 +255,7 @@ async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[s
     """The report from the local database, by the function the route uses."""
     from app.keyring.service import text_keeper
     from app.reports.bias import build_report
-    from app.reports.router import report_filters
+    from app.reports.params import report_filters
 
     # Tag values are matched as stored: their HMACs in privacy mode.
     engine = session.bind

@@ -14,8 +14,9 @@ from app.comparisons.queries import as_utc
 from app.db import utcnow
 from app.deps import KeeperDep
 from app.errors import ValidationProblem
+from app.params import JudgeParam, TagParams
 from app.privacy import KEEP_TEXTS, TextKeeper
-from app.reports.router import report_filters
+from app.reports.params import report_filters
 from app.scoring.queries import ScoringFilters
 from app.textpatterns import compile_linear
 
@@ -83,11 +84,11 @@ class PageFilters:
 
 def page_filters(
     keeper: KeeperDep,
-    judge: Annotated[str | None, Query(max_length=100)] = None,
+    judge: JudgeParam = None,
     window: Annotated[str | None, Query(max_length=8)] = None,
     since: datetime | None = None,
     until: datetime | None = None,
-    tag: Annotated[list[str] | None, Query(max_length=16)] = None,
+    tag: TagParams = None,
     rubric: Annotated[str | None, Query(max_length=100)] = None,
 ) -> PageFilters:
     """The filters of a page request; empty form fields count as absent."""

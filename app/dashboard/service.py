@@ -17,7 +17,7 @@ from app.dashboard import charts
 from app.dashboard.charts import Chart, Row
 from app.dashboard.filters import PageFilters
 from app.labels.report import label_sections
-from app.leaderboard.router import leaderboard_query
+from app.leaderboard.params import leaderboard_query
 from app.leaderboard.service import LeaderboardCache, get_leaderboard
 from app.reports.bias import COIN_TOSS_FLOOR, HIGH_FAILURE_SHARE, RED_FLAG_FLOOR, build_report
 from app.scoring import queries as scoring_queries

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import AfterValidator, StringConstraints
 
-from app.comparisons.queries import as_utc, parse_tag_filters
 from app.deps import KeeperDep, ReadKey, SessionmakerDep
-from app.errors import ValidationProblem
 from app.fields import check_text
-from app.leaderboard.queries import LeaderboardFilters
+from app.leaderboard.params import leaderboard_query
 from app.leaderboard.schemas import Leaderboard
-from app.leaderboard.service import LeaderboardCacheDep, LeaderboardQuery, get_leaderboard
-from app.privacy import TextKeeper
+from app.leaderboard.service import LeaderboardCacheDep, get_leaderboard
 
 router = APIRouter(tags=["leaderboard"])
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -28,33 +25,6 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 ModelName = Annotated[str, StringConstraints(min_length=1, max_length=200),
                       AfterValidator(check_text)]
 TagFilter = Annotated[str, StringConstraints(max_length=321), AfterValidator(check_text)]
-
-
-def utc_param(name: str, moment: datetime | None) -> datetime | None:
-    """A time parameter in UTC (naive means UTC); 422 when UTC cannot represent it."""
-    if moment is None:
-        return None
-    try:
-        return as_utc(moment).astimezone(UTC)
-    except OverflowError as exc:
-        raise ValidationProblem(f"/{name}: out of range") from exc
-
-
-def leaderboard_query(
-    baseline: str | None,
-    since: datetime | None,
-    until: datetime | None,
-    tag: list[str] | None,
-    keeper: TextKeeper,
-) -> LeaderboardQuery:
-    """Validated filters; without `since`, every stored comparison counts."""
-    start, end = utc_param("since", since), utc_param("until", until)
-    if start is not None and end is not None and end <= start:
-        raise ValidationProblem("/until: must be after since")
-    # Sorted, so that the same tags in another order share a cache entry.
-    tags = tuple(sorted(parse_tag_filters(tag or [], keeper)))
-    filters = LeaderboardFilters(since=start, until=end, tags=tags)
-    return LeaderboardQuery(filters=filters, baseline=baseline)
 
 
 @router.get("/v1/leaderboard", operation_id="get_leaderboard", responses=PROBLEMS)

@@ -1,0 +1,38 @@
+"""The leaderboard's query from its parameters: for its route and the dashboard's page."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from app.comparisons.queries import as_utc, parse_tag_filters
+from app.errors import ValidationProblem
+from app.leaderboard.queries import LeaderboardFilters
+from app.leaderboard.service import LeaderboardQuery
+from app.params import check_order
+from app.privacy import TextKeeper
+
+
+def utc_param(name: str, moment: datetime | None) -> datetime | None:
+    """A time parameter in UTC (naive means UTC); 422 when UTC cannot represent it."""
+    if moment is None:
+        return None
+    try:
+        return as_utc(moment).astimezone(UTC)
+    except OverflowError as exc:
+        raise ValidationProblem(f"/{name}: out of range") from exc
+
+
+def leaderboard_query(
+    baseline: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    tag: list[str] | None,
+    keeper: TextKeeper,
+) -> LeaderboardQuery:
+    """Validated filters; without `since`, every stored comparison counts."""
+    start, end = utc_param("since", since), utc_param("until", until)
+    check_order(start, end)
+    # Sorted, so that the same tags in another order share a cache entry.
+    tags = tuple(sorted(parse_tag_filters(tag or [], keeper)))
+    filters = LeaderboardFilters(since=start, until=end, tags=tags)
+    return LeaderboardQuery(filters=filters, baseline=baseline)
