@@ -38,7 +38,7 @@ from app.scoring.schemas import (
     ReviewerRead,
     ScoringSections,
 )
-from app.scoring.stats import FloatArray, classify_offset, fisher_pool
+from app.scoring.stats import classify_offset, descriptive_z, fisher_pool
 from app.stats import tier
 
 
@@ -61,13 +61,6 @@ class RubricFit:
 
 
 # Sections
-
-
-def _descriptive_z(offsets: FloatArray) -> FloatArray | None:
-    if offsets.size < 3 or np.std(offsets) == 0:
-        return None
-    z: FloatArray = (offsets - offsets.mean()) / np.std(offsets, ddof=1)
-    return z
 
 
 def reviewer_entry(
@@ -96,7 +89,7 @@ def reviewer_entry(
     k = fit.reviewers.index(name)
     entry.offset = float(fit.offsets[k])
     entry.ci95 = fit.interval(entry.offset, fit.offset_variance(name))
-    z = _descriptive_z(fit.offsets)
+    z = descriptive_z(fit.offsets)
     entry.z = None if z is None else float(z[k])
     entry.classification = None if entry.ci95 is None else classify_offset(entry.ci95, margin)
     return entry

@@ -317,7 +317,7 @@ def _interval(point: float, variance: float) -> Interval | None:
     return point - half, point + half
 
 
-def _descriptive_z(effects: FloatArray) -> FloatArray | None:
+def descriptive_z(effects: FloatArray) -> FloatArray | None:
     """(β − mean β)/sd(β), sd with ddof=1 as llm-council's statistics.stdev; None with < 3."""
     if effects.size < 3 or np.std(effects) == 0:
         return None
@@ -354,7 +354,7 @@ def _reviewer_offset(
         k = fit.reviewers.index(reviewer)
         offset = float(fit.reviewer_effect[k])
         entry["offset"], entry["ci95"] = offset, _interval(offset, fit.reviewer_cov[k, k])
-        z = _descriptive_z(fit.reviewer_effect)
+        z = descriptive_z(fit.reviewer_effect)
         entry["z"] = None if z is None else float(z[k])
         ci = entry["ci95"]
         entry["classification"] = None if ci is None else classify_offset(ci, margin)
