@@ -13,7 +13,8 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.models import Comparison, ComparisonTag
+from app.comparisons.callscope import tagged
+from app.comparisons.models import Comparison
 
 # STATISTICS.md: Python fits on at most the 100,000 most recent observations of a figure.
 MAX_OUTCOMES = 100_000
@@ -71,11 +72,7 @@ def eligible(filters: LeaderboardFilters) -> list[ColumnElement[bool]]:
         conditions.append(Comparison.created_at >= filters.since)
     if filters.until is not None:
         conditions.append(Comparison.created_at < filters.until)
-    for key, value in filters.tags:
-        tagged = select(ComparisonTag.comparison_id).where(
-            ComparisonTag.key == key, ComparisonTag.value == value
-        )
-        conditions.append(Comparison.id.in_(tagged))
+    conditions.extend(tagged(Comparison.id, filters.tags))
     return conditions
 
 
