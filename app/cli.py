@@ -68,7 +68,7 @@ def worker(
     except UnsafeSettingsError as exc:
         typer.echo(f"refusing to start: {exc}", err=True)
         raise typer.Exit(2) from exc
-    from app.batches.worker import main
+    from app.worker import main
 
     main(settings, concurrency or settings.worker_concurrency)
 

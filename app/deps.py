@@ -23,11 +23,6 @@ from app.privacy import TextKeeper
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    # TODO(lead): the layer contract forbids these two imports; define JobsDep in
-    # app/jobs/lifecycle.py and CalibrationsDep in app/scoring/calibration.py (like RegistryDep
-    # in app/judges/registry.py), import them from there in the two routers, then drop these.
-    from app.jobs.lifecycle import Services
-    from app.scoring.calibration import CalibrationCache
 
 # The fields of `State` (app/lifespan.py; tests/test_state_access.py keeps the two equal).
 StateKey = Literal[
@@ -74,8 +69,6 @@ KeyLimiterDep = Annotated[KeyRateLimiter, from_state("key_limiter")]
 InFlightDep = Annotated[set[asyncio.Task[Any]], from_state("in_flight")]
 RedisDep = Annotated["Redis | None", from_state("redis")]
 KeeperDep = Annotated[TextKeeper, from_state("keeper")]
-JobsDep = Annotated["Services", from_state("jobs")]
-CalibrationsDep = Annotated["CalibrationCache", from_state("calibrations")]
 
 
 async def get_session(sessionmaker: SessionmakerDep) -> AsyncIterator[AsyncSession]:

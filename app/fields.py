@@ -44,3 +44,13 @@ Name = Annotated[
     str, StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 ]
 ShortText = Annotated[str, StringConstraints(max_length=200), AfterValidator(check_text)]
+TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(check_text)]
+TagValue = Annotated[str, StringConstraints(max_length=256), AfterValidator(check_text)]
+CriteriaText = Annotated[
+    str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(check_text)
+]
+CriterionName = Annotated[
+    str, StringConstraints(min_length=1, max_length=100), AfterValidator(check_text)
+]
+Description = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)]
+Family = Annotated[str, StringConstraints(min_length=1, max_length=100)]

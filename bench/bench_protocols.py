@@ -48,9 +48,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of
 from app.comparisons.models import Comparison, JudgeCall
-from app.comparisons.panels import Role
 from app.comparisons.protocols import CallOutcome, Order, Protocol, Winner, judge_verdict
-from app.comparisons.service import call_row
+from app.comparisons.service import call_values
+from app.jobs.panels import Role
 from app.jobs.slots import CallSlots, JudgePool
 from app.judges.registry import RuntimeJudge
 from app.judging.providers import build_judge
@@ -152,7 +152,7 @@ async def one_comparison(
     async def keep(
         judge: RuntimeJudge, role: Role, round_index: int, order: Order, result: PairCallResult
     ) -> JudgeCall:
-        return call_row(comparison, judge, role, round_index, order, result)
+        return JudgeCall(**call_values(comparison, judge, role, round_index, order, result))
 
     # repr keeps every digit, so the sim's q is exactly the q that decides the truth.
     texts = PairTexts(

@@ -18,8 +18,6 @@ APP = Path(__file__).resolve().parent.parent / "app"
 STATE_OWNERS = frozenset({"app/deps.py", "app/lifespan.py"})
 # Values set for one request by middleware or auth, not process-wide objects.
 REQUEST_SCOPED = frozenset({"request_id", "principal"})
-# TODO(lead): comparisons/scoring routers
-NOT_CONVERTED_YET = frozenset({"app/comparisons/router.py", "app/scoring/router.py"})
 HOLDERS = frozenset({"request", "req", "app", "_app", "websocket", "connection", "conn"})
 
 
@@ -59,7 +57,7 @@ def test_only_the_lifespan_and_deps_read_state() -> None:
     offenders = {}
     for path in sorted(APP.rglob("*.py")):
         name = path.relative_to(APP.parent).as_posix()
-        if name in STATE_OWNERS | NOT_CONVERTED_YET:
+        if name in STATE_OWNERS:
             continue
         if reads := state_reads(path.read_text(encoding="utf-8")):
             offenders[name] = reads

@@ -20,6 +20,7 @@ from datetime import timedelta
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.background import running
 from app.batches import leases
 from app.batches.queue import ItemQueue
 from app.config import Settings
@@ -68,10 +69,5 @@ async def run_reconciler(
     sessionmaker: async_sessionmaker[AsyncSession], queue: ItemQueue, settings: Settings
 ) -> AsyncIterator[None]:
     """Reconcile every third of a lease (and at once when the stream was lost) while open."""
-    task = asyncio.create_task(_reconcile_forever(sessionmaker, queue, settings))
-    try:
+    async with running(_reconcile_forever(sessionmaker, queue, settings)):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

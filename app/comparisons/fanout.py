@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import cast
 
 from app.comparisons.models import JudgeCall
-from app.comparisons.panels import Role
 from app.comparisons.protocols import (
     CallOutcome,
     Order,
@@ -20,6 +19,7 @@ from app.comparisons.protocols import (
     next_step,
     order_of_round,
 )
+from app.jobs.panels import Role
 from app.jobs.slots import CallSlots
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criteria, PairCallResult

@@ -4,20 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
-)
+from sqlalchemy import Boolean, Float, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType
-from app.jobs.models import JobColumns, StoredCall
+from app.jobs.models import JobColumns, StoredCall, TagColumns, job_reference
 
 
 class Comparison(JobColumns, Base):
@@ -52,17 +43,12 @@ class Comparison(JobColumns, Base):
     judge_results: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
 
-class ComparisonTag(Base):
-    """A caller's `key: value` tag; reports filter on these."""
+class ComparisonTag(TagColumns, Base):
+    """A caller's `key: value` tag on a comparison."""
 
     __tablename__ = "comparison_tags"
-    __table_args__ = (Index("ix_comparison_tags_key_value", "key", "value"),)
 
-    comparison_id: Mapped[str] = mapped_column(
-        ForeignKey("comparisons.id", ondelete="CASCADE"), primary_key=True
-    )
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    value: Mapped[str] = mapped_column(String(256))
+    comparison_id: Mapped[str] = job_reference("comparisons", primary_key=True)
 
 
 class JudgeCall(StoredCall):
@@ -76,9 +62,7 @@ class JudgeCall(StoredCall):
         Index("ix_judge_calls_started_at", "started_at"),
     )
 
-    comparison_id: Mapped[str] = mapped_column(
-        ForeignKey("comparisons.id", ondelete="CASCADE"), index=True
-    )
+    comparison_id: Mapped[str] = job_reference("comparisons", index=True)
     role: Mapped[str] = mapped_column(String(8))  # voter | audit
     protocol: Mapped[str] = mapped_column(String(16))
     round: Mapped[int] = mapped_column(Integer)

@@ -24,8 +24,9 @@ from app.comparisons.schemas import (
     Lengths,
     ProtocolIn,
 )
-from app.errors import NotFound, ValidationProblem
+from app.errors import ValidationProblem
 from app.fields import check_text
+from app.jobs.models import usage_of
 from app.privacy import TextKeeper
 
 
@@ -65,15 +66,7 @@ def call_read(call: JudgeCall) -> CallRead:
         mapped_winner=call.mapped_winner,
         confidence=call.confidence,
         confidence_source=call.confidence_source,
-        latency_ms=call.latency_ms,
-        tokens_in=call.tokens_in,
-        tokens_out=call.tokens_out,
-        cost_usd=call.cost_usd,
-        retries=call.retries,
-        error_kind=call.error_kind,
-        error=call.error,
-        started_at=call.started_at,
-        finished_at=call.finished_at,
+        **usage_of(call),
     )
 
 
@@ -139,14 +132,6 @@ async def read_many(
 async def read_comparison(session: AsyncSession, comparison: Comparison) -> ComparisonRead:
     """The answer for one stored comparison."""
     return (await read_many(session, [comparison]))[0]
-
-
-async def get_comparison(session: AsyncSession, comparison_id: str) -> ComparisonRead:
-    """One comparison by id, or 404."""
-    comparison = await session.get(Comparison, comparison_id)
-    if comparison is None:
-        raise NotFound(f"no comparison with id '{comparison_id}'")
-    return await read_comparison(session, comparison)
 
 
 def encode_cursor(comparison: Comparison) -> str:

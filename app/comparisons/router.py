@@ -8,17 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Response
 
 from app.comparisons import queries, service
-from app.comparisons.models import Comparison
 from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
-from app.deps import (
-    CompareKey,
-    InFlightDep,
-    KeeperDep,
-    ReadKey,
-    SessionDep,
-    SettingsDep,
-)
-from app.errors import NotFound
+from app.deps import CompareKey, InFlightDep, KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.jobs.lifecycle import JobsDep, mark_answer, outlive_client, read_job
 
 router = APIRouter(tags=["comparisons"])
@@ -54,10 +45,7 @@ async def get_comparison(
     comparison_id: str, _: ReadKey, session: SessionDep, settings: SettingsDep
 ) -> ComparisonRead:
     """One stored comparison with every call."""
-    row = await session.get(Comparison, comparison_id)
-    if row is None:
-        raise NotFound(f"no comparison with id '{comparison_id}'")
-    return await read_job(service.COMPARISONS, session, row, settings.sweep_grace_s)
+    return await read_job(service.COMPARISONS, session, comparison_id, settings.sweep_grace_s)
 
 
 @router.get("/v1/comparisons", operation_id="list_comparisons")

@@ -3,48 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
-from app.fields import Name, NonEmptyText, ShortText, Text, check_text
+from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue, Text
+from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
 
 Winner = Literal["A", "B", "tie"]
 Status = Literal["running", "complete", "partial", "failed"]
-TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(check_text)]
-TagValue = Annotated[str, StringConstraints(max_length=256), AfterValidator(check_text)]
-
-
-class ResponseIn(BaseModel):
-    """One response to compare: its text, and optionally the model and family that wrote it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    text: NonEmptyText
-    model: ShortText | None = None
-    family: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = None
-
-
-class CriterionIn(BaseModel):
-    """One weighted criterion."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Annotated[
-        str, StringConstraints(min_length=1, max_length=100), AfterValidator(check_text)
-    ]
-    weight: float = Field(gt=0, le=1000)
-    description: Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)] = ""
 
 
 class ProtocolIn(BaseModel):
@@ -65,7 +34,7 @@ class ProtocolIn(BaseModel):
         return self
 
 
-class CompareRequest(BaseModel):
+class CompareRequest(JobRequestIn):
     """Which of two responses to one prompt is better?"""
 
     model_config = ConfigDict(extra="forbid")
@@ -73,13 +42,7 @@ class CompareRequest(BaseModel):
     prompt: NonEmptyText
     response_a: ResponseIn
     response_b: ResponseIn
-    criteria: (
-        Annotated[
-            str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(check_text)
-        ]
-        | list[CriterionIn]
-        | None
-    ) = None
+    criteria: CriteriaText | list[CriterionIn] | None = None
     reference: Text | None = None
     judges: list[Name] | None = Field(None, min_length=1, max_length=50)
     protocol: ProtocolIn = Field(default_factory=ProtocolIn)
@@ -91,20 +54,6 @@ class CompareRequest(BaseModel):
     @classmethod
     def _plain_string_is_text(cls, value: Any) -> Any:
         return {"text": value} if isinstance(value, str) else value
-
-    @field_validator("criteria", mode="after")
-    @classmethod
-    def _criteria_list_not_empty(cls, value: Any) -> Any:
-        if isinstance(value, list) and not 1 <= len(value) <= 20:
-            raise ValueError("give 1 to 20 criteria")
-        return value
-
-    @field_validator("judges", mode="after")
-    @classmethod
-    def _judges_distinct(cls, value: list[str] | None) -> list[str] | None:
-        if value is not None and len(set(value)) != len(value):
-            raise ValueError("judges must be distinct")
-        return value
 
 
 class CallRead(BaseModel):

@@ -19,22 +19,21 @@ from app.auth.keys import Principal
 from app.comparisons import queries, rollups
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.comparisons.panels import (
-    JudgeResult,
-    PanelJudge,
-    PanelPlan,
-    Role,
-    family_of,
-    panel_verdict,
-    parse_family_prefixes,
-    plan_panel,
-)
+from app.comparisons.panels import JudgeResult, panel_verdict
 from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_calls
 from app.comparisons.schemas import CompareRequest, ComparisonRead
 from app.db import Base
 from app.jobs.closing import JobTables
 from app.jobs.lifecycle import Job, Outcome, Run, Services, run_request
 from app.jobs.models import record_values
+from app.jobs.panels import (
+    PanelJudge,
+    PanelPlan,
+    Role,
+    family_of,
+    parse_family_prefixes,
+    plan_panel,
+)
 from app.jobs.writes import StagedCall
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criterion, PairCallResult
@@ -88,15 +87,11 @@ class PairCalls:
 class CompareKind:
     """A comparison: one pairwise protocol per judge over two responses."""
 
-    tables = JobTables(
-        name="comparisons",
-        job=Comparison,
-        call=JudgeCall,
-        call_job_id=JudgeCall.comparison_id,
-        tags=(ComparisonTag, "comparison_id"),
-        answered=JudgeCall.pick.is_not(None),
+    tables = JobTables.of(
+        Comparison, JudgeCall, ComparisonTag, answered=JudgeCall.pick.is_not(None)
     )
     sink = PairCalls()
+    noun = "comparison"
     failed_detail = "no judge produced a result; the calls are stored"
     id_field = "comparison_id"
 
@@ -222,19 +217,6 @@ async def stored_calls(session: AsyncSession, comparison_id: str) -> StoredCalls
     return by_judge
 
 
-def call_row(
-    comparison: Comparison,
-    judge: RuntimeJudge,
-    role: Role,
-    round_index: int,
-    order: Order,
-    result: PairCallResult,
-    keeper: TextKeeper = KEEP_TEXTS,
-) -> JudgeCall:
-    """The stored form of one call (JUDGING.md "What is recorded")."""
-    return JudgeCall(**call_values(comparison, judge, role, round_index, order, result, keeper))
-
-
 async def plan_judges(
     request: CompareRequest, names: list[str], services: Services, session: AsyncSession
 ) -> tuple[PanelPlan, Judges]:
@@ -303,7 +285,8 @@ def call_values(
     result: PairCallResult,
     keeper: TextKeeper = KEEP_TEXTS,
 ) -> dict[str, Any]:
-    """`call_row`'s columns, as the write path inserts them."""
+    """The stored form of one call (JUDGING.md "What is recorded"), as the write path inserts
+    it."""
     first, second = result.first_label, result.second_label
     label_a, label_b = (first, second) if order == "AB" else (second, first)
     second_of_pair = result.label_pair.partition("/")[2]

@@ -20,6 +20,7 @@ from sqlalchemy import ColumnElement, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import InstrumentedAttribute
 
+from app.background import running
 from app.db import Base, rowcount, utcnow
 from app.jobs.models import JobColumns, StoredCall
 from app.jobs.writes import GroupCommit
@@ -38,6 +39,20 @@ class JobTables:
     tags: tuple[type[Base], str]  # the tag table and its column naming the job
     answered: ColumnElement[bool]  # a call that produced a usable answer
 
+    @classmethod
+    def of(
+        cls, job: type[JobColumns], call: type[StoredCall], tags: type[Base], answered: Any
+    ) -> JobTables:
+        """The tables of a kind, the columns naming the job read from their foreign keys."""
+        return cls(
+            name=job.__tablename__,  # type: ignore[attr-defined]
+            job=job,
+            call=call,
+            call_job_id=getattr(call, _column_naming(call, job)),
+            tags=(tags, _column_naming(tags, job)),
+            answered=answered,
+        )
+
     def running(self, job_id: str | None = None, grace_s: float | None = None) -> Any:
         """Running jobs to close: one by id, and/or every one past its deadline plus `grace_s`."""
         job: Any = self.job
@@ -47,6 +62,15 @@ class JobTables:
         if grace_s is not None:
             condition &= job.deadline_at < utcnow() - timedelta(seconds=grace_s)
         return condition
+
+
+def _column_naming(table: type[Base], job: type[JobColumns]) -> str:
+    """The column of `table` that refers to the job table."""
+    job_table = job.__table__  # type: ignore[attr-defined]
+    columns = table.__table__.columns
+    return next(
+        c.key for c in columns if any(fk.column.table is job_table for fk in c.foreign_keys)
+    )
 
 
 async def close_interrupted(session: AsyncSession, tables: JobTables, condition: Any) -> int:
@@ -128,10 +152,5 @@ async def run_sweeper(
 ) -> AsyncIterator[None]:
     """Sweep once now, then every `interval_s` while the app runs."""
     await sweep(sessionmaker, kinds, grace_s)
-    task = asyncio.create_task(_sweep_forever(sessionmaker, kinds, interval_s, grace_s))
-    try:
+    async with running(_sweep_forever(sessionmaker, kinds, interval_s, grace_s)):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

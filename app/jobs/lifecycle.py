@@ -34,6 +34,7 @@ from app.deps import from_state
 from app.errors import (
     DATABASE_ERRORS,
     JudgesFailed,
+    NotFound,
     ServiceUnavailable,
     TooManyCalls,
     ValidationProblem,
@@ -109,6 +110,11 @@ class Kind(Protocol[PlanT, ReadCo]):
     @property
     def sink(self) -> CallSink:
         """Its calls in the write path."""
+        ...
+
+    @property
+    def noun(self) -> str:
+        """What a job of the kind is called in messages: "comparison", "score session"."""
         ...
 
     @property
@@ -520,8 +526,12 @@ def mark_answer(headers: MutableHeaders, outcome: Outcome[Any], simulated: bool)
 
 
 async def read_job(
-    kind: Kind[Any, ReadT], session: AsyncSession, row: Any, grace_s: float
+    kind: Kind[Any, ReadT], session: AsyncSession, job_id: str, grace_s: float
 ) -> ReadT:
-    """A stored job's answer; a job a killed process left running is closed first."""
+    """A stored job's answer (404 when there is none); a job a killed process left running is
+    closed first."""
+    row: Any = await session.get(kind.tables.job, job_id)
+    if row is None:
+        raise NotFound(f"no {kind.noun} with id '{job_id}'")
     await closing.close_if_orphaned(session, kind.tables, row, grace_s)
     return await kind.read(session, row)

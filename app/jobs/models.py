@@ -10,7 +10,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, Float, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime, utcnow
@@ -67,6 +77,24 @@ class JobColumns(Idempotent):
     panel: Mapped[dict[str, Any]] = mapped_column(JSONType)
 
 
+def job_reference(table: str, **options: Any) -> Mapped[str]:
+    """The column of a row that belongs to a job of `table` (deleted with it)."""
+    return mapped_column(ForeignKey(f"{table}.id", ondelete="CASCADE"), **options)
+
+
+class TagColumns:
+    """A caller's `key: value` tag on a job; reports filter on these. The kind declares the column
+    naming the job (part of the primary key)."""
+
+    @declared_attr.directive
+    def __table_args__(cls) -> tuple[Any, ...]:
+        name = cls.__tablename__  # type: ignore[attr-defined]
+        return (Index(f"ix_{name}_key_value", "key", "value"),)
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+
+
 class StoredCall(Base):
     """The call-record base type: one stored judge call, with what JUDGING.md "What is recorded"
     asks of every kind of call."""
@@ -118,3 +146,22 @@ def record_values(judge: RuntimeJudge, result: CallRecord, keeper: TextKeeper) -
         "error_kind": result.error_kind,
         "error": keeper.text(result.error),  # a provider's text may quote the request
     }
+
+
+# What every kind's answer shows of each call's usage, timing and failure.
+CALL_USAGE = (
+    "latency_ms",
+    "tokens_in",
+    "tokens_out",
+    "cost_usd",
+    "retries",
+    "error_kind",
+    "error",
+    "started_at",
+    "finished_at",
+)
+
+
+def usage_of(call: StoredCall) -> dict[str, Any]:
+    """A stored call's `CALL_USAGE` columns, as the answers show them."""
+    return {name: getattr(call, name) for name in CALL_USAGE}

@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from app.jobs.models import usage_of
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.panels import ScoringPlan
 from app.scoring.queries import StoredSession
@@ -49,15 +50,7 @@ def call_read(call: ScoreCall) -> ScoreCallRead:
     return ScoreCallRead(
         shown=shown,
         provider_model=call.provider_model,
-        latency_ms=call.latency_ms,
-        tokens_in=call.tokens_in,
-        tokens_out=call.tokens_out,
-        cost_usd=call.cost_usd,
-        retries=call.retries,
-        error_kind=call.error_kind,
-        error=call.error,
-        started_at=call.started_at,
-        finished_at=call.finished_at,
+        **usage_of(call),
     )
 
 

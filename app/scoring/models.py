@@ -5,20 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
-)
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime
-from app.jobs.models import JobColumns, StoredCall
+from app.jobs.models import JobColumns, StoredCall, TagColumns, job_reference
 
 
 class ScoreSession(JobColumns, Base):
@@ -36,17 +27,12 @@ class ScoreSession(JobColumns, Base):
     calibration: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
 
-class ScoreSessionTag(Base):
-    """A caller's `key: value` tag on a score session; reports filter on these."""
+class ScoreSessionTag(TagColumns, Base):
+    """A caller's `key: value` tag on a score session."""
 
     __tablename__ = "score_session_tags"
-    __table_args__ = (Index("ix_score_session_tags_key_value", "key", "value"),)
 
-    session_id: Mapped[str] = mapped_column(
-        ForeignKey("score_sessions.id", ondelete="CASCADE"), primary_key=True
-    )
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    value: Mapped[str] = mapped_column(String(256))
+    session_id: Mapped[str] = job_reference("score_sessions", primary_key=True)
 
 
 class ScoreResponse(Base):
@@ -54,9 +40,7 @@ class ScoreResponse(Base):
 
     __tablename__ = "score_responses"
 
-    session_id: Mapped[str] = mapped_column(
-        ForeignKey("score_sessions.id", ondelete="CASCADE"), primary_key=True
-    )
+    session_id: Mapped[str] = job_reference("score_sessions", primary_key=True)
     response_index: Mapped[int] = mapped_column(Integer, primary_key=True)
     text: Mapped[str | None] = mapped_column(Text, nullable=True)
     text_hmac: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -75,9 +59,7 @@ class ScoreCall(StoredCall):
         Index("ix_score_calls_judge_started", "judge_name", "started_at"),
     )
 
-    session_id: Mapped[str] = mapped_column(
-        ForeignKey("score_sessions.id", ondelete="CASCADE"), index=True
-    )
+    session_id: Mapped[str] = job_reference("score_sessions", index=True)
     rubric_id: Mapped[str] = mapped_column(String(16))
     # Response indices in the order shown; labels and scores are in that same order.
     display_order: Mapped[list[int]] = mapped_column(JSONType)
@@ -98,9 +80,7 @@ class Score(Base):
         Index("ix_scores_call_id", "call_id"),
     )
 
-    session_id: Mapped[str] = mapped_column(
-        ForeignKey("score_sessions.id", ondelete="CASCADE"), primary_key=True
-    )
+    session_id: Mapped[str] = job_reference("score_sessions", primary_key=True)
     response_index: Mapped[int] = mapped_column(Integer, primary_key=True)
     reviewer: Mapped[str] = mapped_column(String(100), primary_key=True)
     judge_version: Mapped[int] = mapped_column(Integer)

@@ -1,7 +1,7 @@
 """Which reviewer scores which response: the self-preference policy applied per response.
 
 Pure functions (PRODUCT.md capabilities 2 and 3). Each response is planned on its own with the
-pairwise panel rules of `app.comparisons.panels.plan_panel`, as a "comparison" with one known
+pairwise panel rules of `app.jobs.panels.plan_panel`, as a "comparison" with one known
 family. So, per response and policy:
 
 - `exclude` (default): a reviewer of the response's family does not score it, when at least one
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.comparisons.panels import PanelJudge, SelfPreferencePolicy, plan_panel
+from app.jobs.panels import PanelJudge, SelfPreferencePolicy, plan_panel
 
 
 @dataclass(frozen=True)

@@ -6,18 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Response
 
-from app.deps import (
-    CalibrationsDep,
-    InFlightDep,
-    ReadKey,
-    ScoreKey,
-    SessionDep,
-    SettingsDep,
-)
-from app.errors import NotFound
+from app.deps import InFlightDep, ReadKey, ScoreKey, SessionDep, SettingsDep
 from app.jobs.lifecycle import JobsDep, mark_answer, outlive_client, read_job
 from app.scoring import service
-from app.scoring.models import ScoreSession
+from app.scoring.calibration import CalibrationsDep
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 
 router = APIRouter(tags=["scoring"])
@@ -49,8 +41,5 @@ async def get_score_session(
     calibrations: CalibrationsDep,
 ) -> ScoreSessionRead:
     """One stored score session with every reviewer call and score."""
-    row = await session.get(ScoreSession, session_id)
-    if row is None:
-        raise NotFound(f"no score session with id '{session_id}'")
     kind = service.ScoreKind(calibrations)
-    return await read_job(kind, session, row, settings.sweep_grace_s)
+    return await read_job(kind, session, session_id, settings.sweep_grace_s)

@@ -15,9 +15,9 @@ from pydantic import (
     model_validator,
 )
 
-from app.comparisons.schemas import ResponseIn
 from app.config import SelfPreferencePolicy
-from app.fields import Name, NonEmptyText, check_text
+from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue, check_text
+from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
 from app.scoring.stats import Band, Classification
 from app.stats import Interval, Tier
 
@@ -30,25 +30,8 @@ LevelText = Annotated[
 AnchorText = Annotated[
     str, StringConstraints(min_length=1, max_length=4000), AfterValidator(check_text)
 ]
-CriteriaText = Annotated[
-    str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(check_text)
-]
-TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(check_text)]
-TagValue = Annotated[str, StringConstraints(max_length=256), AfterValidator(check_text)]
 CalibrationReason = Literal["disconnected_design", "insufficient_data"]
 MAX_RESPONSES = 20
-
-
-class CriterionIn(BaseModel):
-    """One weighted criterion."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Annotated[
-        str, StringConstraints(min_length=1, max_length=100), AfterValidator(check_text)
-    ]
-    weight: float = Field(gt=0, le=1000)
-    description: Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)] = ""
 
 
 class RubricLevelIn(BaseModel):
@@ -86,7 +69,7 @@ class RubricIn(BaseModel):
         return self
 
 
-class ScoreRequest(BaseModel):
+class ScoreRequest(JobRequestIn):
     """Score 1..20 responses to one prompt on a rubric, with a panel of reviewers."""
 
     model_config = ConfigDict(extra="forbid")
@@ -107,20 +90,6 @@ class ScoreRequest(BaseModel):
     def _plain_strings_are_texts(cls, value: Any) -> Any:
         if isinstance(value, list):
             return [{"text": v} if isinstance(v, str) else v for v in value]
-        return value
-
-    @field_validator("criteria", mode="after")
-    @classmethod
-    def _criteria_list_not_empty(cls, value: Any) -> Any:
-        if isinstance(value, list) and not 1 <= len(value) <= 20:
-            raise ValueError("give 1 to 20 criteria")
-        return value
-
-    @field_validator("judges", mode="after")
-    @classmethod
-    def _judges_distinct(cls, value: list[str] | None) -> list[str] | None:
-        if value is not None and len(set(value)) != len(value):
-            raise ValueError("judges must be distinct")
         return value
 
 

@@ -11,11 +11,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.keys import Principal
-from app.comparisons.panels import PanelJudge, family_of, parse_family_prefixes
 from app.db import Base
 from app.errors import ValidationProblem
 from app.jobs.closing import JobTables
 from app.jobs.lifecycle import Job, Outcome, Run, Services, run_request
+from app.jobs.panels import PanelJudge, family_of, parse_family_prefixes
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criterion
 from app.scoring import answers, queries
@@ -53,16 +53,11 @@ class Reopened:
 class ScoreKind:
     """A score session: each reviewer scores the responses shown to it, in one call."""
 
-    tables = JobTables(
-        name="score_sessions",
-        job=ScoreSession,
-        call=ScoreCall,
-        call_job_id=ScoreCall.session_id,
-        tags=(ScoreSessionTag, "session_id"),
-        # A failed call's scores are JSON null, which is not SQL NULL: its error says it failed.
-        answered=ScoreCall.scores.is_not(None) & ScoreCall.error_kind.is_(None),
-    )
+    # A failed call's scores are JSON null, which is not SQL NULL: its error says it failed.
+    answered = ScoreCall.scores.is_not(None) & ScoreCall.error_kind.is_(None)
+    tables = JobTables.of(ScoreSession, ScoreCall, ScoreSessionTag, answered=answered)
     sink = ScoreCalls()
+    noun = "score session"
     failed_detail = "no reviewer produced scores; the calls are stored"
     id_field = "score_session_id"
 

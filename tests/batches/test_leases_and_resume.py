@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import timedelta
-from typing import cast
 
 import pytest
 from redis.asyncio import Redis
@@ -84,7 +83,7 @@ async def run_item_comparison(
 ) -> ComparisonRead:
     """A batch item's comparison, as the worker runs it."""
     answer, _status = await run_item(COMPARISONS, request, job_id, api_key_id, services)
-    return cast(ComparisonRead, answer)
+    return answer
 
 
 async def run_item_score(
@@ -92,7 +91,7 @@ async def run_item_score(
 ) -> ScoreSessionRead:
     """A batch item's score session, as the worker runs it."""
     answer, _status = await run_item(runner.scoring, request, job_id, api_key_id, runner.services)
-    return cast(ScoreSessionRead, answer)
+    return answer
 
 
 def counting(services: Services) -> CountingTransport:

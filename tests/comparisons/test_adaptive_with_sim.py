@@ -8,9 +8,9 @@ from collections import Counter
 
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of
 from app.comparisons.models import Comparison, JudgeCall
-from app.comparisons.panels import Role
 from app.comparisons.protocols import Order, Protocol, judge_verdict
-from app.comparisons.service import call_row
+from app.comparisons.service import call_values
+from app.jobs.panels import Role
 from app.jobs.slots import CallSlots, JudgePool
 from app.judges.registry import RuntimeJudge
 from app.judging.providers import build_judge
@@ -24,7 +24,7 @@ async def run_adaptive(judge: RuntimeJudge, pool: JudgePool, index: int) -> str 
 
     async def keep(judge: RuntimeJudge, role: Role, round_index: int, order: Order,
                    result: PairCallResult) -> JudgeCall:
-        return call_row(comparison, judge, role, round_index, order, result)
+        return JudgeCall(**call_values(comparison, judge, role, round_index, order, result))
 
     texts = PairTexts(f"question {index}", f"answer one {index}\n[sim q=0]",
                       f"answer two {index}\n[sim q=0]", None, None)

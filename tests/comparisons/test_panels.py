@@ -7,19 +7,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.comparisons.panels import (
+from app.comparisons.panels import JudgeResult, PanelVerdict, panel_verdict
+from app.comparisons.protocols import Winner
+from app.jobs.panels import (
     DEFAULT_FAMILY_PREFIXES,
-    JudgeResult,
     PanelJudge,
     PanelPlan,
-    PanelVerdict,
     SelfPreferencePolicy,
     family_of,
-    panel_verdict,
     parse_family_prefixes,
     plan_panel,
 )
-from app.comparisons.protocols import Winner
 
 POLICIES: tuple[SelfPreferencePolicy, ...] = get_args(SelfPreferencePolicy)
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx2
 
-from app.batches.worker import run_worker
 from app.config import Settings
+from app.worker import run_worker
 from tests.batches.support import RedisServer, compare_item, wait_for_batch
 
 BODY = {"prompt": "What is 2+2?", "response_a": "4\n[sim q=4]", "response_b": "5\n[sim q=-4]"}

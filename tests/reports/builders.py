@@ -14,7 +14,7 @@ from sqlalchemy import insert
 from app.comparisons.fanout import winner_of
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.protocols import Order, Pick, ProtocolKind, is_design_round
-from app.comparisons.service import COMPARISONS, call_row
+from app.comparisons.service import COMPARISONS, call_values
 from app.db import create_engine, create_sessionmaker
 from app.jobs.writes import StagedCall, store_calls
 from app.judges.registry import RuntimeJudge
@@ -131,4 +131,4 @@ async def sim_swap_comparisons(data: StoredData, judge: RuntimeJudge, count: int
             first, second = (text_a, text_b) if order == "AB" else (text_b, text_a)
             result = await judge.client.judge_pair("Which answer is better?", first, second,
                                                    deadline=time.monotonic() + 60, rng=rng)
-            data.add_row(call_row(stub, judge, "voter", round_index, order, result))
+            data.add_row(JudgeCall(**call_values(stub, judge, "voter", round_index, order, result)))

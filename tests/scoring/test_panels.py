@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.comparisons.panels import PanelJudge, SelfPreferencePolicy
+from app.jobs.panels import PanelJudge, SelfPreferencePolicy
 from app.scoring.panels import ScoringPlan, plan_scoring
 
 PANEL = [PanelJudge("gpt-judge", "openai"), PanelJudge("claude-judge", "anthropic")]

@@ -1,0 +1,48 @@
+"""The parts of a job's request every kind takes the same way: responses, criteria, tags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.fields import CriterionName, Description, Family, NonEmptyText, ShortText
+
+
+class ResponseIn(BaseModel):
+    """One response to compare: its text, and optionally the model and family that wrote it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: NonEmptyText
+    model: ShortText | None = None
+    family: Family | None = None
+
+
+class CriterionIn(BaseModel):
+    """One weighted criterion."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: CriterionName
+    weight: float = Field(gt=0, le=1000)
+    description: Description = ""
+
+
+class JobRequestIn(BaseModel):
+    """The checks every kind's request makes of the fields they share (each kind declares the
+    fields, in its own order: the answer schema's property order is part of the contract)."""
+
+    @field_validator("criteria", mode="after", check_fields=False)
+    @classmethod
+    def _criteria_list_not_empty(cls, value: Any) -> Any:
+        if isinstance(value, list) and not 1 <= len(value) <= 20:
+            raise ValueError("give 1 to 20 criteria")
+        return value
+
+    @field_validator("judges", mode="after", check_fields=False)
+    @classmethod
+    def _judges_distinct(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(set(value)) != len(value):
+            raise ValueError("judges must be distinct")
+        return value

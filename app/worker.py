@@ -1,0 +1,82 @@
+"""`fairpair worker`: a process that runs batch items from Redis, with what it runs them with.
+
+The worker's own assembly (as app/lifespan.py is the API's): it builds the process-wide objects,
+runs items until told to stop, then finishes or hands back what is running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+import structlog
+from taskiq.acks import AcknowledgeType
+from taskiq.receiver import Receiver
+
+from app.batches.queue import RedisQueue, register
+from app.batches.ratelimit import shared_limiters
+from app.batches.reconciler import run_reconciler
+from app.batches.runner import ItemRunner
+from app.batches.worker import process_name
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.fields import LIMITS
+from app.jobs.lifecycle import Services
+from app.jobs.slots import JudgePool
+from app.jobs.writes import GroupCommit
+from app.judges.registry import JudgeRegistry
+from app.keyring.service import text_keeper
+from app.logs import configure_logging
+
+log = structlog.get_logger()
+
+
+async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) -> None:
+    """Run items from Redis until `stop` is set; then finish or hand back what is running."""
+    assert settings.redis_url
+    LIMITS.max_text_chars = settings.max_text_chars
+    name = process_name()
+    engine = create_engine(settings.database_url)
+    sessionmaker = create_sessionmaker(engine)
+    keeper = await text_keeper(settings, sessionmaker)
+    registry = JudgeRegistry(settings, sessionmaker, limiters=shared_limiters(settings.redis_url))
+    await registry.start()
+    pool = JudgePool(settings.max_concurrency, settings.max_pending)
+    writes = GroupCommit(sessionmaker)
+    services = Services(settings, sessionmaker, registry, pool, writes, keeper)
+    runner = ItemRunner(services, name)
+    queue = RedisQueue(settings.redis_url, settings, consumer_name=name)
+    register(queue.broker, runner)
+    receiver = Receiver(
+        queue.broker,
+        max_async_tasks=concurrency,
+        max_prefetch=0,
+        ack_type=AcknowledgeType.WHEN_EXECUTED,
+        wait_tasks_timeout=settings.shutdown_grace_s,
+    )
+    log.info("worker_started", name=name, concurrency=concurrency)
+    try:
+        async with run_reconciler(sessionmaker, queue, settings):
+            await receiver.listen(stop)
+            released = await runner.drain(0)
+            await queue.enqueue(released)
+    finally:
+        await writes.wait_idle()
+        await queue.shutdown()
+        await registry.aclose()
+        await engine.dispose()
+        log.info("worker_stopped", name=name)
+
+
+def main(settings: Settings, concurrency: int) -> None:
+    """`fairpair worker`: SIGTERM or SIGINT stop taking items and let the running ones finish."""
+    configure_logging(settings.log_level)
+
+    async def serve() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await run_worker(settings, concurrency, stop)
+
+    asyncio.run(serve())
