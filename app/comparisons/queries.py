@@ -25,9 +25,8 @@ from app.comparisons.schemas import (
     ProtocolIn,
 )
 from app.errors import ValidationProblem
-from app.fields import check_text
 from app.jobs.models import usage_of
-from app.privacy import TextKeeper
+from app.params import as_utc
 
 
 def confidence_source(
@@ -157,30 +156,6 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         return created_at.astimezone(UTC), comparison_id
     except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError) as exc:
         raise ValidationProblem("/cursor: not a valid cursor") from exc
-
-
-def parse_tag_filters(tags: Sequence[str], keeper: TextKeeper) -> list[tuple[str, str]]:
-    """`key:value` filters, each value as stored (its HMAC in privacy mode); 422 for one
-    without a colon."""
-    parsed = []
-    for i, tag in enumerate(tags):
-        key, sep, value = tag.partition(":")
-        if not sep or not key:
-            raise ValidationProblem(f"/tag/{i}: expected key:value")
-        try:
-            check_text(tag)
-        except ValueError as exc:
-            raise ValidationProblem(f"/tag/{i}: {exc}") from exc
-        parsed.append((key, keeper.token(value)))
-    return parsed
-
-
-def as_utc(moment: datetime, name: str = "since") -> datetime:
-    """A query parameter's time in UTC (naive means UTC); 422 when UTC cannot hold it."""
-    try:
-        return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment).astimezone(UTC)
-    except OverflowError as exc:
-        raise ValidationProblem(f"/{name}: out of range") from exc
 
 
 def filtered(

@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Query
 
 from app.comparisons import queries, service
 from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
-from app.deps import CompareKey, InFlightDep, KeeperDep, ReadKey, SessionDep, SettingsDep
-from app.jobs.lifecycle import JobsDep, mark_answer, outlive_client, read_job
+from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, SettingsDep
+from app.jobs.lifecycle import AnsweringDep, IdempotencyKeyHeader, JobsDep, read_job
+from app.params import parse_tag_filters
 
 router = APIRouter(tags=["comparisons"])
 
@@ -19,16 +20,12 @@ router = APIRouter(tags=["comparisons"])
 async def create_comparison(
     body: CompareRequest,
     principal: CompareKey,
-    response: Response,
     jobs: JobsDep,
-    in_flight: InFlightDep,
-    idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
+    answer: AnsweringDep,
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> ComparisonRead:
     """Compare two responses with debiased, swapped-order judge calls."""
-    work = service.compare(body, principal, idempotency_key, jobs)
-    outcome = await outlive_client(work, in_flight)
-    mark_answer(response.headers, outcome, outcome.answer.simulated)
-    return outcome.answer
+    return await answer(service.compare(body, principal, idempotency_key, jobs))
 
 
 router.add_api_route(
@@ -67,7 +64,7 @@ async def list_comparisons(
         limit=limit,
         cursor=cursor,
         judge=judge,
-        tags=queries.parse_tag_filters(tag or [], keeper),
+        tags=parse_tag_filters(tag or [], keeper),
         status=status,
         since=since,
         until=until,

@@ -11,13 +11,15 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import JudgeCall
+from app.dashboard.charts import Chart
 from app.dashboard.filters import PageFilters
-from app.dashboard.service import PageView
 from app.labels.models import Label
 from app.scoring.models import ScoreCall
 
@@ -33,6 +35,17 @@ async def watermark(session: AsyncSession) -> Watermark:
              for aggregate in (func.count(), func.max(model.id))]
     row = (await session.execute(select(*marks))).one()
     return tuple(row)
+
+
+
+@dataclass
+class PageView:
+    """What a page shows: its template context and its charts, in order."""
+
+    title: str
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+    charts: list[Chart] = field(default_factory=list)
 
 
 class PageCache:

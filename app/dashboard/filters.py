@@ -10,11 +10,10 @@ from urllib.parse import urlencode
 from fastapi import Depends, Query
 
 from app.comparisons.callscope import ReportFilters
-from app.comparisons.queries import as_utc
 from app.db import utcnow
 from app.deps import KeeperDep
 from app.errors import ValidationProblem
-from app.params import JudgeParam, TagParams
+from app.params import JudgeParam, TagParams, as_utc
 from app.privacy import KEEP_TEXTS, TextKeeper
 from app.reports.params import report_filters
 from app.scoring.queries import ScoringFilters

@@ -19,10 +19,10 @@ from app.dashboard.auth import (
     is_https,
     may_read,
 )
-from app.dashboard.cache import PageCache, watermark
+from app.dashboard.cache import PageCache, PageView, watermark
 from app.dashboard.charts import SvgRenderer
 from app.dashboard.filters import WINDOWS, FiltersDep, PageFilters
-from app.dashboard.service import PAGES, PageView, Sources
+from app.dashboard.service import PAGES, Sources
 from app.deps import KeyCheckDep, SessionDep, SessionmakerDep, SettingsDep, from_state
 from app.errors import NotFound, Unauthorized, ValidationProblem
 from app.leaderboard.service import LeaderboardCacheDep

@@ -7,13 +7,14 @@ renders the charts to SVG; the chart route returns one chart's spec (with its da
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.dashboard import charts
+from app.dashboard.cache import PageCache, PageView
 from app.dashboard.charts import Chart, Row
 from app.dashboard.filters import PageFilters
 from app.labels.report import label_sections
@@ -23,23 +24,10 @@ from app.reports.bias import COIN_TOSS_FLOOR, HIGH_FAILURE_SHARE, RED_FLAG_FLOOR
 from app.scoring import queries as scoring_queries
 from app.scoring.report import scoring_sections
 
-if TYPE_CHECKING:
-    from app.dashboard.cache import PageCache
-
 HALF = [(0.5, "#555", "0.5: no preference")]
 PC_FLOORS = [(RED_FLAG_FLOOR, "#e08214", "red_flag floor 0.80"),
              (COIN_TOSS_FLOOR, "#b2182b", "coin_toss floor 0.70")]
 Report = dict[str, Any]
-
-
-@dataclass
-class PageView:
-    """What a page shows: its template context and its charts, in order."""
-
-    title: str
-    template: str
-    context: dict[str, Any] = field(default_factory=dict)
-    charts: list[Chart] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

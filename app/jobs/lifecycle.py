@@ -21,16 +21,16 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any, Generic, Protocol, TypeVar
 
+from fastapi import Depends, Header, Response
 from pydantic import BaseModel
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from starlette.datastructures import MutableHeaders
 
 from app.auth.keys import Principal
 from app.config import Settings
 from app.db import Base, utcnow
-from app.deps import from_state
+from app.deps import InFlightDep, from_state
 from app.errors import (
     DATABASE_ERRORS,
     JudgesFailed,
@@ -509,20 +509,33 @@ def as_json(answer: Any) -> Any:
     return answer.model_dump(mode="json") if isinstance(answer, BaseModel) else answer
 
 
-async def outlive_client(work: Coroutine[Any, Any, T], in_flight: set[asyncio.Task[Any]]) -> T:
-    """Run a job to its end even if the client disconnects; shutdown drains `in_flight`."""
-    task = asyncio.create_task(work)
-    in_flight.add(task)
-    task.add_done_callback(in_flight.discard)
-    return await asyncio.shield(task)
+class Answering:
+    """How a route answers a job: the job outlives a disconnected client (shutdown drains the
+    process's in-flight jobs), and the answer's headers say a replay and simulated judges."""
+
+    def __init__(self, response: Response, in_flight: set[asyncio.Task[Any]]) -> None:
+        self.response = response
+        self.in_flight = in_flight
+
+    async def __call__(self, work: Coroutine[Any, Any, Outcome[T]]) -> T:
+        task = asyncio.create_task(work)
+        self.in_flight.add(task)
+        task.add_done_callback(self.in_flight.discard)
+        outcome = await asyncio.shield(task)
+        if outcome.replayed:
+            self.response.headers["Idempotent-Replayed"] = "true"
+        if getattr(outcome.answer, "simulated", False):
+            self.response.headers["Fairpair-Simulated"] = "true"
+        return outcome.answer
 
 
-def mark_answer(headers: MutableHeaders, outcome: Outcome[Any], simulated: bool) -> None:
-    """The headers every job answer carries: a replay, and answers from simulated judges."""
-    if outcome.replayed:
-        headers["Idempotent-Replayed"] = "true"
-    if simulated:
-        headers["Fairpair-Simulated"] = "true"
+def answering(response: Response, in_flight: InFlightDep) -> Answering:
+    """The route's `Answering`."""
+    return Answering(response, in_flight)
+
+
+AnsweringDep = Annotated[Answering, Depends(answering)]
+IdempotencyKeyHeader = Annotated[str | None, Header(max_length=255)]
 
 
 async def read_job(

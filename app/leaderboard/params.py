@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.comparisons.queries import as_utc, parse_tag_filters
 from app.errors import ValidationProblem
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.service import LeaderboardQuery
-from app.params import check_order
+from app.params import as_utc, check_order, parse_tag_filters
 from app.privacy import TextKeeper
 
 

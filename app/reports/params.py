@@ -6,10 +6,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from app.comparisons.callscope import Bucket, ReportFilters
-from app.comparisons.queries import as_utc, parse_tag_filters
 from app.db import utcnow
 from app.errors import ValidationProblem
-from app.params import check_order
+from app.params import as_utc, check_order, parse_tag_filters
 from app.privacy import TextKeeper
 
 DEFAULT_WINDOW = timedelta(days=30)

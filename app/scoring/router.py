@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from fastapi import APIRouter
 
-from fastapi import APIRouter, Header, Response
-
-from app.deps import InFlightDep, ReadKey, ScoreKey, SessionDep, SettingsDep
-from app.jobs.lifecycle import JobsDep, mark_answer, outlive_client, read_job
+from app.deps import ReadKey, ScoreKey, SessionDep, SettingsDep
+from app.jobs.lifecycle import AnsweringDep, IdempotencyKeyHeader, JobsDep, read_job
 from app.scoring import service
 from app.scoring.calibration import CalibrationsDep
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
@@ -19,17 +17,13 @@ router = APIRouter(tags=["scoring"])
 async def create_score_session(
     body: ScoreRequest,
     principal: ScoreKey,
-    response: Response,
     jobs: JobsDep,
     calibrations: CalibrationsDep,
-    in_flight: InFlightDep,
-    idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
+    answer: AnsweringDep,
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> ScoreSessionRead:
     """Score responses on a rubric with a panel; raw, calibrated and length-normalized scores."""
-    work = service.score(body, principal, idempotency_key, jobs, calibrations)
-    outcome = await outlive_client(work, in_flight)
-    mark_answer(response.headers, outcome, outcome.answer.simulated)
-    return outcome.answer
+    return await answer(service.score(body, principal, idempotency_key, jobs, calibrations))
 
 
 @router.get("/v1/score-sessions/{session_id}", operation_id="get_score_session")
