@@ -89,6 +89,7 @@ class Job(Generic[PlanT]):
     digest: str
     dependents: dict[type[Base], list[dict[str, Any]]] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)  # the row's columns, as inserted
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,7 @@ def new_job(
     }
     row = kind.tables.job(**values)
     dependents = kind.dependents(request, job_id, plan, services)
-    return Job(row, plan, request, digest, dependents, keeper.tags(request.tags))
+    return Job(row, plan, request, digest, dependents, keeper.tags(request.tags), values)
 
 
 async def insert_job(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) -> None:
@@ -353,7 +354,7 @@ async def insert_job(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession)
     statement. The answer is built from the transient row holding the same values.
     """
     connection = await session.connection()
-    await connection.execute(insert(kind.tables.job), [row_values(job.row)])
+    await connection.execute(insert(kind.tables.job), [job.values])
     tags = [{"key": k, "value": v} for k, v in job.tags.items()]
     dependents = {**job.dependents}
     if tags:
@@ -362,11 +363,6 @@ async def insert_job(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession)
     for table, rows in dependents.items():
         if rows:
             await connection.execute(insert(table), rows)
-
-
-def row_values(row: Any) -> dict[str, Any]:
-    """The column values set on a transient row."""
-    return {c.key: getattr(row, c.key) for c in row.__table__.columns if c.key in row.__dict__}
 
 
 async def reserve(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) -> None:
@@ -529,7 +525,7 @@ class Answering:
         return outcome.answer
 
 
-def answering(response: Response, in_flight: InFlightDep) -> Answering:
+async def answering(response: Response, in_flight: InFlightDep) -> Answering:
     """The route's `Answering`."""
     return Answering(response, in_flight)
 

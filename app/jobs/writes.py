@@ -53,7 +53,8 @@ class CallSink(Protocol):
     async def after_insert(
         self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
     ) -> None:
-        """Keep what depends on the calls in step, in their transaction (`ids` in order)."""
+        """Keep what depends on the calls in step, in their transaction (`ids` in the calls'
+        order when any call has children; else in any order)."""
         ...
 
 
@@ -66,10 +67,11 @@ async def store_calls(session: AsyncSession, sink: CallSink, calls: Sequence[Sta
     await session.flush()  # rows the calls refer to, added through the ORM, go first
     connection = await session.connection()
     table = sink.table
-    inserted = await connection.execute(
-        insert(table).returning(table.id, sort_by_parameter_order=True),
-        [call.values for call in calls],
-    )
+    # The ids in the calls' order only when rows hang off them: ordering makes the driver's
+    # batched INSERT carry and sort a sentinel, which the rollups' fold does not need.
+    ordered = any(call.children for call in calls)
+    statement = insert(table).returning(table.id, sort_by_parameter_order=ordered)
+    inserted = await connection.execute(statement, [call.values for call in calls])
     await sink.after_insert(connection, calls, list(inserted.scalars()))
 
 
