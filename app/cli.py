@@ -225,13 +225,21 @@ def _moment(text: str | None) -> datetime | None:
 
 
 def _report_params(
-    judge: str | None, judge_version: int | None, since: str | None, until: str | None,
-    tag: list[str] | None, protocol: str | None,
+    judge: str | None,
+    judge_version: int | None,
+    since: str | None,
+    until: str | None,
+    tag: list[str] | None,
+    protocol: str | None,
 ) -> dict[str, Any]:
     """The bias report's query parameters, as `GET /v1/bias-report` takes them."""
     params: dict[str, Any] = {
-        "judge": judge, "judge_version": judge_version, "since": _moment(since),
-        "until": _moment(until), "tag": tag or None, "protocol": protocol,
+        "judge": judge,
+        "judge_version": judge_version,
+        "since": _moment(since),
+        "until": _moment(until),
+        "tag": tag or None,
+        "protocol": protocol,
     }
     return {name: value for name, value in params.items() if value is not None}
 
@@ -242,8 +250,9 @@ def _remote_report(url: str, key: str | None, params: dict[str, Any]) -> dict[st
 
     query = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in params.items()}
     headers = {"Authorization": f"Bearer {key}"} if key else {}
-    response = httpx2.get(f"{url.rstrip('/')}/v1/bias-report", params=query, headers=headers,
-                          timeout=120)
+    response = httpx2.get(
+        f"{url.rstrip('/')}/v1/bias-report", params=query, headers=headers, timeout=120
+    )
     if response.status_code != 200:
         detail = response.json().get("detail", response.text) if response.content else ""
         raise ValueError(f"{response.status_code} from {url}: {detail}")
@@ -261,9 +270,16 @@ async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[s
     engine = session.bind
     assert isinstance(engine, AsyncEngine)  # _with_session binds the session to an engine
     keeper = await text_keeper(get_settings(), create_sessionmaker(engine))
-    filters = report_filters(params.get("judge"), params.get("judge_version"),
-                             params.get("since"), params.get("until"), params.get("tag"),
-                             params.get("protocol"), "day", keeper=keeper)
+    filters = report_filters(
+        params.get("judge"),
+        params.get("judge_version"),
+        params.get("since"),
+        params.get("until"),
+        params.get("tag"),
+        params.get("protocol"),
+        "day",
+        keeper=keeper,
+    )
     report = await build_report(session, filters, get_settings())
     return report.model_dump(mode="json")
 
@@ -284,27 +300,47 @@ def _judge_row(judge: dict[str, Any]) -> list[str]:
     calls, consistency = judge["calls"], judge["consistency"]
     failed = calls["failed"] / calls["total"] if calls["total"] else None
     return [
-        judge["judge"], str(calls["total"]), _cell(failed),
+        judge["judge"],
+        str(calls["total"]),
+        _cell(failed),
         _rate(judge["position"], "first_pick_rate", "n"),
         _rate(consistency, "position_consistency", "pairs"),
-        _cell(consistency.get("preference_fairness")), _cell(judge["position"].get("tie_rate")),
-        _cell(judge["length"].get("longer_win_rate")), _cell(judge["self_preference"].get("delta")),
+        _cell(consistency.get("preference_fairness")),
+        _cell(judge["position"].get("tie_rate")),
+        _cell(judge["length"].get("longer_win_rate")),
+        _cell(judge["self_preference"].get("delta")),
     ]
 
 
 def _render_report(report: dict[str, Any]) -> str:
     """The report as a terminal table; flags in red (yellow for `_watch`) on a terminal."""
-    head = ["judge", "calls", "failed", "first-pick rate", "PC", "PF", "ties", "longer wins",
-            "self-pref Δ"]
+    head = [
+        "judge",
+        "calls",
+        "failed",
+        "first-pick rate",
+        "PC",
+        "PF",
+        "ties",
+        "longer wins",
+        "self-pref Δ",
+    ]
     rows = [head, *(_judge_row(j) for j in report["judges"])]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    lines = [f"bias report since {report['filters']['since']}"
-             f" until {report['filters']['until'] or 'now'}"]
+    lines = [
+        f"bias report since {report['filters']['since']}"
+        f" until {report['filters']['until'] or 'now'}"
+    ]
     for row, judge in zip(rows, [None, *report["judges"]], strict=True):
         text = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-        flags = ["flags"] if judge is None else [
-            typer.style(f, fg="yellow" if f.endswith("_watch") else "red", bold=True)
-            for f in judge["flags"]]
+        flags = (
+            ["flags"]
+            if judge is None
+            else [
+                typer.style(f, fg="yellow" if f.endswith("_watch") else "red", bold=True)
+                for f in judge["flags"]
+            ]
+        )
         lines.append(f"{text}  {' '.join(flags)}")
     return "\n".join(lines)
 
@@ -330,8 +366,11 @@ def report(
 
     try:
         params = _report_params(judge, judge_version, since, until, tag, protocol)
-        data = (_remote_report(url, key, params) if url
-                else asyncio.run(_with_session(lambda s: _local_report(s, params))))
+        data = (
+            _remote_report(url, key, params)
+            if url
+            else asyncio.run(_with_session(lambda s: _local_report(s, params)))
+        )
     except (ValueError, AppError) as exc:
         typer.echo(f"report failed: {getattr(exc, 'detail', None) or exc}", err=True)
         raise typer.Exit(2) from exc

@@ -21,6 +21,7 @@ AppError                      400 bad-request (a body that is not JSON or cannot
  │    └── JudgeUnavailable        503 service-unavailable (a stored judge that cannot be built)
  └── InternalError            500 internal-error (never raised: a bug, answered by the middleware)
 """
+
 from __future__ import annotations
 
 from typing import Any, ClassVar

@@ -13,10 +13,24 @@ from app.textpatterns import compile_linear
 
 # Keys whose values are never written: credentials, and texts (privacy mode or not, a log line is
 # no place for prompts, responses or judge outputs).
-REDACTED_KEYS = frozenset({
-    "authorization", "api_key", "key", "token", "secret", "secret_key", "password",
-    "prompt", "response_a", "response_b", "reference", "raw_output", "text", "texts",
-})
+REDACTED_KEYS = frozenset(
+    {
+        "authorization",
+        "api_key",
+        "key",
+        "token",
+        "secret",
+        "secret_key",
+        "password",
+        "prompt",
+        "response_a",
+        "response_b",
+        "reference",
+        "raw_output",
+        "text",
+        "texts",
+    }
+)
 # Secrets that may hide inside messages (a driver's error, a URL): API keys, provider keys, and
 # the password of a database URL. RE2 has no lookarounds: the URL's `://` and `@` are matched
 # too, and only the group `userinfo` is replaced.
@@ -26,9 +40,7 @@ SECRET_PATTERN = compile_linear(
 _USERINFO = SECRET_PATTERN.group_number("userinfo") or 0
 
 
-def redact(
-    _logger: Any, _method: str, event: MutableMapping[str, Any]
-) -> MutableMapping[str, Any]:
+def redact(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     """Drop secrets and texts from a log event (a structlog processor)."""
     for key, value in event.items():
         if key.lower() in REDACTED_KEYS:

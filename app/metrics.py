@@ -125,8 +125,14 @@ def record_call(comparison: RecordedComparison, call: RecordedCall) -> None:
     """Count one completed judge call: outcome, latency, retries and, for design calls, the pick."""
     outcome = "failed" if call.pick is None else "parsed"
     if call.pick is None:
-        log.warning("judge_call_failed", comparison_id=comparison.id, judge=call.judge_name,
-                    round=call.round, error_kind=call.error_kind, retries=call.retries)
+        log.warning(
+            "judge_call_failed",
+            comparison_id=comparison.id,
+            judge=call.judge_name,
+            round=call.round,
+            error_kind=call.error_kind,
+            retries=call.retries,
+        )
     JUDGE_CALLS.labels(call.judge_name, outcome, call.error_kind or "").inc()
     JUDGE_CALL_SECONDS.labels(call.judge_name, outcome).observe(call.latency_ms / 1000)
     if call.retries:
@@ -148,8 +154,13 @@ def record_comparison(
 ) -> None:
     """Count (and log) a finished comparison and, off placebo, the swap pair of each judge."""
     COMPARISONS.labels(status, comparison.protocol).inc()
-    log.info("comparison_finished", comparison_id=comparison.id, judges=list(calls),
-             status=status, protocol=comparison.protocol)
+    log.info(
+        "comparison_finished",
+        comparison_id=comparison.id,
+        judges=list(calls),
+        status=status,
+        protocol=comparison.protocol,
+    )
     if comparison.placebo:
         return
     for judge, judge_calls in calls.items():

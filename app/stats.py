@@ -105,8 +105,9 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
 # Correlation and agreement
 
 
-def spearman_from_ranks(n: int, s_ab: float, s_aa: float, s_bb: float
-                        ) -> tuple[float | None, float | None]:
+def spearman_from_ranks(
+    n: int, s_ab: float, s_aa: float, s_bb: float
+) -> tuple[float | None, float | None]:
     """Spearman ρ and its two-sided p (as `scipy.stats.spearmanr`: t with n − 2 degrees of
     freedom) from the sums of products of centred average ranks; (None, None) with < 3 points
     or a constant variable."""

@@ -48,25 +48,34 @@ async def timed(client: httpx2.AsyncClient, path: str) -> float:
 
 async def measure(url: str, runs: int) -> None:
     """Cold and warm timings of the overview and a filtered view."""
-    settings = Settings(database_url=url, auth="off", secret_key="bench-secret",
-                        sweep_interval_s=3600, log_level="warning")
+    settings = Settings(
+        database_url=url,
+        auth="off",
+        secret_key="bench-secret",
+        sweep_interval_s=3600,
+        log_level="warning",
+    )
     async with LiveApp(create_app(settings)) as live:
         transport = httpx2.ASGITransport(app=live)
-        async with httpx2.AsyncClient(transport=transport, base_url="http://bench",
-                                      timeout=120) as client:
-            for label, path in (("overview", "/dashboard"),
-                                ("judge + tag + 7d", "/dashboard?judge=judge-gpt&tag=team:t3"
-                                                     "&window=7d")):
+        async with httpx2.AsyncClient(
+            transport=transport, base_url="http://bench", timeout=120
+        ) as client:
+            for label, path in (
+                ("overview", "/dashboard"),
+                ("judge + tag + 7d", "/dashboard?judge=judge-gpt&tag=team:t3&window=7d"),
+            ):
                 cold = await timed(client, path)
                 warm = [await timed(client, path) for _ in range(runs)]
                 recomputed = []
                 for _ in range(max(1, runs // 3)):
                     live.app.state.dashboard_pages = None  # type: ignore[attr-defined]
                     recomputed.append(await timed(client, path))
-                print(f"{label}: cold {cold:.3f} s; warm p50 {statistics.median(warm):.3f} s, "
-                      f"max {max(warm):.3f} s over {runs} runs; recomputed p50 "
-                      f"{statistics.median(recomputed):.3f} s, max {max(recomputed):.3f} s "
-                      f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+                print(
+                    f"{label}: cold {cold:.3f} s; warm p50 {statistics.median(warm):.3f} s, "
+                    f"max {max(warm):.3f} s over {runs} runs; recomputed p50 "
+                    f"{statistics.median(recomputed):.3f} s, max {max(recomputed):.3f} s "
+                    f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+                )
 
 
 async def main() -> None:

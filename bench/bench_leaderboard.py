@@ -38,10 +38,31 @@ from tests.support.live import LiveApp
 
 SERVER = os.environ.get("FAIRPAIR_BENCH_POSTGRES", "postgresql://root@127.0.0.1:5432")
 COLUMNS = [
-    "id", "created_at", "completed_at", "deadline_at", "status", "api_key_id", "request_hash",
-    "prompt", "response_a", "response_b", "len_a", "len_b", "placebo", "model_a", "model_b",
-    "protocol", "protocol_params", "planned_rounds", "self_preference", "timeout_s", "winner",
-    "panel", "self_preference_risk", "simulated"]
+    "id",
+    "created_at",
+    "completed_at",
+    "deadline_at",
+    "status",
+    "api_key_id",
+    "request_hash",
+    "prompt",
+    "response_a",
+    "response_b",
+    "len_a",
+    "len_b",
+    "placebo",
+    "model_a",
+    "model_b",
+    "protocol",
+    "protocol_params",
+    "planned_rounds",
+    "self_preference",
+    "timeout_s",
+    "winner",
+    "panel",
+    "self_preference_risk",
+    "simulated",
+]
 
 
 async def admin(sql: str) -> None:
@@ -53,12 +74,36 @@ async def admin(sql: str) -> None:
         await connection.close()
 
 
-def comparison_row(at: datetime, model_a: str, model_b: str, winner: str, len_a: int,
-                   len_b: int) -> tuple[object, ...]:
+def comparison_row(
+    at: datetime, model_a: str, model_b: str, winner: str, len_a: int, len_b: int
+) -> tuple[object, ...]:
     """One complete comparison as the service stores it."""
-    return (str(uuid.uuid4()), at, at, at, "complete", "", "0" * 64, "A question?", "a", "b",
-            len_a, len_b, False, model_a, model_b, "swap", json.dumps({"kind": "swap"}), 2,
-            "exclude", 120.0, winner, json.dumps({"judges": [], "excluded": []}), False, True)
+    return (
+        str(uuid.uuid4()),
+        at,
+        at,
+        at,
+        "complete",
+        "",
+        "0" * 64,
+        "A question?",
+        "a",
+        "b",
+        len_a,
+        len_b,
+        False,
+        model_a,
+        model_b,
+        "swap",
+        json.dumps({"kind": "swap"}),
+        2,
+        "exclude",
+        120.0,
+        winner,
+        json.dumps({"judges": [], "excluded": []}),
+        False,
+        True,
+    )
 
 
 def comparisons(count: int, n_models: int, rng: np.random.Generator) -> list[tuple[object, ...]]:
@@ -72,8 +117,16 @@ def comparisons(count: int, n_models: int, rng: np.random.Generator) -> list[tup
         won = rng.random() < 1 / (1 + np.exp(strength[j] - strength[i]))
         winner = "tie" if rng.random() < 0.1 else "A" if won else "B"
         at = now - timedelta(seconds=20 * 86400 * (1 - k / count))
-        rows.append(comparison_row(at, names[i], names[j], winner,
-                                   int(rng.integers(50, 3000)), int(rng.integers(50, 3000))))
+        rows.append(
+            comparison_row(
+                at,
+                names[i],
+                names[j],
+                winner,
+                int(rng.integers(50, 3000)),
+                int(rng.integers(50, 3000)),
+            )
+        )
     return rows
 
 
@@ -109,19 +162,23 @@ async def timed_get(client: httpx2.AsyncClient) -> tuple[float, str]:
 
 def summary(label: str, timings: list[float]) -> str:
     """p50 and max of a list of timings."""
-    return (f"{label}: p50 {statistics.median(timings):.3f} s, max {max(timings):.3f} s "
-            f"over {len(timings)} requests")
+    return (
+        f"{label}: p50 {statistics.median(timings):.3f} s, max {max(timings):.3f} s "
+        f"over {len(timings)} requests"
+    )
 
 
 async def measure(url: str, sa_url: str, runs: int) -> None:
     """Time cold and warm requests through the app in process."""
-    settings = Settings(database_url=sa_url, auth="off", secret_key="bench-secret",
-                        log_level="warning")
+    settings = Settings(
+        database_url=sa_url, auth="off", secret_key="bench-secret", log_level="warning"
+    )
     app = create_app(settings)
     async with LiveApp(app) as live:
         transport = httpx2.ASGITransport(app=live)
-        async with httpx2.AsyncClient(transport=transport, base_url="http://bench",
-                                      timeout=120) as client:
+        async with httpx2.AsyncClient(
+            transport=transport, base_url="http://bench", timeout=120
+        ) as client:
             cold, warm, stamps = [], [], set()
             for _ in range(runs):
                 elapsed, stamp = await timed_get(client)
@@ -151,8 +208,10 @@ async def main() -> None:
     try:
         await asyncio.to_thread(upgrade, sa_url)
         await load(url, args.comparisons, args.models)
-        print(f"{args.comparisons:,} comparisons, {args.models} models, 200 bootstrap rounds, "
-              f"baseline model-00 ({name})")
+        print(
+            f"{args.comparisons:,} comparisons, {args.models} models, 200 bootstrap rounds, "
+            f"baseline model-00 ({name})"
+        )
         await measure(url, sa_url, args.runs)
     finally:
         await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -39,8 +39,13 @@ from app.reports.bias import build_report
 from app.schema import upgrade
 
 SERVER = os.environ.get("FAIRPAIR_BENCH_POSTGRES", "postgresql://root@127.0.0.1:5432")
-JUDGES = [("judge-gpt", "openai"), ("judge-claude", "anthropic"), ("judge-gemini", "google"),
-          ("judge-llama", "meta"), ("judge-local", None)]
+JUDGES = [
+    ("judge-gpt", "openai"),
+    ("judge-claude", "anthropic"),
+    ("judge-gemini", "google"),
+    ("judge-llama", "meta"),
+    ("judge-local", None),
+]
 FAMILIES = np.array(["openai", "anthropic", "google", "meta", None], dtype=object)
 LABEL_PAIRS = [("X", "Y"), ("P", "Q"), ("K", "M"), ("R", "S"), ("F", "H")]
 PICKS = np.array(["first", "second", "tie", None], dtype=object)
@@ -56,8 +61,9 @@ async def admin(sql: str) -> None:
         await connection.close()
 
 
-def comparison_rows(count: int, now: datetime,
-                    rng: np.random.Generator) -> list[tuple[object, ...]]:
+def comparison_rows(
+    count: int, now: datetime, rng: np.random.Generator
+) -> list[tuple[object, ...]]:
     """Synthetic comparisons: lengths, placebo, families, protocol, spread over 29 days."""
     offsets = np.sort(rng.uniform(0, 29 * 86400, count))[::-1]
     len_a, len_b = rng.integers(50, 3000, count), rng.integers(50, 3000, count)
@@ -68,30 +74,98 @@ def comparison_rows(count: int, now: datetime,
     for i in range(count):
         at = now - timedelta(seconds=float(offsets[i]))
         b = int(len_a[i]) if placebo[i] else int(len_b[i])
-        rows.append((
-            str(uuid.UUID(int=int(rng.integers(0, 2**63)) << 64 | i)), at, at, at, "complete", "",
-            "0" * 64, "A question?", TEXT, TEXT if placebo[i] else TEXT[::-1],
-            int(len_a[i]), b, bool(placebo[i]), fam_a[i], fam_b[i],
-            "adaptive" if adaptive[i] else "swap", json.dumps({"kind": "swap"}), 2, "audit",
-            120.0, "A", json.dumps({"judges": [], "excluded": []}), False, True))
+        rows.append(
+            (
+                str(uuid.UUID(int=int(rng.integers(0, 2**63)) << 64 | i)),
+                at,
+                at,
+                at,
+                "complete",
+                "",
+                "0" * 64,
+                "A question?",
+                TEXT,
+                TEXT if placebo[i] else TEXT[::-1],
+                int(len_a[i]),
+                b,
+                bool(placebo[i]),
+                fam_a[i],
+                fam_b[i],
+                "adaptive" if adaptive[i] else "swap",
+                json.dumps({"kind": "swap"}),
+                2,
+                "audit",
+                120.0,
+                "A",
+                json.dumps({"judges": [], "excluded": []}),
+                False,
+                True,
+            )
+        )
     return rows
 
 
 COMPARISON_COLUMNS = [
-    "id", "created_at", "completed_at", "deadline_at", "status", "api_key_id", "request_hash",
-    "prompt", "response_a", "response_b", "len_a", "len_b", "placebo", "family_a", "family_b",
-    "protocol", "protocol_params", "planned_rounds", "self_preference", "timeout_s", "winner",
-    "panel", "self_preference_risk", "simulated"]
+    "id",
+    "created_at",
+    "completed_at",
+    "deadline_at",
+    "status",
+    "api_key_id",
+    "request_hash",
+    "prompt",
+    "response_a",
+    "response_b",
+    "len_a",
+    "len_b",
+    "placebo",
+    "family_a",
+    "family_b",
+    "protocol",
+    "protocol_params",
+    "planned_rounds",
+    "self_preference",
+    "timeout_s",
+    "winner",
+    "panel",
+    "self_preference_risk",
+    "simulated",
+]
 CALL_COLUMNS = [
-    "comparison_id", "judge_name", "judge_version", "judge_config_hash", "judge_family", "role",
-    "protocol", "round", "design", "display_order", "label_pair", "label_a", "label_b",
-    "first_slot_second_label", "template_hash", "nonces", "anonymized_replacements",
-    "provider_model", "raw_output", "pick", "mapped_winner", "confidence", "confidence_source",
-    "latency_ms", "started_at", "finished_at", "retries", "error_kind"]
+    "comparison_id",
+    "judge_name",
+    "judge_version",
+    "judge_config_hash",
+    "judge_family",
+    "role",
+    "protocol",
+    "round",
+    "design",
+    "display_order",
+    "label_pair",
+    "label_a",
+    "label_b",
+    "first_slot_second_label",
+    "template_hash",
+    "nonces",
+    "anonymized_replacements",
+    "provider_model",
+    "raw_output",
+    "pick",
+    "mapped_winner",
+    "confidence",
+    "confidence_source",
+    "latency_ms",
+    "started_at",
+    "finished_at",
+    "retries",
+    "error_kind",
+]
 
 
-def call_rows(comparisons: list[tuple[object, ...]], target: int,
-              rng: np.random.Generator) -> list[tuple[object, ...]]:
+def call_rows(
+    comparisons: list[tuple[object, ...]], target: int, rng: np.random.Generator
+) -> list[tuple[object, ...]]:
     """Swap pairs of every judge on every comparison, escalated adaptive rounds, until target."""
     rows: list[tuple[object, ...]] = []
     picks = rng.choice(PICKS, size=target + 16, p=[0.5, 0.35, 0.1, 0.05])
@@ -110,28 +184,82 @@ def call_rows(comparisons: list[tuple[object, ...]], target: int,
             for round_index in range(rounds):
                 if len(rows) >= target:
                     return rows
-                rows.append(call_row(cid, at, judge, family, 1 + version % 2, protocol, round_index,
-                                     picks[k], LABEL_PAIRS[labels[k]], bool(swapped[k])))
+                rows.append(
+                    call_row(
+                        cid,
+                        at,
+                        judge,
+                        family,
+                        1 + version % 2,
+                        protocol,
+                        round_index,
+                        picks[k],
+                        LABEL_PAIRS[labels[k]],
+                        bool(swapped[k]),
+                    )
+                )
                 k += 1
     return rows
 
 
-def call_row(cid: object, at: object, judge: str, family: str | None, version: int,
-             protocol: object, round_index: int, pick: str | None, pair: tuple[str, str],
-             swapped: bool) -> tuple[object, ...]:
+def call_row(
+    cid: object,
+    at: object,
+    judge: str,
+    family: str | None,
+    version: int,
+    protocol: object,
+    round_index: int,
+    pick: str | None,
+    pair: tuple[str, str],
+    swapped: bool,
+) -> tuple[object, ...]:
     """One stored call as the service writes it."""
     order = "AB" if round_index % 2 == 0 else "BA"
     first, second = (pair[1], pair[0]) if swapped else pair
     label_a, label_b = (first, second) if order == "AB" else (second, first)
-    winner = None if pick is None else "tie" if pick == "tie" else (
-        ("A" if pick == "first" else "B") if order == "AB" else ("B" if pick == "first" else "A"))
+    winner = (
+        None
+        if pick is None
+        else "tie"
+        if pick == "tie"
+        else (
+            ("A" if pick == "first" else "B")
+            if order == "AB"
+            else ("B" if pick == "first" else "A")
+        )
+    )
     started = at + timedelta(seconds=round_index)  # type: ignore[operator]
-    return (cid, judge, version, "c" * 64, family, "voter", protocol, round_index,
-            round_index < 2, order, f"{pair[0]}/{pair[1]}", label_a, label_b, swapped, "t" * 64,
-            '["0123456789abcdef", "fedcba9876543210"]', 0, judge,
-            '{"winner": "X", "confidence": 0.8, "reason": "Simulated judgement."}', pick, winner,
-            0.8 if pick else None, "stated" if pick else None, 850.0, started, started, 0,
-            None if pick else "timeout")
+    return (
+        cid,
+        judge,
+        version,
+        "c" * 64,
+        family,
+        "voter",
+        protocol,
+        round_index,
+        round_index < 2,
+        order,
+        f"{pair[0]}/{pair[1]}",
+        label_a,
+        label_b,
+        swapped,
+        "t" * 64,
+        '["0123456789abcdef", "fedcba9876543210"]',
+        0,
+        judge,
+        '{"winner": "X", "confidence": 0.8, "reason": "Simulated judgement."}',
+        pick,
+        winner,
+        0.8 if pick else None,
+        "stated" if pick else None,
+        850.0,
+        started,
+        started,
+        0,
+        None if pick else "timeout",
+    )
 
 
 async def load(url: str, calls: int) -> None:
@@ -141,12 +269,17 @@ async def load(url: str, calls: int) -> None:
     comparisons = comparison_rows(calls // 8, now, rng)
     connection = await asyncpg.connect(url)
     try:
-        await connection.copy_records_to_table("comparisons", records=comparisons,
-                                               columns=COMPARISON_COLUMNS)
-        tags = [(c[0], key, value) for i, c in enumerate(comparisons)
-                for key, value in (("team", f"t{i % 7}"), ("env", "prod" if i % 3 else "dev"))]
-        await connection.copy_records_to_table("comparison_tags", records=tags,
-                                               columns=["comparison_id", "key", "value"])
+        await connection.copy_records_to_table(
+            "comparisons", records=comparisons, columns=COMPARISON_COLUMNS
+        )
+        tags = [
+            (c[0], key, value)
+            for i, c in enumerate(comparisons)
+            for key, value in (("team", f"t{i % 7}"), ("env", "prod" if i % 3 else "dev"))
+        ]
+        await connection.copy_records_to_table(
+            "comparison_tags", records=tags, columns=["comparison_id", "key", "value"]
+        )
         rows = call_rows(comparisons, calls, rng)
         await connection.copy_records_to_table("judge_calls", records=rows, columns=CALL_COLUMNS)
     finally:
@@ -173,8 +306,9 @@ async def fold(url: str) -> None:
         await engine.dispose()
 
 
-async def time_report(url: str, filters: ReportFilters, runs: int,
-                      from_rollups: bool = True) -> list[float]:
+async def time_report(
+    url: str, filters: ReportFilters, runs: int, from_rollups: bool = True
+) -> list[float]:
     """Seconds per report over `runs` runs, each on a fresh session."""
     engine = create_engine(url)
     timings = []
@@ -209,17 +343,20 @@ async def main() -> None:
             await load(url, args.calls)
             print(f"loaded {args.calls:,} calls in {time.perf_counter() - started:.1f} s ({name})")
         since = datetime.now(UTC) - timedelta(days=30)
-        cases = {"default (30 days, all judges)": ReportFilters(since=since),
-                 "judge + tag": ReportFilters(since=since, judge="judge-gpt",
-                                              tags=(("team", "t3"),)),
-                 "hourly series": ReportFilters(since=since, bucket="hour")}
+        cases = {
+            "default (30 days, all judges)": ReportFilters(since=since),
+            "judge + tag": ReportFilters(since=since, judge="judge-gpt", tags=(("team", "t3"),)),
+            "hourly series": ReportFilters(since=since, bucket="hour"),
+        }
         runs = [(label, filters, True) for label, filters in cases.items()]
         runs.append(("default, regrouping the calls (no rollups)", cases[next(iter(cases))], False))
         for label, filters, from_rollups in runs:
             timings = await time_report(sa_url, filters, args.runs, from_rollups)
-            print(f"{label}: p50 {statistics.median(timings):.3f} s, "
-                  f"max {max(timings):.3f} s over {len(timings)} runs "
-                  f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+            print(
+                f"{label}: p50 {statistics.median(timings):.3f} s, "
+                f"max {max(timings):.3f} s over {len(timings)} runs "
+                f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+            )
     finally:
         if not (args.keep or args.reuse):
             await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -38,10 +38,16 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
         with httpx2.Client(base_url=base, headers=comparer, timeout=60) as http:
             for i in range(12):
                 q = rng.choice([-1, 0, 1])
-                answer = http.post("/v1/compare", json={
-                    "prompt": f"Question {i}", "response_a": f"One.\n[sim q={q}]",
-                    "response_b": f"Two.\n[sim q={-q}]", "judges": ["sim-a", "sim-b"],
-                    "tags": {"suite": "even" if i % 2 else "odd"}})
+                answer = http.post(
+                    "/v1/compare",
+                    json={
+                        "prompt": f"Question {i}",
+                        "response_a": f"One.\n[sim q={q}]",
+                        "response_b": f"Two.\n[sim q={-q}]",
+                        "judges": ["sim-a", "sim-b"],
+                        "tags": {"suite": "even" if i % 2 else "odd"},
+                    },
+                )
                 assert answer.status_code == 200, answer.text
             since = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
             filtered = {"judge": "sim-a", "since": since, "tag": "suite:even"}
@@ -50,8 +56,18 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
         key = comparer["Authorization"].removeprefix("Bearer ")
         remote = run_cli("report", "--format", "json", "--url", base, "--key", key, env=env)
         table = run_cli("report", "--url", base, env={**env, "FAIRPAIR_KEY": key})
-    local = run_cli("report", "--format", "json", "--judge", "sim-a", "--since", since,
-                    "--tag", "suite:even", env=env)
+    local = run_cli(
+        "report",
+        "--format",
+        "json",
+        "--judge",
+        "sim-a",
+        "--since",
+        since,
+        "--tag",
+        "suite:even",
+        env=env,
+    )
 
     assert [j["judge"] for j in route["judges"]] == ["sim-a"]
     assert route["judges"][0]["calls"]["total"] == 12

@@ -79,8 +79,11 @@ def test_library_logs_share_the_json_format_and_lose_secrets(
     logging.getLogger("taskiq.receiver").warning("task failed for key fp_0a1b2c_%s", "f" * 64)
     logging.getLogger("uvicorn.error").info("Application startup complete.")
     lines = json_lines(capsys.readouterr().err)
-    assert [line["logger"] for line in lines] == ["sqlalchemy.engine", "taskiq.receiver",
-                                                  "uvicorn.error"]
+    assert [line["logger"] for line in lines] == [
+        "sqlalchemy.engine",
+        "taskiq.receiver",
+        "uvicorn.error",
+    ]
     assert "hunter2" not in lines[0]["event"]
     assert "f" * 64 not in lines[1]["event"]
     assert lines[2]["level"] == "info"

@@ -119,13 +119,16 @@ async def test_counters_after_traffic_give_the_reports_pc_and_first_pick_rate(
     for judge in ("sim-m1", "sim-m2"):
         consistency = by_judge[judge]["consistency"]
         pairs = delta(after, before, "fairpair_swap_pairs_total", judge=judge)
-        consistent = delta(after, before, "fairpair_swap_pairs_total", judge=judge,
-                           **{"class": "consistent"})
+        consistent = delta(
+            after, before, "fairpair_swap_pairs_total", judge=judge, **{"class": "consistent"}
+        )
         assert pairs == consistency["pairs"] >= 20
         assert consistent / pairs == pytest.approx(consistency["position_consistency"])
         for name in ("primacy", "recency"):
-            assert delta(after, before, "fairpair_swap_pairs_total", judge=judge,
-                         **{"class": name}) == consistency[f"{name}_pairs"]
+            assert (
+                delta(after, before, "fairpair_swap_pairs_total", judge=judge, **{"class": name})
+                == consistency[f"{name}_pairs"]
+            )
         position = by_judge[judge]["position"]
         first = delta(after, before, "fairpair_design_calls_total", judge=judge, pick="first")
         second = delta(after, before, "fairpair_design_calls_total", judge=judge, pick="second")
@@ -136,8 +139,9 @@ async def test_counters_after_traffic_give_the_reports_pc_and_first_pick_rate(
     latencies = delta(after, before, "fairpair_judge_call_duration_seconds_count", judge="sim-m1")
     assert latencies == calls
     assert delta(after, before, "fairpair_placebo_design_calls_total", judge="sim-m1") == 2
-    failed = delta(after, before, "fairpair_judge_calls_total", judge="sim-broken",
-                   outcome="failed")
+    failed = delta(
+        after, before, "fairpair_judge_calls_total", judge="sim-broken", outcome="failed"
+    )
     assert failed == by_judge["sim-broken"]["calls"]["failed"] == 2
     assert delta(after, before, "fairpair_comparisons_total", status="complete") == 25
     assert delta(after, before, "fairpair_comparisons_total", status="partial") == 1
@@ -170,12 +174,15 @@ async def test_metrics_need_a_read_key_off_loopback(
 def test_alert_rules_use_only_exported_series() -> None:
     path = Path(__file__).parent.parent / "deploy" / "prometheus" / "alerts.yml"
     rules = path.read_text()
-    exported = {
-        sample.name for family in REGISTRY.collect() for sample in family.samples
-    } | {f"{family.name}_total" for family in REGISTRY.collect() if family.type == "counter"}
+    exported = {sample.name for family in REGISTRY.collect() for sample in family.samples} | {
+        f"{family.name}_total" for family in REGISTRY.collect() if family.type == "counter"
+    }
     used = set(re.findall(r"\bfairpair_[a-z_]+", rules))
     assert used
     assert used <= exported, used - exported
     names = set(re.findall(r"- alert: (\w+)", rules))
-    assert {"FairpairPositionBias", "FairpairPositionConsistencyLow",
-            "FairpairJudgeFailureRate"} <= names
+    assert {
+        "FairpairPositionBias",
+        "FairpairPositionConsistencyLow",
+        "FairpairJudgeFailureRate",
+    } <= names

@@ -52,8 +52,10 @@ FAILED = _call.pick.is_(None)
 DECISIVE = and_(_call.design, _call.pick.in_(("first", "second")))
 PARSED_DESIGN = and_(_call.design, PARSED)
 # The response carrying the pair's second label was picked (labels sit on slots independently).
-SECOND_LABEL_PICKED = or_(and_(_call.pick == "first", _call.first_slot_second_label),
-                          and_(_call.pick == "second", ~_call.first_slot_second_label))
+SECOND_LABEL_PICKED = or_(
+    and_(_call.pick == "first", _call.first_slot_second_label),
+    and_(_call.pick == "second", ~_call.first_slot_second_label),
+)
 # +1 when A won, −1 when B won, 0 for a tie: summed per comparison in integers.
 OUTCOME = case((_call.mapped_winner == "A", 1), (_call.mapped_winner == "B", -1), else_=0)
 
@@ -89,12 +91,23 @@ async def prepare(session: AsyncSession) -> None:
 
 def tagged(comparison_id: Any, tags: Sequence[tuple[str, str]]) -> list[ColumnElement[bool]]:
     """One condition per `key:value` tag (ANDed by the caller): the comparison carries it."""
-    return [comparison_id.in_(select(ComparisonTag.comparison_id).where(
-        ComparisonTag.key == key, ComparisonTag.value == value)) for key, value in tags]
+    return [
+        comparison_id.in_(
+            select(ComparisonTag.comparison_id).where(
+                ComparisonTag.key == key, ComparisonTag.value == value
+            )
+        )
+        for key, value in tags
+    ]
 
 
-def scope(filters: ReportFilters, *, placebo: Placebo = "exclude", judges: bool = True,
-          running: bool = False) -> list[ColumnElement[bool]]:
+def scope(
+    filters: ReportFilters,
+    *,
+    placebo: Placebo = "exclude",
+    judges: bool = True,
+    running: bool = False,
+) -> list[ColumnElement[bool]]:
     """Conditions on calls joined to their comparison; `judges=False` ignores judge filters;
     `running=True` selects the calls of running comparisons instead of the others."""
     status = _cmp.status == "running" if running else _cmp.status != "running"
@@ -115,8 +128,12 @@ def scope(filters: ReportFilters, *, placebo: Placebo = "exclude", judges: bool 
 
 def calls_query(*columns: Any, conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
     """SELECT columns FROM judge_calls JOIN comparisons WHERE conditions."""
-    return (select(*columns).select_from(_call)
-            .join(_cmp, _cmp.id == _call.comparison_id).where(*conditions))
+    return (
+        select(*columns)
+        .select_from(_call)
+        .join(_cmp, _cmp.id == _call.comparison_id)
+        .where(*conditions)
+    )
 
 
 async def fetch(session: AsyncSession, query: Select[Any]) -> list[Row[Any]]:
@@ -127,8 +144,9 @@ async def fetch(session: AsyncSession, query: Select[Any]) -> list[Row[Any]]:
 def bucket_of(session: AsyncSession, moment: Any, bucket: Bucket) -> ColumnElement[Any]:
     """The start of a timestamp's UTC day or hour (a timestamp on PostgreSQL, text on SQLite)."""
     if session.get_bind().dialect.name == "postgresql":
-        return func.date_trunc(literal_column(f"'{bucket}'"),
-                               func.timezone(literal_column("'UTC'"), moment))
+        return func.date_trunc(
+            literal_column(f"'{bucket}'"), func.timezone(literal_column("'UTC'"), moment)
+        )
     # SQLite stores UTCDateTime as UTC text, which strftime reads as UTC.
     pattern = "'%Y-%m-%d %H:00:00'" if bucket == "hour" else "'%Y-%m-%d 00:00:00'"
     return func.strftime(literal_column(pattern), moment)
@@ -136,8 +154,10 @@ def bucket_of(session: AsyncSession, moment: Any, bucket: Bucket) -> ColumnEleme
 
 def _counts(**conditions: ColumnElement[bool] | None) -> list[Any]:
     """`count(*) FILTER (WHERE condition) AS name` for each; None counts every row."""
-    return [(func.count() if c is None else func.count().filter(c)).label(name)
-            for name, c in conditions.items()]
+    return [
+        (func.count() if c is None else func.count().filter(c)).label(name)
+        for name, c in conditions.items()
+    ]
 
 
 # Calls
@@ -146,11 +166,18 @@ def _counts(**conditions: ColumnElement[bool] | None) -> list[Any]:
 def call_counts() -> list[Any]:
     """The counts of the report's call cube, labelled (`design_*`, `decisive`, `first` and
     `second_label` count design calls only)."""
-    return _counts(calls=None, failed=FAILED, design=_call.design.is_(True), parsed=PARSED,
-                   ties=_call.pick == "tie", design_parsed=PARSED_DESIGN, decisive=DECISIVE,
-                   first=and_(_call.design, _call.pick == "first"),
-                   design_ties=and_(_call.design, _call.pick == "tie"),
-                   second_label=and_(DECISIVE, SECOND_LABEL_PICKED))
+    return _counts(
+        calls=None,
+        failed=FAILED,
+        design=_call.design.is_(True),
+        parsed=PARSED,
+        ties=_call.pick == "tie",
+        design_parsed=PARSED_DESIGN,
+        decisive=DECISIVE,
+        first=and_(_call.design, _call.pick == "first"),
+        design_ties=and_(_call.design, _call.pick == "tie"),
+        second_label=and_(DECISIVE, SECOND_LABEL_PICKED),
+    )
 
 
 CALL_COUNTS = tuple(column.name for column in call_counts())
@@ -163,16 +190,25 @@ def _side() -> ColumnElement[Any]:
     """'A' or 'B' when the judge's family equals that response's family and not the other's
     (the judge is conflicted), else NULL; an unknown family matches nothing."""
     family, fam_a, fam_b = _call.judge_family, _cmp.family_a, _cmp.family_b
-    return case((and_(family == fam_a, or_(fam_b.is_(None), fam_b != family)), "A"),
-                (and_(family == fam_b, or_(fam_a.is_(None), fam_a != family)), "B"))
+    return case(
+        (and_(family == fam_a, or_(fam_b.is_(None), fam_b != family)), "A"),
+        (and_(family == fam_b, or_(fam_a.is_(None), fam_a != family)), "B"),
+    )
 
 
 def _neutral() -> ColumnElement[Any]:
     """1 when the judge's family matches neither response (or is unknown), else 0."""
     family, fam_a, fam_b = _call.judge_family, _cmp.family_a, _cmp.family_b
-    return case((or_(family.is_(None), and_(or_(fam_a.is_(None), fam_a != family),
-                                            or_(fam_b.is_(None), fam_b != family))), 1),
-                else_=0)
+    return case(
+        (
+            or_(
+                family.is_(None),
+                and_(or_(fam_a.is_(None), fam_a != family), or_(fam_b.is_(None), fam_b != family)),
+            ),
+            1,
+        ),
+        else_=0,
+    )
 
 
 def hour_of(dialect: str, moment: Any) -> ColumnElement[int]:
@@ -188,15 +224,20 @@ def observation_sums(dialect: str) -> list[Any]:
     the judge's conflicted side or neutrality, the first and last call's time. Each is a sum,
     a min or max, or a constant of the comparison, so calls can be folded in as they come."""
     return [
-        func.max(_call.judge_version).label("version"), func.max(_call.protocol).label("protocol"),
+        func.max(_call.judge_version).label("version"),
+        func.max(_call.protocol).label("protocol"),
         func.max(_call.pick).filter(_call.round == 0, _call.display_order == "AB").label("p1"),
         func.max(_call.pick).filter(_call.round == 1, _call.display_order == "BA").label("p2"),
-        func.sum(OUTCOME).label("y_sum"), func.count().label("y_n"),
+        func.sum(OUTCOME).label("y_sum"),
+        func.count().label("y_n"),
         func.count().filter(_call.pick != "tie").label("n_dec"),
         func.count().filter(_call.mapped_winner == "A").label("n_a"),
         func.max(_cmp.len_a - _cmp.len_b).label("delta"),
         func.max(case((_cmp.len_a < _cmp.len_b, _cmp.len_a), else_=_cmp.len_b)).label("shorter"),
-        func.max(_side()).label("side"), func.max(_neutral()).label("neutral"),
-        func.min(_call.started_at).label("first_at"), func.max(_call.started_at).label("last_at"),
+        func.max(_side()).label("side"),
+        func.max(_neutral()).label("neutral"),
+        func.min(_call.started_at).label("first_at"),
+        func.max(_call.started_at).label("last_at"),
         hour_of(dialect, func.min(_call.started_at)).label("first_hour"),
-        hour_of(dialect, func.max(_call.started_at)).label("last_hour")]
+        hour_of(dialect, func.max(_call.started_at)).label("last_hour"),
+    ]

@@ -57,37 +57,56 @@ def _insert(dialect: str) -> Callable[[Any], Insert]:
 
 def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert:
     """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`."""
-    keys = [_call.judge_name, _call.judge_version, _cmp.placebo, _call.protocol,
-            func.coalesce(_call.error_kind, ""), _call.label_pair,
-            callscope.hour_of(dialect, _call.started_at)]
-    counts = [column if sign == 1 else (sign * column.element).label(column.name)
-              for column in callscope.call_counts()]
-    rows = (callscope.calls_query(*keys, *counts, conditions=[calls])
-            .group_by(*keys).order_by(*keys))
+    keys = [
+        _call.judge_name,
+        _call.judge_version,
+        _cmp.placebo,
+        _call.protocol,
+        func.coalesce(_call.error_kind, ""),
+        _call.label_pair,
+        callscope.hour_of(dialect, _call.started_at),
+    ]
+    counts = [
+        column if sign == 1 else (sign * column.element).label(column.name)
+        for column in callscope.call_counts()
+    ]
+    rows = callscope.calls_query(*keys, *counts, conditions=[calls]).group_by(*keys).order_by(*keys)
     insert = _insert(dialect)(CallRollup).from_select([*CUBE_KEYS, *CALL_COUNTS], rows)
     table = CallRollup.__table__.c
     return insert.on_conflict_do_update(
         index_elements=list(CUBE_KEYS),
-        set_={name: table[name] + insert.excluded[name] for name in CALL_COUNTS})
+        set_={name: table[name] + insert.excluded[name] for name in CALL_COUNTS},
+    )
 
 
 def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Insert:
     """Fold the selected calls into their (judge, comparison) rows of `judge_observations`."""
     keys = [_call.judge_name, _call.comparison_id]
-    rows = (callscope.calls_query(*keys, *callscope.observation_sums(dialect),
-                                conditions=[calls, PARSED_DESIGN, _cmp.placebo.is_(False)])
-            .group_by(*keys).order_by(*keys))
+    rows = (
+        callscope.calls_query(
+            *keys,
+            *callscope.observation_sums(dialect),
+            conditions=[calls, PARSED_DESIGN, _cmp.placebo.is_(False)],
+        )
+        .group_by(*keys)
+        .order_by(*keys)
+    )
     insert = _insert(dialect)(JudgeObservation).from_select(list(OBSERVATION_COLUMNS), rows)
     old, new = JudgeObservation.__table__.c, insert.excluded
-    return insert.on_conflict_do_update(index_elements=["judge", "comparison_id"], set_={
-        **{name: old[name] + new[name] for name in ("y_sum", "y_n", "n_dec", "n_a")},
-        # One call per (comparison, judge, round): a pick is set once.
-        "p1": func.coalesce(old.p1, new.p1), "p2": func.coalesce(old.p2, new.p2),
-        "version": case((new.version > old.version, new.version), else_=old.version),
-        "first_at": case((new.first_at < old.first_at, new.first_at), else_=old.first_at),
-        "last_at": case((new.last_at > old.last_at, new.last_at), else_=old.last_at),
-        "first_hour": case((new.first_at < old.first_at, new.first_hour), else_=old.first_hour),
-        "last_hour": case((new.last_at > old.last_at, new.last_hour), else_=old.last_hour)})
+    return insert.on_conflict_do_update(
+        index_elements=["judge", "comparison_id"],
+        set_={
+            **{name: old[name] + new[name] for name in ("y_sum", "y_n", "n_dec", "n_a")},
+            # One call per (comparison, judge, round): a pick is set once.
+            "p1": func.coalesce(old.p1, new.p1),
+            "p2": func.coalesce(old.p2, new.p2),
+            "version": case((new.version > old.version, new.version), else_=old.version),
+            "first_at": case((new.first_at < old.first_at, new.first_at), else_=old.first_at),
+            "last_at": case((new.last_at > old.last_at, new.last_at), else_=old.last_at),
+            "first_hour": case((new.first_at < old.first_at, new.first_hour), else_=old.first_hour),
+            "last_hour": case((new.last_at > old.last_at, new.last_hour), else_=old.last_hour),
+        },
+    )
 
 
 @cache
@@ -122,8 +141,13 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     for statement in (fold_observations("postgresql", ids), fold_cube("postgresql", ids)):
         compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
         values = compiled.params
-        rendered.append(_DriverStatement(compiled.string, tuple(compiled.positiontup or ()),
-                                         {k: v for k, v in values.items() if k != "ids"}))
+        rendered.append(
+            _DriverStatement(
+                compiled.string,
+                tuple(compiled.positiontup or ()),
+                {k: v for k, v in values.items() if k != "ids"},
+            )
+        )
     return tuple(rendered)
 
 
@@ -142,8 +166,12 @@ async def fold_calls(connection: AsyncConnection, ids: list[int]) -> None:
 
 def rebuild_statements(dialect: str) -> list[Executable]:
     """Recompute both rollups from every stored call."""
-    return [delete(CallRollup), delete(JudgeObservation),
-            fold_observations(dialect, true()), fold_cube(dialect, true())]
+    return [
+        delete(CallRollup),
+        delete(JudgeObservation),
+        fold_observations(dialect, true()),
+        fold_cube(dialect, true()),
+    ]
 
 
 async def rebuild(session: AsyncSession) -> None:

@@ -30,12 +30,13 @@ Watermark = tuple[object, ...]
 async def watermark(session: AsyncSession) -> Watermark:
     """Count and highest id of the calls, score calls and labels: moves whenever one is stored
     or purged."""
-    marks = [select(aggregate).select_from(model).scalar_subquery()
-             for model in (JudgeCall, ScoreCall, Label)
-             for aggregate in (func.count(), func.max(model.id))]
+    marks = [
+        select(aggregate).select_from(model).scalar_subquery()
+        for model in (JudgeCall, ScoreCall, Label)
+        for aggregate in (func.count(), func.max(model.id))
+    ]
     row = (await session.execute(select(*marks))).one()
     return tuple(row)
-
 
 
 @dataclass
@@ -53,8 +54,7 @@ class PageCache:
 
     def __init__(self, capacity: int = 128, ttl_s: float = 60.0) -> None:
         self._entries: OrderedDict[Key, tuple[Watermark, float, PageView]] = OrderedDict()
-        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
+        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
         self._capacity, self._ttl_s = capacity, ttl_s
 
     def get(self, key: Key, mark: Watermark) -> PageView | None:
@@ -72,8 +72,9 @@ class PageCache:
         while len(self._entries) > self._capacity:
             self._entries.popitem(last=False)
 
-    async def view(self, key: Key, mark: Watermark,
-                   build: Callable[[], Awaitable[PageView]]) -> PageView:
+    async def view(
+        self, key: Key, mark: Watermark, build: Callable[[], Awaitable[PageView]]
+    ) -> PageView:
         """The cached view, or a new one (simultaneous cold requests build it once)."""
         cached = self.get(key, mark)
         if cached is not None:

@@ -36,8 +36,14 @@ class Chart:
 
 def base(title: str, rows: Sequence[Row], layers: list[Spec], height: int | None = None) -> Spec:
     """A layered spec over inline rows."""
-    spec: Spec = {"$schema": SCHEMA, "title": title, "width": WIDTH, "data": {"values": list(rows)},
-                  "layer": layers, "config": {"font": "sans-serif"}}
+    spec: Spec = {
+        "$schema": SCHEMA,
+        "title": title,
+        "width": WIDTH,
+        "data": {"values": list(rows)},
+        "layer": layers,
+        "config": {"font": "sans-serif"},
+    }
     if height is not None:
         spec["height"] = height
     return spec
@@ -45,67 +51,109 @@ def base(title: str, rows: Sequence[Row], layers: list[Spec], height: int | None
 
 def _rules(values: Sequence[tuple[float, str, str]], axis: str) -> list[Spec]:
     """Reference lines (value, colour, label) across the plot."""
-    return [{"data": {"values": [{"ref": value, "what": label}]},
-             "mark": {"type": "rule", "color": color, "strokeDash": [4, 3]},
-             "encoding": {axis: {"field": "ref", "type": "quantitative", "title": None},
-                          "tooltip": {"field": "what"}}}
-            for value, color, label in values]
+    return [
+        {
+            "data": {"values": [{"ref": value, "what": label}]},
+            "mark": {"type": "rule", "color": color, "strokeDash": [4, 3]},
+            "encoding": {
+                axis: {"field": "ref", "type": "quantitative", "title": None},
+                "tooltip": {"field": "what"},
+            },
+        }
+        for value, color, label in values
+    ]
 
 
-def interval_chart(title: str, rows: Sequence[Row], category: str, value: str,
-                   refs: Sequence[tuple[float, str, str]] = (), domain: tuple[float, float] | None
-                   = None, color: str | None = None) -> Spec | None:
+def interval_chart(
+    title: str,
+    rows: Sequence[Row],
+    category: str,
+    value: str,
+    refs: Sequence[tuple[float, str, str]] = (),
+    domain: tuple[float, float] | None = None,
+    color: str | None = None,
+) -> Spec | None:
     """Point estimates with 95% CI whiskers per category, against reference lines."""
     shown = [r for r in rows if r.get(value) is not None]
     if not shown:
         return None
     scale: Spec = {"domain": list(domain)} if domain else {"zero": False}
-    x: Spec = {"field": value, "type": "quantitative", "scale": scale,
-               "title": value.replace("_", " ")}
+    x: Spec = {
+        "field": value,
+        "type": "quantitative",
+        "scale": scale,
+        "title": value.replace("_", " "),
+    }
     y: Spec = {"field": category, "type": "nominal", "title": None, "sort": None}
-    point: Spec = {"mark": {"type": "point", "filled": True, "size": 80},
-                   "encoding": {"x": x, "y": y}}
+    point: Spec = {
+        "mark": {"type": "point", "filled": True, "size": 80},
+        "encoding": {"x": x, "y": y},
+    }
     if color:
         point["encoding"]["color"] = {"field": color, "type": "nominal"}
-    whisker: Spec = {"mark": {"type": "rule", "strokeWidth": 2},
-                     "encoding": {"x": {"field": "ci_low", "type": "quantitative",
-                                        "title": None},
-                                  "x2": {"field": "ci_high"}, "y": y}}
-    return base(title, shown, [whisker, point, *_rules(refs, "x")],
-                height=max(40, 28 * len(shown)))
+    whisker: Spec = {
+        "mark": {"type": "rule", "strokeWidth": 2},
+        "encoding": {
+            "x": {"field": "ci_low", "type": "quantitative", "title": None},
+            "x2": {"field": "ci_high"},
+            "y": y,
+        },
+    }
+    return base(title, shown, [whisker, point, *_rules(refs, "x")], height=max(40, 28 * len(shown)))
 
 
-def series_chart(title: str, rows: Sequence[Row], value: str, changes: Sequence[str],
-                 refs: Sequence[tuple[float, str, str]] = ()) -> Spec | None:
+def series_chart(
+    title: str,
+    rows: Sequence[Row],
+    value: str,
+    changes: Sequence[str],
+    refs: Sequence[tuple[float, str, str]] = (),
+) -> Spec | None:
     """A time series per judge with reference lines and judge version changes marked."""
     shown = [r for r in rows if r.get(value) is not None]
     if not shown:
         return None
-    line: Spec = {"mark": {"type": "line", "point": True},
-                  "encoding": {"x": {"field": "bucket", "type": "temporal", "title": None},
-                               "y": {"field": value, "type": "quantitative",
-                                     "scale": {"domain": [0, 1]}},
-                               "color": {"field": "judge", "type": "nominal"}}}
+    line: Spec = {
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": {"field": "bucket", "type": "temporal", "title": None},
+            "y": {"field": value, "type": "quantitative", "scale": {"domain": [0, 1]}},
+            "color": {"field": "judge", "type": "nominal"},
+        },
+    }
     marks: list[Spec] = [line, *_rules(refs, "y")]
     if changes:
-        marks.append({"data": {"values": [{"bucket": c, "what": "version change"}
-                                          for c in changes]},
-                      "mark": {"type": "rule", "color": "#7b3294", "strokeWidth": 2},
-                      "encoding": {"x": {"field": "bucket", "type": "temporal"},
-                                   "tooltip": {"field": "what"}}})
+        marks.append(
+            {
+                "data": {"values": [{"bucket": c, "what": "version change"} for c in changes]},
+                "mark": {"type": "rule", "color": "#7b3294", "strokeWidth": 2},
+                "encoding": {
+                    "x": {"field": "bucket", "type": "temporal"},
+                    "tooltip": {"field": "what"},
+                },
+            }
+        )
     return base(title, shown, marks, height=180)
 
 
-def bar_chart(title: str, rows: Sequence[Row], category: str, value: str,
-              refs: Sequence[tuple[float, str, str]] = ()) -> Spec | None:
+def bar_chart(
+    title: str,
+    rows: Sequence[Row],
+    category: str,
+    value: str,
+    refs: Sequence[tuple[float, str, str]] = (),
+) -> Spec | None:
     """One bar per category."""
     shown = [r for r in rows if r.get(value) is not None]
     if not shown:
         return None
-    bar: Spec = {"mark": "bar",
-                 "encoding": {"y": {"field": category, "type": "nominal", "title": None},
-                              "x": {"field": value, "type": "quantitative",
-                                    "title": value.replace("_", " ")}}}
+    bar: Spec = {
+        "mark": "bar",
+        "encoding": {
+            "y": {"field": category, "type": "nominal", "title": None},
+            "x": {"field": value, "type": "quantitative", "title": value.replace("_", " ")},
+        },
+    }
     return base(title, shown, [bar, *_rules(refs, "x")], height=max(40, 28 * len(shown)))
 
 
@@ -114,29 +162,37 @@ def reliability_chart(title: str, rows: Sequence[Row]) -> Spec | None:
     shown = [r for r in rows if r.get("accuracy") is not None]
     if not shown:
         return None
-    diagonal: Spec = {"data": {"values": [{"c": 0, "a": 0}, {"c": 1, "a": 1}]},
-                      "mark": {"type": "line", "color": "#999", "strokeDash": [4, 3]},
-                      "encoding": {"x": {"field": "c", "type": "quantitative"},
-                                   "y": {"field": "a", "type": "quantitative"}}}
-    line: Spec = {"mark": {"type": "line", "point": True},
-                  "encoding": {"x": {"field": "mean_confidence", "type": "quantitative",
-                                     "scale": {"domain": [0, 1]}},
-                               "y": {"field": "accuracy", "type": "quantitative",
-                                     "scale": {"domain": [0, 1]}},
-                               "color": {"field": "source", "type": "nominal"}}}
+    diagonal: Spec = {
+        "data": {"values": [{"c": 0, "a": 0}, {"c": 1, "a": 1}]},
+        "mark": {"type": "line", "color": "#999", "strokeDash": [4, 3]},
+        "encoding": {
+            "x": {"field": "c", "type": "quantitative"},
+            "y": {"field": "a", "type": "quantitative"},
+        },
+    }
+    line: Spec = {
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": {"field": "mean_confidence", "type": "quantitative", "scale": {"domain": [0, 1]}},
+            "y": {"field": "accuracy", "type": "quantitative", "scale": {"domain": [0, 1]}},
+            "color": {"field": "source", "type": "nominal"},
+        },
+    }
     return base(title, shown, [diagonal, line], height=220)
 
 
 def band_chart(title: str, rows: Sequence[Row], margin: float) -> Spec | None:
     """Reviewer offsets with CIs inside the ±τ band."""
-    spec = interval_chart(title, rows, "reviewer", "offset", refs=[(0.0, "#555", "0")],
-                          color="classification")
+    spec = interval_chart(
+        title, rows, "reviewer", "offset", refs=[(0.0, "#555", "0")], color="classification"
+    )
     if spec is None:
         return None
-    band: Spec = {"data": {"values": [{"low": -margin, "high": margin}]},
-                  "mark": {"type": "rect", "color": "#cfe3f3", "opacity": 0.6},
-                  "encoding": {"x": {"field": "low", "type": "quantitative"},
-                               "x2": {"field": "high"}}}
+    band: Spec = {
+        "data": {"values": [{"low": -margin, "high": margin}]},
+        "mark": {"type": "rect", "color": "#cfe3f3", "opacity": 0.6},
+        "encoding": {"x": {"field": "low", "type": "quantitative"}, "x2": {"field": "high"}},
+    }
     spec["layer"].insert(0, band)
     return spec
 

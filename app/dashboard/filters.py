@@ -60,21 +60,34 @@ class PageFilters:
 
     def report(self) -> ReportFilters:
         """The bias report's filters, validated as the JSON route validates them."""
-        return report_filters(self.judge, None, self.start(), self.until, list(self.tags), None,
-                              "day", keeper=self.keeper)
+        return report_filters(
+            self.judge,
+            None,
+            self.start(),
+            self.until,
+            list(self.tags),
+            None,
+            "day",
+            keeper=self.keeper,
+        )
 
     def scoring(self) -> ScoringFilters:
         """The scoring sections' filters over the same window."""
         base = self.report()
-        return ScoringFilters(since=base.since, until=base.until, judge=self.judge,
-                              tags=base.tags, rubric=self.rubric)
+        return ScoringFilters(
+            since=base.since, until=base.until, judge=self.judge, tags=base.tags, rubric=self.rubric
+        )
 
     def query(self, **changes: str | None) -> str:
         """The filters as a query string, with some changed (None drops one)."""
         pairs: list[tuple[str, str]] = []
-        values = {"judge": self.judge, "window": self.window, "rubric": self.rubric,
-                  "since": self.since.isoformat() if self.since else None,
-                  "until": self.until.isoformat() if self.until else None}
+        values = {
+            "judge": self.judge,
+            "window": self.window,
+            "rubric": self.rubric,
+            "since": self.since.isoformat() if self.since else None,
+            "until": self.until.isoformat() if self.until else None,
+        }
         values.update(changes)
         pairs += [(k, v) for k, v in values.items() if v]
         pairs += [("tag", tag) for tag in self.tags]
@@ -91,9 +104,15 @@ def page_filters(
     rubric: Annotated[str | None, Query(max_length=100)] = None,
 ) -> PageFilters:
     """The filters of a page request; empty form fields count as absent."""
-    filters = PageFilters(judge=judge or None, window=window or None, since=since, until=until,
-                          tags=tuple(t for t in tag or [] if t), rubric=rubric or None,
-                          keeper=keeper)
+    filters = PageFilters(
+        judge=judge or None,
+        window=window or None,
+        since=since,
+        until=until,
+        tags=tuple(t for t in tag or [] if t),
+        rubric=rubric or None,
+        keeper=keeper,
+    )
     filters.report()  # validate early: 422 before any query runs
     return filters
 

@@ -28,26 +28,37 @@ from app.errors import NotFound, Unauthorized, ValidationProblem
 from app.leaderboard.service import LeaderboardCacheDep
 
 router = APIRouter(prefix="/dashboard", tags=["dashboard"], include_in_schema=False)
-TEMPLATES = Environment(loader=PackageLoader("app.dashboard", "templates"),
-                        autoescape=select_autoescape(["j2"]), enable_async=False)
+TEMPLATES = Environment(
+    loader=PackageLoader("app.dashboard", "templates"),
+    autoescape=select_autoescape(["j2"]),
+    enable_async=False,
+)
 # No script may run, nothing loads from elsewhere; charts are data: images.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
-                               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "Cache-Control": "private, no-store",
 }
-NAV = [("overview", "/dashboard", "Overview"), ("reviewers", "/dashboard/reviewers", "Reviewers"),
-       ("position-score", "/dashboard/position-score", "Position-score bias"),
-       ("leaderboard", "/dashboard/leaderboard", "Leaderboard")]
+NAV = [
+    ("overview", "/dashboard", "Overview"),
+    ("reviewers", "/dashboard/reviewers", "Reviewers"),
+    ("position-score", "/dashboard/position-score", "Position-score bias"),
+    ("leaderboard", "/dashboard/leaderboard", "Leaderboard"),
+]
 
 PageCacheDep = Annotated[PageCache, from_state("dashboard_pages")]
 ChartsDep = Annotated[SvgRenderer, from_state("dashboard_charts")]
 
 
-def sources(session: SessionDep, sessionmaker: SessionmakerDep, settings: SettingsDep,
-            cache: LeaderboardCacheDep, pages: PageCacheDep) -> Sources:
+def sources(
+    session: SessionDep,
+    sessionmaker: SessionmakerDep,
+    settings: SettingsDep,
+    cache: LeaderboardCacheDep,
+    pages: PageCacheDep,
+) -> Sources:
     """Everything a page builder reads from."""
     return Sources(session, sessionmaker, settings, cache, pages)
 
@@ -73,8 +84,14 @@ def login_redirect(request: Request) -> RedirectResponse:
     return RedirectResponse(f"/dashboard/login?{urlencode({'next': target})}", status_code=303)
 
 
-async def render_page(page: str, request: Request, viewer: Any, src: Sources,
-                      filters: PageFilters, renderer: SvgRenderer) -> Response:
+async def render_page(
+    page: str,
+    request: Request,
+    viewer: Any,
+    src: Sources,
+    filters: PageFilters,
+    renderer: SvgRenderer,
+) -> Response:
     """Build a page's view, draw its charts and render its template."""
     if viewer is None:
         return login_redirect(request)
@@ -82,23 +99,37 @@ async def render_page(page: str, request: Request, viewer: Any, src: Sources,
     figures = []
     for chart in view.charts:
         svg = await renderer.svg(chart.spec) if chart.spec is not None else None
-        figures.append({"chart": chart, "src": svg and "data:image/svg+xml;base64,"
-                        + base64.b64encode(svg.encode()).decode(),
-                        "json": f"/dashboard/charts/{page}/{chart.name}.json?{filters.query()}"})
-    return html(view.template, view=view, page=page, figures=figures, filters=filters,
-                auth=src.settings.auth == "on", **view.context)
+        figures.append(
+            {
+                "chart": chart,
+                "src": svg
+                and "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode(),
+                "json": f"/dashboard/charts/{page}/{chart.name}.json?{filters.query()}",
+            }
+        )
+    return html(
+        view.template,
+        view=view,
+        page=page,
+        figures=figures,
+        filters=filters,
+        auth=src.settings.auth == "on",
+        **view.context,
+    )
 
 
 @router.get("")
-async def show_overview(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
-                        renderer: ChartsDep) -> Response:
+async def show_overview(
+    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
+) -> Response:
     """Every judge's position bias, consistency against the floors, flags and failures."""
     return await render_page("overview", request, viewer, src, filters, renderer)
 
 
 @router.get("/judge")
-async def show_judge(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
-                     renderer: ChartsDep) -> Response:
+async def show_judge(
+    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
+) -> Response:
     """One judge: time series, label preference, placebo, length, human agreement."""
     if filters.judge is None:
         raise ValidationProblem("/judge: required on the judge page")
@@ -106,34 +137,43 @@ async def show_judge(request: Request, viewer: Viewer, src: SourcesDep, filters:
 
 
 @router.get("/reviewers")
-async def show_reviewers(request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep,
-                         renderer: ChartsDep) -> Response:
+async def show_reviewers(
+    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
+) -> Response:
     """Reviewer offsets with CIs and the ±τ band."""
     return await render_page("reviewers", request, viewer, src, filters, renderer)
 
 
 @router.get("/position-score")
-async def show_position_score(request: Request, viewer: Viewer, src: SourcesDep,
-                              filters: FiltersDep, renderer: ChartsDep) -> Response:
+async def show_position_score(
+    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
+) -> Response:
     """Position-score bias and length-score correlation."""
     return await render_page("position-score", request, viewer, src, filters, renderer)
 
 
 @router.get("/leaderboard")
-async def show_leaderboard(request: Request, viewer: Viewer, src: SourcesDep,
-                           filters: FiltersDep, renderer: ChartsDep) -> Response:
+async def show_leaderboard(
+    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
+) -> Response:
     """Model ratings with CIs."""
     return await render_page("leaderboard", request, viewer, src, filters, renderer)
 
 
 @router.get("/charts/{page}/{name}.json")
-async def download_chart(viewer: Viewer, src: SourcesDep, filters: FiltersDep,
-                         page: Annotated[str, Path(max_length=32)],
-                         name: Annotated[str, Path(max_length=64)]) -> JSONResponse:
+async def download_chart(
+    viewer: Viewer,
+    src: SourcesDep,
+    filters: FiltersDep,
+    page: Annotated[str, Path(max_length=32)],
+    name: Annotated[str, Path(max_length=64)],
+) -> JSONResponse:
     """One chart's Vega-Lite spec with its data inline."""
     if viewer is None:
-        raise Unauthorized("log in at /dashboard/login or send Authorization: Bearer",
-                           headers={"WWW-Authenticate": "Bearer"})
+        raise Unauthorized(
+            "log in at /dashboard/login or send Authorization: Bearer",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
     if page not in PAGES or (page == "judge" and filters.judge is None):
         raise NotFound(f"no dashboard page {page!r} (the judge page needs ?judge=)")
     view = await page_view(page, src, filters)
@@ -141,8 +181,9 @@ async def download_chart(viewer: Viewer, src: SourcesDep, filters: FiltersDep,
     if chart is None:
         raise NotFound(f"no chart {name!r} on {page}")
     body = chart.spec if chart.spec is not None else {"title": chart.title, "empty": chart.empty}
-    return JSONResponse(body, headers={
-        "Content-Disposition": f'attachment; filename="{page}-{name}.json"'})
+    return JSONResponse(
+        body, headers={"Content-Disposition": f'attachment; filename="{page}-{name}.json"'}
+    )
 
 
 def safe_next(target: str | None) -> str:
@@ -159,8 +200,9 @@ async def show_login(next: str | None = None) -> HTMLResponse:
 
 
 @router.post("/login")
-async def log_in(request: Request, sessionmaker: SessionmakerDep,
-                 settings: SettingsDep, keys: KeyCheckDep) -> Response:
+async def log_in(
+    request: Request, sessionmaker: SessionmakerDep, settings: SettingsDep, keys: KeyCheckDep
+) -> Response:
     """Check the key like the API does and open a session; the cookie holds only its token."""
     check_origin(request)
     form = parse_qs((await request.body()).decode(errors="replace"))
@@ -168,19 +210,31 @@ async def log_in(request: Request, sessionmaker: SessionmakerDep,
     target = safe_next((form.get("next") or [""])[0])
     principal = await keys.verify(token) if token else None
     if principal is None or not may_read(principal):
-        return html("login.html.j2", status_code=401, next=target,
-                    error="That key is not valid, was revoked, or lacks the read scope.")
+        return html(
+            "login.html.j2",
+            status_code=401,
+            next=target,
+            error="That key is not valid, was revoked, or lacks the read scope.",
+        )
     async with sessionmaker() as session:
         session_token = await open_session(session, principal.key_id)
     response = RedirectResponse(target, status_code=303)
-    response.set_cookie(COOKIE, session_token, max_age=COOKIE_MAX_AGE_S, path="/dashboard",
-                        httponly=True, samesite="strict", secure=is_https(request, settings))
+    response.set_cookie(
+        COOKIE,
+        session_token,
+        max_age=COOKIE_MAX_AGE_S,
+        path="/dashboard",
+        httponly=True,
+        samesite="strict",
+        secure=is_https(request, settings),
+    )
     return response
 
 
 @router.post("/logout")
-async def log_out(request: Request, sessionmaker: SessionmakerDep,
-                  settings: SettingsDep) -> Response:
+async def log_out(
+    request: Request, sessionmaker: SessionmakerDep, settings: SettingsDep
+) -> Response:
     """End the session on the server and forget its cookie."""
     check_origin(request)
     token = request.cookies.get(COOKIE)
@@ -188,6 +242,11 @@ async def log_out(request: Request, sessionmaker: SessionmakerDep,
         async with sessionmaker() as session:
             await revoke_session(session, token)
     response = RedirectResponse("/dashboard/login", status_code=303)
-    response.delete_cookie(COOKIE, path="/dashboard", httponly=True, samesite="strict",
-                           secure=is_https(request, settings))
+    response.delete_cookie(
+        COOKIE,
+        path="/dashboard",
+        httponly=True,
+        samesite="strict",
+        secure=is_https(request, settings),
+    )
     return response

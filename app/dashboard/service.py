@@ -25,8 +25,10 @@ from app.scoring import queries as scoring_queries
 from app.scoring.report import scoring_sections
 
 HALF = [(0.5, "#555", "0.5: no preference")]
-PC_FLOORS = [(RED_FLAG_FLOOR, "#e08214", "red_flag floor 0.80"),
-             (COIN_TOSS_FLOOR, "#b2182b", "coin_toss floor 0.70")]
+PC_FLOORS = [
+    (RED_FLAG_FLOOR, "#e08214", "red_flag floor 0.80"),
+    (COIN_TOSS_FLOOR, "#b2182b", "coin_toss floor 0.70"),
+]
 Report = dict[str, Any]
 
 
@@ -57,8 +59,9 @@ async def add_label_sections(sources: Sources, filters: PageFilters, report: Rep
     """Human agreement and confidence per judge, unless the report already carries them."""
     if any("human_agreement" in judge for judge in report["judges"]):
         return
-    sections = await label_sections(sources.session, filters.report(),
-                                     [judge["judge"] for judge in report["judges"]])
+    sections = await label_sections(
+        sources.session, filters.report(), [judge["judge"] for judge in report["judges"]]
+    )
     for judge in report["judges"]:
         found = sections.by_judge.get(judge["judge"])
         if found is not None:
@@ -76,14 +79,23 @@ def overview_rows(report: Report) -> list[Row]:
     rows = []
     for judge in report["judges"]:
         position, consistency = judge["position"], judge["consistency"]
-        row = with_ci({"judge": judge["judge"], "n": position["n"],
-                       "first_pick_rate": position["first_pick_rate"],
-                       "p_adjusted": position["p_adjusted"], "position_tier": position["tier"],
-                       "pairs": consistency["pairs"],
-                       "position_consistency": consistency["position_consistency"],
-                       "pc_ci": consistency["ci95"], "consistency_tier": consistency["tier"],
-                       "calls": judge["calls"]["total"], "failure_rate": failure_rate(judge),
-                       "flags": judge["flags"]}, position["ci95"])
+        row = with_ci(
+            {
+                "judge": judge["judge"],
+                "n": position["n"],
+                "first_pick_rate": position["first_pick_rate"],
+                "p_adjusted": position["p_adjusted"],
+                "position_tier": position["tier"],
+                "pairs": consistency["pairs"],
+                "position_consistency": consistency["position_consistency"],
+                "pc_ci": consistency["ci95"],
+                "consistency_tier": consistency["tier"],
+                "calls": judge["calls"]["total"],
+                "failure_rate": failure_rate(judge),
+                "flags": judge["flags"],
+            },
+            position["ci95"],
+        )
         rows.append(row)
     return rows
 
@@ -91,42 +103,90 @@ def overview_rows(report: Report) -> list[Row]:
 async def overview_page(sources: Sources, filters: PageFilters) -> PageView:
     """Every judge's first-pick rate, PC against the floors, flags and failure rate."""
     rows = overview_rows(await bias_report(sources, filters))
-    pc_rows = [with_ci({"judge": r["judge"], "position_consistency": r["position_consistency"]},
-                       r["pc_ci"]) for r in rows]
-    return PageView("Overview", "overview.html.j2", {"rows": rows}, [
-        Chart("first_pick", "First-pick rate (95% CI) against 0.5",
-              charts.interval_chart("First-pick rate", rows, "judge", "first_pick_rate", HALF,
-                                    (0, 1))),
-        Chart("consistency", "Position consistency (95% CI) against the 0.80 and 0.70 floors",
-              charts.interval_chart("Position consistency", pc_rows, "judge",
-                                    "position_consistency", PC_FLOORS, (0, 1))),
-        Chart("failures", "Failure rate",
-              charts.bar_chart("Failure rate", rows, "judge", "failure_rate",
-                               [(HIGH_FAILURE_SHARE, "#b2182b", "high_failure_rate 5%")]),
-              empty="No calls in this window."),
-    ])
+    pc_rows = [
+        with_ci(
+            {"judge": r["judge"], "position_consistency": r["position_consistency"]}, r["pc_ci"]
+        )
+        for r in rows
+    ]
+    return PageView(
+        "Overview",
+        "overview.html.j2",
+        {"rows": rows},
+        [
+            Chart(
+                "first_pick",
+                "First-pick rate (95% CI) against 0.5",
+                charts.interval_chart(
+                    "First-pick rate", rows, "judge", "first_pick_rate", HALF, (0, 1)
+                ),
+            ),
+            Chart(
+                "consistency",
+                "Position consistency (95% CI) against the 0.80 and 0.70 floors",
+                charts.interval_chart(
+                    "Position consistency",
+                    pc_rows,
+                    "judge",
+                    "position_consistency",
+                    PC_FLOORS,
+                    (0, 1),
+                ),
+            ),
+            Chart(
+                "failures",
+                "Failure rate",
+                charts.bar_chart(
+                    "Failure rate",
+                    rows,
+                    "judge",
+                    "failure_rate",
+                    [(HIGH_FAILURE_SHARE, "#b2182b", "high_failure_rate 5%")],
+                ),
+                empty="No calls in this window.",
+            ),
+        ],
+    )
 
 
 def label_rows(judge: Report) -> list[Row]:
     """Second-label pick rate per label pair."""
-    return [with_ci({"pair": pair, "rate": entry["rate"], "n": entry["n"],
-                     "p_adjusted": entry["p_adjusted"], "tier": entry["tier"]}, entry["ci95"])
-            for pair, entry in judge["label"]["by_pair"].items()]
+    return [
+        with_ci(
+            {
+                "pair": pair,
+                "rate": entry["rate"],
+                "n": entry["n"],
+                "p_adjusted": entry["p_adjusted"],
+                "tier": entry["tier"],
+            },
+            entry["ci95"],
+        )
+        for pair, entry in judge["label"]["by_pair"].items()
+    ]
 
 
 def placebo_rows(placebo: Report) -> list[Row]:
     """Position and label preference on identical texts."""
-    return [with_ci({"measure": "first-pick rate", "rate": placebo["first_pick_rate"]},
-                    placebo["ci95"]),
-            with_ci({"measure": "second-label rate", "rate": placebo["second_label_pick_rate"]},
-                    placebo.get("second_label_ci95"))]
+    return [
+        with_ci(
+            {"measure": "first-pick rate", "rate": placebo["first_pick_rate"]}, placebo["ci95"]
+        ),
+        with_ci(
+            {"measure": "second-label rate", "rate": placebo["second_label_pick_rate"]},
+            placebo.get("second_label_ci95"),
+        ),
+    ]
 
 
 def reliability_rows(judge: Report) -> list[Row]:
     """Reliability deciles of every confidence source (sources are never mixed)."""
     sources = (judge.get("confidence") or {}).get("by_source", {})
-    return [{"source": source, **decile} for source, entry in sorted(sources.items())
-            for decile in entry["reliability"]]
+    return [
+        {"source": source, **decile}
+        for source, entry in sorted(sources.items())
+        for decile in entry["reliability"]
+    ]
 
 
 async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
@@ -136,34 +196,57 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
     judge = next((j for j in report["judges"] if j["judge"] == filters.judge), None)
     series = [p for p in report["series"] if p["judge"] == filters.judge]
     changes = [p["bucket"] for p in series if p["version_changed"]]
-    view = PageView(f"Judge {filters.judge}", "judge.html.j2",
-                    {"judge": judge, "series": series,
-                     "change_days": [c[:10] for c in changes]})
+    view = PageView(
+        f"Judge {filters.judge}",
+        "judge.html.j2",
+        {"judge": judge, "series": series, "change_days": [c[:10] for c in changes]},
+    )
     if judge is None:
         return view
     view.charts = [
-        Chart("series_first_pick", "First-pick rate by day (version changes in purple)",
-              charts.series_chart("First-pick rate", series, "first_pick_rate", changes, HALF)),
-        Chart("series_consistency", "Position consistency by day",
-              charts.series_chart("Position consistency", series, "position_consistency",
-                                  changes, PC_FLOORS)),
-        Chart("labels", "Second-label pick rate by label pair (95% CI)",
-              charts.interval_chart("Second-label pick rate", label_rows(judge), "pair", "rate",
-                                    HALF, (0, 1))),
-        Chart("placebo", "Placebo comparisons (identical texts)",
-              charts.interval_chart("Placebo", placebo_rows(judge["placebo"]), "measure",
-                                    "rate", HALF, (0, 1))),
+        Chart(
+            "series_first_pick",
+            "First-pick rate by day (version changes in purple)",
+            charts.series_chart("First-pick rate", series, "first_pick_rate", changes, HALF),
+        ),
+        Chart(
+            "series_consistency",
+            "Position consistency by day",
+            charts.series_chart(
+                "Position consistency", series, "position_consistency", changes, PC_FLOORS
+            ),
+        ),
+        Chart(
+            "labels",
+            "Second-label pick rate by label pair (95% CI)",
+            charts.interval_chart(
+                "Second-label pick rate", label_rows(judge), "pair", "rate", HALF, (0, 1)
+            ),
+        ),
+        Chart(
+            "placebo",
+            "Placebo comparisons (identical texts)",
+            charts.interval_chart(
+                "Placebo", placebo_rows(judge["placebo"]), "measure", "rate", HALF, (0, 1)
+            ),
+        ),
     ]
     if reliability_rows(judge):
-        view.charts.append(Chart("reliability", "Confidence reliability",
-                                 charts.reliability_chart("Reliability", reliability_rows(judge))))
+        view.charts.append(
+            Chart(
+                "reliability",
+                "Confidence reliability",
+                charts.reliability_chart("Reliability", reliability_rows(judge)),
+            )
+        )
     return view
 
 
 async def scoring_report(sources: Sources, filters: PageFilters) -> Report:
     """Reviewer offsets, position-score and length-score sections, as the report computes them."""
-    sections = await scoring_sections(sources.session, filters.scoring(),
-                                      sources.settings.reviewer_margin)
+    sections = await scoring_sections(
+        sources.session, filters.scoring(), sources.settings.reviewer_margin
+    )
     return sections.model_dump(mode="json")
 
 
@@ -171,8 +254,10 @@ async def margins(sources: Sources, filters: PageFilters) -> dict[str, float]:
     """τ per rubric: the setting, else a tenth of the rubric's range."""
     found = await scoring_queries.rubrics(sources.session, filters.scoring())
     fixed = sources.settings.reviewer_margin
-    return {r.rubric: fixed if fixed is not None else 0.1 * (float(r.high) - float(r.low))
-            for r in found}
+    return {
+        r.rubric: fixed if fixed is not None else 0.1 * (float(r.high) - float(r.low))
+        for r in found
+    }
 
 
 async def reviewers_page(sources: Sources, filters: PageFilters) -> PageView:
@@ -181,14 +266,29 @@ async def reviewers_page(sources: Sources, filters: PageFilters) -> PageView:
     taus = await margins(sources, filters)
     view = PageView("Reviewers", "reviewers.html.j2", {"reviewers": reviewers, "taus": taus})
     for rubric in sorted({r["rubric"] for r in reviewers}):
-        rows = [with_ci({"reviewer": r["reviewer"], "offset": r["offset"],
-                         "classification": r["classification"] or "not estimated"}, r["ci95"])
-                for r in reviewers if r["rubric"] == rubric]
-        view.charts.append(Chart(f"offsets_{rubric[:12]}", f"Offsets on rubric {rubric[:12]}",
-                                 charts.band_chart("Reviewer offset", rows, taus.get(rubric, 0))))
+        rows = [
+            with_ci(
+                {
+                    "reviewer": r["reviewer"],
+                    "offset": r["offset"],
+                    "classification": r["classification"] or "not estimated",
+                },
+                r["ci95"],
+            )
+            for r in reviewers
+            if r["rubric"] == rubric
+        ]
+        view.charts.append(
+            Chart(
+                f"offsets_{rubric[:12]}",
+                f"Offsets on rubric {rubric[:12]}",
+                charts.band_chart("Reviewer offset", rows, taus.get(rubric, 0)),
+            )
+        )
     if not view.charts:
-        view.charts.append(Chart("offsets", "Reviewer offsets", None,
-                                 "No informative scores in this window."))
+        view.charts.append(
+            Chart("offsets", "Reviewer offsets", None, "No informative scores in this window.")
+        )
     return view
 
 
@@ -196,19 +296,41 @@ async def position_score_page(sources: Sources, filters: PageFilters) -> PageVie
     """Position effects with CIs, the F-test, and the length-score correlation."""
     sections = await scoring_report(sources, filters)
     position, length = sections["position_score"], sections["length_score"]
-    effects = [with_ci({"position": f"position {p['position']}", "effect": p["effect"],
-                        "n": p["n"]}, p["ci95"]) for p in position["by_position"]]
-    pooled = [with_ci({"reviewer": r["reviewer"], "pooled_r": r["pooled_r"]}, r["ci95"])
-              for r in length["by_reviewer"]]
-    return PageView("Position-score bias", "position.html.j2",
-                    {"position": position, "length": length}, [
-        Chart("position_effects", "Position effect γ (95% CI)",
-              charts.interval_chart("Position effect", effects, "position", "effect",
-                                    [(0.0, "#555", "0: no effect")])),
-        Chart("length_score", "Length-score correlation by reviewer (pooled r, 95% CI)",
-              charts.interval_chart("Pooled r", pooled, "reviewer", "pooled_r",
-                                    [(0.0, "#555", "0")], (-1, 1))),
-    ])
+    effects = [
+        with_ci(
+            {"position": f"position {p['position']}", "effect": p["effect"], "n": p["n"]}, p["ci95"]
+        )
+        for p in position["by_position"]
+    ]
+    pooled = [
+        with_ci({"reviewer": r["reviewer"], "pooled_r": r["pooled_r"]}, r["ci95"])
+        for r in length["by_reviewer"]
+    ]
+    return PageView(
+        "Position-score bias",
+        "position.html.j2",
+        {"position": position, "length": length},
+        [
+            Chart(
+                "position_effects",
+                "Position effect γ (95% CI)",
+                charts.interval_chart(
+                    "Position effect",
+                    effects,
+                    "position",
+                    "effect",
+                    [(0.0, "#555", "0: no effect")],
+                ),
+            ),
+            Chart(
+                "length_score",
+                "Length-score correlation by reviewer (pooled r, 95% CI)",
+                charts.interval_chart(
+                    "Pooled r", pooled, "reviewer", "pooled_r", [(0.0, "#555", "0")], (-1, 1)
+                ),
+            ),
+        ],
+    )
 
 
 async def leaderboard_page(sources: Sources, filters: PageFilters) -> PageView:
@@ -219,15 +341,28 @@ async def leaderboard_page(sources: Sources, filters: PageFilters) -> PageView:
     board = await get_leaderboard(sources.sessionmaker, sources.leaderboard_cache, query)
     models = [m.model_dump(mode="json") for m in board.models]
     rows = [with_ci({"model": m["model"], "rating": m["rating"]}, m["ci95"]) for m in models]
-    return PageView("Leaderboard", "leaderboard.html.j2", {"board": board, "models": models}, [
-        Chart("ratings", "Ratings (95% bootstrap CI)",
-              charts.interval_chart("Rating", rows, "model", "rating",
-                                    [(1000.0, "#555", "1000: average")]),
-              empty="Insufficient data: no rated models in this window."),
-    ])
+    return PageView(
+        "Leaderboard",
+        "leaderboard.html.j2",
+        {"board": board, "models": models},
+        [
+            Chart(
+                "ratings",
+                "Ratings (95% bootstrap CI)",
+                charts.interval_chart(
+                    "Rating", rows, "model", "rating", [(1000.0, "#555", "1000: average")]
+                ),
+                empty="Insufficient data: no rated models in this window.",
+            ),
+        ],
+    )
 
 
 PageBuilder = Callable[[Sources, PageFilters], Awaitable[PageView]]
 PAGES: dict[str, PageBuilder] = {
-    "overview": overview_page, "judge": judge_page, "reviewers": reviewers_page,
-    "position-score": position_score_page, "leaderboard": leaderboard_page}
+    "overview": overview_page,
+    "judge": judge_page,
+    "reviewers": reviewers_page,
+    "position-score": position_score_page,
+    "leaderboard": leaderboard_page,
+}

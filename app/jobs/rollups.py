@@ -68,13 +68,33 @@ class JudgeObservation(Base):
     __table_args__ = (
         # The few observations whose calls span hours: found without scanning the rest when
         # the report looks for observations cut by a window's edge.
-        Index("ix_judge_observations_long", "first_at",
-              postgresql_where=text("last_hour > first_hour + 1"),
-              sqlite_where=text("last_hour > first_hour + 1")),
+        Index(
+            "ix_judge_observations_long",
+            "first_at",
+            postgresql_where=text("last_hour > first_hour + 1"),
+            sqlite_where=text("last_hour > first_hour + 1"),
+        ),
     )
 
 
 # In the order `queries.raw_observations` returns them (the two are UNIONed).
-OBSERVATION_COLUMNS = ("judge", "comparison_id", "version", "protocol", "p1", "p2", "y_sum",
-                       "y_n", "n_dec", "n_a", "delta", "shorter", "side", "neutral", "first_at",
-                       "last_at", "first_hour", "last_hour")
+OBSERVATION_COLUMNS = (
+    "judge",
+    "comparison_id",
+    "version",
+    "protocol",
+    "p1",
+    "p2",
+    "y_sum",
+    "y_n",
+    "n_dec",
+    "n_a",
+    "delta",
+    "shorter",
+    "side",
+    "neutral",
+    "first_at",
+    "last_at",
+    "first_hour",
+    "last_hour",
+)

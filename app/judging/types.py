@@ -32,7 +32,10 @@ TEMPLATE_NAMES: tuple[TemplateName, ...] = (
 LabelPool = tuple[tuple[str, str], ...]
 
 # What the SDKs call when no base_url is given.
-OFFICIAL_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+OFFICIAL_BASE_URLS = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+}
 DEFAULT_LABEL_POOL: LabelPool = (("X", "Y"), ("P", "Q"), ("K", "M"), ("R", "S"), ("F", "H"))
 
 

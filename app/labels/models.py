@@ -21,9 +21,7 @@ class Label(Base):
     __table_args__ = (UniqueConstraint("comparison_id", "labeler"),)
 
     id: Mapped[int] = mapped_column(BigIntId, primary_key=True, autoincrement=True)
-    comparison_id: Mapped[str] = mapped_column(
-        ForeignKey("comparisons.id", ondelete="CASCADE")
-    )
+    comparison_id: Mapped[str] = mapped_column(ForeignKey("comparisons.id", ondelete="CASCADE"))
     labeler: Mapped[str] = mapped_column(String(200))
     winner: Mapped[str] = mapped_column(String(4))  # A | B | tie
     # Drawn from the random labeling queue, rather than chosen by the labeler.

@@ -60,15 +60,28 @@ def gold_labels(*conditions: ColumnElement[bool]) -> Subquery:
     whether all labelers agree, whether any label came from the queue, the last label's time."""
     votes = {w: func.count().filter(Label.winner == w) for w in WINNERS}
     a, b, t = votes["A"], votes["B"], votes["tie"]
-    gold = case((and_(a > b, a > t), "A"), (and_(b > a, b > t), "B"),
-                (and_(t > a, t > b), "tie"), else_=null())
-    return (select(
-        Label.comparison_id.label("comparison_id"), a.label("votes_a"), b.label("votes_b"),
-        t.label("votes_tie"), func.count().label("labelers"), gold.label("gold"),
-        case((func.count(distinct(Label.winner)) == 1, 1), else_=0).label("unanimous"),
-        func.max(case((Label.from_queue, 1), else_=0)).label("from_queue"),
-        func.max(Label.updated_at).label("labelled_at"))
-        .where(*conditions).group_by(Label.comparison_id).subquery("gold"))
+    gold = case(
+        (and_(a > b, a > t), "A"),
+        (and_(b > a, b > t), "B"),
+        (and_(t > a, t > b), "tie"),
+        else_=null(),
+    )
+    return (
+        select(
+            Label.comparison_id.label("comparison_id"),
+            a.label("votes_a"),
+            b.label("votes_b"),
+            t.label("votes_tie"),
+            func.count().label("labelers"),
+            gold.label("gold"),
+            case((func.count(distinct(Label.winner)) == 1, 1), else_=0).label("unanimous"),
+            func.max(case((Label.from_queue, 1), else_=0)).label("from_queue"),
+            func.max(Label.updated_at).label("labelled_at"),
+        )
+        .where(*conditions)
+        .group_by(Label.comparison_id)
+        .subquery("gold")
+    )
 
 
 async def gold_of(session: AsyncSession, comparison_id: str) -> Row[Any] | None:
@@ -83,11 +96,14 @@ async def gold_of(session: AsyncSession, comparison_id: str) -> Row[Any] | None:
 def queue_candidates(judge: str | None) -> Select[Any]:
     """Complete, non-placebo comparisons with no label (of `judge`, when given)."""
     query = select(Comparison.id).where(
-        Comparison.status == "complete", Comparison.placebo.is_(False),
-        ~exists().where(Label.comparison_id == Comparison.id))
+        Comparison.status == "complete",
+        Comparison.placebo.is_(False),
+        ~exists().where(Label.comparison_id == Comparison.id),
+    )
     if judge is not None:
-        query = query.where(Comparison.id.in_(
-            select(JudgeCall.comparison_id).where(JudgeCall.judge_name == judge)))
+        query = query.where(
+            Comparison.id.in_(select(JudgeCall.comparison_id).where(JudgeCall.judge_name == judge))
+        )
     return query
 
 
@@ -97,17 +113,23 @@ async def count_candidates(session: AsyncSession, judge: str | None) -> int:
     return int(await session.scalar(select(func.count()).select_from(subquery)) or 0)
 
 
-async def candidates_at(session: AsyncSession, judge: str | None,
-                        positions: Sequence[int]) -> list[Comparison]:
+async def candidates_at(
+    session: AsyncSession, judge: str | None, positions: Sequence[int]
+) -> list[Comparison]:
     """The candidates at 0-based `positions` in id order, in the order of `positions`."""
-    ranked = queue_candidates(judge).add_columns(
-        func.row_number().over(order_by=Comparison.id).label("rn")).subquery()
-    rows = await fetch(session, select(ranked.c.id, ranked.c.rn).where(
-        ranked.c.rn.in_([p + 1 for p in positions])))
+    ranked = (
+        queue_candidates(judge)
+        .add_columns(func.row_number().over(order_by=Comparison.id).label("rn"))
+        .subquery()
+    )
+    rows = await fetch(
+        session, select(ranked.c.id, ranked.c.rn).where(ranked.c.rn.in_([p + 1 for p in positions]))
+    )
     by_position = {row.rn - 1: row.id for row in rows}
     ids = [by_position[p] for p in positions if p in by_position]
-    found = {c.id: c for c in await session.scalars(
-        select(Comparison).where(Comparison.id.in_(ids)))}
+    found = {
+        c.id: c for c in await session.scalars(select(Comparison).where(Comparison.id.in_(ids)))
+    }
     return [found[i] for i in ids if i in found]
 
 
@@ -115,7 +137,8 @@ async def tags_of(session: AsyncSession, ids: Sequence[str]) -> dict[str, dict[s
     """The tags of each comparison."""
     tags: dict[str, dict[str, str]] = {i: {} for i in ids}
     for tag in await session.scalars(
-            select(ComparisonTag).where(ComparisonTag.comparison_id.in_(ids))):
+        select(ComparisonTag).where(ComparisonTag.comparison_id.in_(ids))
+    ):
         tags[tag.comparison_id][tag.key] = tag.value
     return tags
 
@@ -138,24 +161,46 @@ def observations(session: AsyncSession, filters: ReportFilters, gold: Subquery) 
     the panel (judge NULL, voters' calls, the final verdict): parsed design calls `n`, those
     matching the gold label `k`, those with a confidence `n_conf`, the verdict, the labels."""
     hit = and_(PARSED_DESIGN, _call.mapped_winner == gold.c.gold)
-    label_columns = [gold.c[name] for name in
-                     ("gold", "labelers", "unanimous", "from_queue", "labelled_at")]
+    label_columns = [
+        gold.c[name] for name in ("gold", "labelers", "unanimous", "from_queue", "labelled_at")
+    ]
 
-    def per(judge: Any, verdict: Any, n_conf: Any, conditions: list[ColumnElement[bool]],
-            keys: list[Any]) -> Select[Any]:
-        return (calls_query(
-            judge.label("judge"), _call.comparison_id.label("comparison_id"),
-            func.count().filter(PARSED_DESIGN).label("n"), func.count().filter(hit).label("k"),
-            n_conf.label("n_conf"), verdict.label("verdict"), *label_columns,
-            conditions=conditions)
+    def per(
+        judge: Any,
+        verdict: Any,
+        n_conf: Any,
+        conditions: list[ColumnElement[bool]],
+        keys: list[Any],
+    ) -> Select[Any]:
+        return (
+            calls_query(
+                judge.label("judge"),
+                _call.comparison_id.label("comparison_id"),
+                func.count().filter(PARSED_DESIGN).label("n"),
+                func.count().filter(hit).label("k"),
+                n_conf.label("n_conf"),
+                verdict.label("verdict"),
+                *label_columns,
+                conditions=conditions,
+            )
             .join(gold, gold.c.comparison_id == _call.comparison_id)
-            .group_by(*keys, _call.comparison_id, *label_columns))
+            .group_by(*keys, _call.comparison_id, *label_columns)
+        )
 
-    judges = per(_call.judge_name, func.max(judge_winner(session)),
-                 func.count().filter(PARSED_DESIGN, _call.confidence.is_not(None)),
-                 scope(filters), [_call.judge_name])
-    panel = per(cast(null(), String), func.max(Comparison.winner), literal(0),
-                [*scope(filters, judges=False), _call.role == "voter"], [])
+    judges = per(
+        _call.judge_name,
+        func.max(judge_winner(session)),
+        func.count().filter(PARSED_DESIGN, _call.confidence.is_not(None)),
+        scope(filters),
+        [_call.judge_name],
+    )
+    panel = per(
+        cast(null(), String),
+        func.max(Comparison.winner),
+        literal(0),
+        [*scope(filters, judges=False), _call.role == "voter"],
+        [],
+    )
     return judges.union_all(panel).subquery("observations")
 
 
@@ -163,11 +208,20 @@ async def call_table(session: AsyncSession, filters: ReportFilters) -> list[Row[
     """Per judge: gold-labelled comparisons by (calls matching gold `k`, parsed design calls
     `n`, has a confident call, among the MAX_OBSERVATIONS most recent) -> `rows`."""
     obs = observations(session, filters, gold_labels())
-    rank = func.row_number().over(partition_by=obs.c.judge,
-                                  order_by=[obs.c.labelled_at.desc(), obs.c.comparison_id.desc()])
-    ranked = select(obs.c.judge, obs.c.k, obs.c.n, (obs.c.n_conf > 0).label("confident"),
-                    (rank <= MAX_OBSERVATIONS).label("kept")).where(
-        obs.c.gold.is_not(None), obs.c.n > 0).subquery("ranked")
+    rank = func.row_number().over(
+        partition_by=obs.c.judge, order_by=[obs.c.labelled_at.desc(), obs.c.comparison_id.desc()]
+    )
+    ranked = (
+        select(
+            obs.c.judge,
+            obs.c.k,
+            obs.c.n,
+            (obs.c.n_conf > 0).label("confident"),
+            (rank <= MAX_OBSERVATIONS).label("kept"),
+        )
+        .where(obs.c.gold.is_not(None), obs.c.n > 0)
+        .subquery("ranked")
+    )
     keys = [ranked.c[name] for name in ("judge", "k", "n", "confident", "kept")]
     return await fetch(session, select(*keys, func.count().label("rows")).group_by(*keys))
 
@@ -176,17 +230,25 @@ async def verdict_table(session: AsyncSession, filters: ReportFilters) -> list[R
     """Per judge: gold-labelled comparisons with a result, by (verdict, gold) -> `rows`."""
     obs = observations(session, filters, gold_labels())
     keys = [obs.c.judge, obs.c.verdict, obs.c.gold]
-    return await fetch(session, select(*keys, func.count().label("rows"))
-                       .where(obs.c.gold.is_not(None), obs.c.verdict.is_not(None))
-                       .group_by(*keys))
+    return await fetch(
+        session,
+        select(*keys, func.count().label("rows"))
+        .where(obs.c.gold.is_not(None), obs.c.verdict.is_not(None))
+        .group_by(*keys),
+    )
 
 
 async def label_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
     """Per judge: labelled comparisons by (disputed, any label from the queue, ≥ 2 labelers,
     all labelers agree) -> `rows`."""
     obs = observations(session, filters, gold_labels())
-    flags = select(obs.c.judge, obs.c.gold.is_(None).label("disputed"), obs.c.from_queue,
-                   (obs.c.labelers >= 2).label("multi"), obs.c.unanimous).subquery("flags")
+    flags = select(
+        obs.c.judge,
+        obs.c.gold.is_(None).label("disputed"),
+        obs.c.from_queue,
+        (obs.c.labelers >= 2).label("multi"),
+        obs.c.unanimous,
+    ).subquery("flags")
     keys = list(flags.c)
     return await fetch(session, select(*keys, func.count().label("rows")).group_by(*keys))
 
@@ -206,12 +268,18 @@ async def confidence_cube(session: AsyncSession, filters: ReportFilters) -> list
     hit = _call.mapped_winner == gold.c.gold
     bucket = decile(c).label("decile")
     query = calls_query(
-        _call.judge_name.label("judge"), _call.confidence_source.label("source"), bucket,
-        func.count().label("n"), func.sum(c).label("s"), func.sum(c * c).label("ss"),
+        _call.judge_name.label("judge"),
+        _call.confidence_source.label("source"),
+        bucket,
+        func.count().label("n"),
+        func.sum(c).label("s"),
+        func.sum(c * c).label("ss"),
         func.count().filter(hit).label("hits"),
         func.sum(case((hit, c), else_=0.0)).label("s_hit"),
         func.count().filter(c >= CONFIDENT, ~hit).label("confident_wrong"),
-        conditions=[*scope(filters), PARSED_DESIGN, c.is_not(None), gold.c.gold.is_not(None)])
+        conditions=[*scope(filters), PARSED_DESIGN, c.is_not(None), gold.c.gold.is_not(None)],
+    )
     query = query.join(gold, gold.c.comparison_id == _call.comparison_id)
-    return await fetch(session, query.group_by(_call.judge_name, _call.confidence_source,
-                                               literal_column("decile")))
+    return await fetch(
+        session, query.group_by(_call.judge_name, _call.confidence_source, literal_column("decile"))
+    )

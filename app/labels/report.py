@@ -89,12 +89,22 @@ def human_agreement(data: LabelData) -> HumanAgreementSection:
     labels = data.labels
     level = stats.tier("labelled", n_comparisons)
     section = HumanAgreementSection(
-        n_calls=n_calls, n_comparisons=n_comparisons, n_verdicts=n_verdicts,
-        call_accuracy=None, call_accuracy_ci95=None, verdict_accuracy=None,
-        verdict_accuracy_ci95=None, cohen_kappa=None,
+        n_calls=n_calls,
+        n_comparisons=n_comparisons,
+        n_verdicts=n_verdicts,
+        call_accuracy=None,
+        call_accuracy_ci95=None,
+        verdict_accuracy=None,
+        verdict_accuracy_ci95=None,
+        cohen_kappa=None,
         labeler_agreement=_share(labels["unanimous"], labels["multi"]),
         from_queue_share=_share(labels["from_queue"], labels["gold"]),
-        disputed=labels["disputed"], sampled=False, n_used=0, tier=level, reason=None)
+        disputed=labels["disputed"],
+        sampled=False,
+        n_used=0,
+        tier=level,
+        reason=None,
+    )
     if level == "insufficient":
         section.reason = INSUFFICIENT
         return section
@@ -106,7 +116,8 @@ def human_agreement(data: LabelData) -> HumanAgreementSection:
     section.verdict_accuracy_ci95 = stats.wilson_ci(correct, n_verdicts)
     pairs = sorted(data.verdicts.items())
     section.cohen_kappa = stats.cohen_kappa(
-        [v for (v, _), n in pairs for _ in range(n)], [g for (_, g), n in pairs for _ in range(n)])
+        [v for (v, _), n in pairs for _ in range(n)], [g for (_, g), n in pairs for _ in range(n)]
+    )
     return section
 
 
@@ -118,17 +129,26 @@ def source_calibration(rows: list[Any], estimate: bool) -> SourceCalibration:
     for b in range(10):
         row = by_decile.get(b)
         size = row.n if row else 0
-        reliability.append(ReliabilityBinRead(
-            lower=b / 10, upper=(b + 1) / 10, n=size,
-            mean_confidence=float(row.s) / size if row and estimate else None,
-            accuracy=row.hits / size if row and estimate else None))
+        reliability.append(
+            ReliabilityBinRead(
+                lower=b / 10,
+                upper=(b + 1) / 10,
+                n=size,
+                mean_confidence=float(row.s) / size if row and estimate else None,
+                accuracy=row.hits / size if row and estimate else None,
+            )
+        )
     if not estimate or n == 0:
-        return SourceCalibration(n=n, brier=None, confident_wrong_rate=None,
-                                 reliability=reliability)
+        return SourceCalibration(
+            n=n, brier=None, confident_wrong_rate=None, reliability=reliability
+        )
     squares = sum(float(r.ss) - 2 * float(r.s_hit) + r.hits for r in rows)
     return SourceCalibration(
-        n=n, brier=squares / n, confident_wrong_rate=sum(r.confident_wrong for r in rows) / n,
-        reliability=reliability)
+        n=n,
+        brier=squares / n,
+        confident_wrong_rate=sum(r.confident_wrong for r in rows) / n,
+        reliability=reliability,
+    )
 
 
 def confidence(data: LabelData) -> ConfidenceSection:
@@ -137,17 +157,23 @@ def confidence(data: LabelData) -> ConfidenceSection:
     level = stats.tier("labelled", n_comparisons)
     estimate = level != "insufficient"
     return ConfidenceSection(
-        by_source={source: source_calibration(rows, estimate)
-                   for source, rows in sorted(data.confidence.items())},
-        n_comparisons=n_comparisons, tier=level, reason=None if estimate else INSUFFICIENT)
+        by_source={
+            source: source_calibration(rows, estimate)
+            for source, rows in sorted(data.confidence.items())
+        },
+        n_comparisons=n_comparisons,
+        tier=level,
+        reason=None if estimate else INSUFFICIENT,
+    )
 
 
 def escalate_flags(section: HumanAgreementSection) -> list[LabelFlag]:
     """`escalate` when the verdict accuracy's whole CI is below 0.75, `_watch` for the point."""
     if section.tier not in FLAGGABLE:
         return []
-    outcome = stats.floor_flag(section.verdict_accuracy, section.verdict_accuracy_ci95,
-                               ESCALATE_FLOOR)
+    outcome = stats.floor_flag(
+        section.verdict_accuracy, section.verdict_accuracy_ci95, ESCALATE_FLOOR
+    )
     if outcome is None:
         return []
     return ["escalate" if outcome == "flag" else "escalate_watch"]
@@ -157,8 +183,7 @@ async def collect(session: AsyncSession, filters: ReportFilters) -> dict[str | N
     """Every count, filed by judge (None: the panel)."""
     data: dict[str | None, LabelData] = defaultdict(LabelData)
     for row in await queries.call_table(session, filters):
-        data[row.judge].calls.append(
-            (row.k, row.n, bool(row.confident), bool(row.kept), row.rows))
+        data[row.judge].calls.append((row.k, row.n, bool(row.confident), bool(row.kept), row.rows))
     for row in await queries.verdict_table(session, filters):
         data[row.judge].verdicts[(row.verdict, row.gold)] += row.rows
     for row in await queries.label_table(session, filters):
@@ -177,10 +202,14 @@ async def label_sections(
     await prepare(session)
     data = await collect(session, filters)
     names = sorted({name for name in data if name is not None} | set(judges))
-    by_judge = {name: JudgeLabelSections(human_agreement=human_agreement(data[name]),
-                                         confidence=confidence(data[name]))
-                for name in names}
+    by_judge = {
+        name: JudgeLabelSections(
+            human_agreement=human_agreement(data[name]), confidence=confidence(data[name])
+        )
+        for name in names
+    }
     return LabelSections(
         by_judge=by_judge,
         panel=PanelLabelSections(human_agreement=human_agreement(data[None])),
-        flags={name: escalate_flags(s.human_agreement) for name, s in by_judge.items()})
+        flags={name: escalate_flags(s.human_agreement) for name, s in by_judge.items()},
+    )

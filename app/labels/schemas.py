@@ -30,8 +30,9 @@ class LabelIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     winner: Winner
-    labeler: Labeler = Field(description="who labels; a new label by the same labeler replaces "
-                                         "the old one")
+    labeler: Labeler = Field(
+        description="who labels; a new label by the same labeler replaces the old one"
+    )
     from_queue: bool = Field(
         False, description="the comparison came from GET /v1/labeling-queue (a random draw)"
     )

@@ -23,23 +23,34 @@ MAX_SEED = 2**63 - 1
 
 def upsert(session: AsyncSession, comparison_id: str, body: LabelIn) -> Insert:
     """INSERT the label, or replace the labeler's earlier one (keeping its `created_at`)."""
-    insert = (postgresql.insert if session.get_bind().dialect.name == "postgresql"
-              else sqlite.insert)
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
     now = utcnow()
     statement = insert(Label).values(
-        comparison_id=comparison_id, labeler=body.labeler, winner=body.winner,
-        from_queue=body.from_queue, created_at=now, updated_at=now)
+        comparison_id=comparison_id,
+        labeler=body.labeler,
+        winner=body.winner,
+        from_queue=body.from_queue,
+        created_at=now,
+        updated_at=now,
+    )
     return statement.on_conflict_do_update(
         index_elements=[Label.comparison_id, Label.labeler],
-        set_={"winner": statement.excluded.winner, "from_queue": statement.excluded.from_queue,
-              "updated_at": statement.excluded.updated_at},
+        set_={
+            "winner": statement.excluded.winner,
+            "from_queue": statement.excluded.from_queue,
+            "updated_at": statement.excluded.updated_at,
+        },
     ).returning(Label.created_at, Label.updated_at)
 
 
 def gold_read(row: Any) -> GoldRead:
     """A `queries.gold_labels` row as the API shows it."""
-    return GoldRead(winner=row.gold, disputed=row.gold is None, labelers=row.labelers,
-                    votes={"A": row.votes_a, "B": row.votes_b, "tie": row.votes_tie})
+    return GoldRead(
+        winner=row.gold,
+        disputed=row.gold is None,
+        labelers=row.labelers,
+        votes={"A": row.votes_a, "B": row.votes_b, "tie": row.votes_tie},
+    )
 
 
 async def create_label(
@@ -54,18 +65,30 @@ async def create_label(
         raise NotFound(f"no comparison with id '{comparison_id}'") from exc
     gold = await queries.gold_of(session, comparison_id)
     await session.commit()
-    label = LabelRead(comparison_id=comparison_id, labeler=body.labeler, winner=body.winner,
-                      from_queue=body.from_queue, created_at=stored.created_at,
-                      updated_at=stored.updated_at, gold=gold_read(gold))
+    label = LabelRead(
+        comparison_id=comparison_id,
+        labeler=body.labeler,
+        winner=body.winner,
+        from_queue=body.from_queue,
+        created_at=stored.created_at,
+        updated_at=stored.updated_at,
+        gold=gold_read(gold),
+    )
     return label, stored.created_at == stored.updated_at
 
 
 def queue_item(comparison: Comparison, tags: dict[str, str]) -> QueueItem:
     """What a labeler is shown of a comparison."""
-    return QueueItem(id=comparison.id, prompt=comparison.prompt,
-                     response_a=comparison.response_a, response_b=comparison.response_b,
-                     reference=comparison.reference, criteria=comparison.criteria, tags=tags,
-                     created_at=comparison.created_at)
+    return QueueItem(
+        id=comparison.id,
+        prompt=comparison.prompt,
+        response_a=comparison.response_a,
+        response_b=comparison.response_b,
+        reference=comparison.reference,
+        criteria=comparison.criteria,
+        tags=tags,
+        created_at=comparison.created_at,
+    )
 
 
 async def labeling_queue(
@@ -78,5 +101,9 @@ async def labeling_queue(
     positions = random.Random(seed).sample(range(available), min(n, available))
     comparisons = await queries.candidates_at(session, judge, positions)
     tags = await queries.tags_of(session, [c.id for c in comparisons])
-    return LabelingQueue(items=[queue_item(c, tags[c.id]) for c in comparisons],
-                         next_cursor=None, seed=seed, available=available)
+    return LabelingQueue(
+        items=[queue_item(c, tags[c.id]) for c in comparisons],
+        next_cursor=None,
+        seed=seed,
+        available=available,
+    )

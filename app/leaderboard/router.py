@@ -22,8 +22,9 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 
 # No NUL bytes or lone surrogates: the database could not compare them. A tag is key:value.
-ModelName = Annotated[str, StringConstraints(min_length=1, max_length=200),
-                      AfterValidator(check_text)]
+ModelName = Annotated[
+    str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)
+]
 TagFilter = Annotated[str, StringConstraints(max_length=321), AfterValidator(check_text)]
 
 

@@ -183,9 +183,7 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         if query.baseline is not None
         else {}
     )
-    standings = [
-        standing(models[row["model"]], row, record, ranks, vs_baseline) for row in rows
-    ]
+    standings = [standing(models[row["model"]], row, record, ranks, vs_baseline) for row in rows]
     standings.sort(key=lambda s: (s.rank is None, s.rank or 0, -s.games, s.model))
     return Leaderboard(
         computed_at=computed_at,

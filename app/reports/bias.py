@@ -67,8 +67,18 @@ _BA_WINNER = {"first": "B", "second": "A", "tie": "tie"}
 _WINNER_INDEX = {"A": 0, "B": 1, "tie": 2}
 
 
-CALL_COUNTS = ("calls", "failed", "design", "parsed", "ties", "design_parsed", "decisive", "first",
-               "design_ties", "second_label")
+CALL_COUNTS = (
+    "calls",
+    "failed",
+    "design",
+    "parsed",
+    "ties",
+    "design_parsed",
+    "decisive",
+    "first",
+    "design_ties",
+    "second_label",
+)
 
 
 @dataclass
@@ -90,7 +100,8 @@ class JudgeData:
         """File one row of `queries.call_cube`."""
         self.versions.add(row.version)
         (self.placebo if row.placebo else self.counts).update(
-            {name: getattr(row, name) for name in CALL_COUNTS})
+            {name: getattr(row, name) for name in CALL_COUNTS}
+        )
         if row.placebo:
             return
         if row.error_kind is not None:
@@ -104,8 +115,11 @@ class JudgeData:
         if row.part == "pairs" and row.p1 is not None and row.p2 is not None:
             self.pairs[(row.p1, row.p2)] += row.n
         elif row.part == "length_class":
-            self.length.update(n=row.n, eligible=row.n if row.eligible else 0,
-                               longer=row.n if row.eligible and row.longer else 0)
+            self.length.update(
+                n=row.n,
+                eligible=row.n if row.eligible else 0,
+                longer=row.n if row.eligible and row.longer else 0,
+            )
         elif row.part == "length":
             self.length_ranks = (row.n, row.s_ab, row.s_aa, row.s_bb)
         elif row.part == "self":
@@ -122,9 +136,14 @@ def _rate(k: int, n: int) -> float | None:
 def call_counts(data: JudgeData) -> CallCounts:
     """The judge's calls, all rounds."""
     c = data.counts
-    return CallCounts(total=c["calls"], design=c["design"], parsed=c["parsed"],
-                      failed=c["failed"], ties=c["ties"],
-                      by_error_kind=dict(sorted(data.error_kinds.items())))
+    return CallCounts(
+        total=c["calls"],
+        design=c["design"],
+        parsed=c["parsed"],
+        failed=c["failed"],
+        ties=c["ties"],
+        by_error_kind=dict(sorted(data.error_kinds.items())),
+    )
 
 
 @dataclass(frozen=True)
@@ -168,17 +187,38 @@ def position_section(data: JudgeData, pairs: PairCounts) -> PositionSection:
     n, k = data.counts["decisive"], data.counts["first"]
     level = stats.tier("decisive_calls", n)
     if level == "insufficient":
-        return PositionSection(n=n, first_pick_rate=None, ci95=None, test=None, p_value=None,
-                               p_adjusted=None, z=None, significant=False, tie_rate=None,
-                               tier=level, reason=INSUFFICIENT)
+        return PositionSection(
+            n=n,
+            first_pick_rate=None,
+            ci95=None,
+            test=None,
+            p_value=None,
+            p_adjusted=None,
+            z=None,
+            significant=False,
+            tie_rate=None,
+            tier=level,
+            reason=INSUFFICIENT,
+        )
     test: PositionTest = "mcnemar" if pairs.pairs >= MCNEMAR_MIN_PAIRS else "binomial"
-    p = (stats.mcnemar_exact_p(pairs.count("primacy"), pairs.count("recency"))
-         if test == "mcnemar" else stats.binom_two_sided_p(k, n))
+    p = (
+        stats.mcnemar_exact_p(pairs.count("primacy"), pairs.count("recency"))
+        if test == "mcnemar"
+        else stats.binom_two_sided_p(k, n)
+    )
     return PositionSection(
-        n=n, first_pick_rate=k / n, ci95=stats.wilson_ci(k, n), test=test,
-        p_value=p, p_adjusted=None, z=stats.balance_z(k, n), significant=False,
+        n=n,
+        first_pick_rate=k / n,
+        ci95=stats.wilson_ci(k, n),
+        test=test,
+        p_value=p,
+        p_adjusted=None,
+        z=stats.balance_z(k, n),
+        significant=False,
         tie_rate=_rate(data.counts["design_ties"], data.counts["design_parsed"]),
-        tier=level, reason=None)
+        tier=level,
+        reason=None,
+    )
 
 
 def consistency_section(pairs: PairCounts) -> ConsistencySection:
@@ -186,48 +226,90 @@ def consistency_section(pairs: PairCounts) -> ConsistencySection:
     n, primacy, recency = pairs.pairs, pairs.count("primacy"), pairs.count("recency")
     level = stats.tier("swap_pairs", n)
     if level == "insufficient":
-        return ConsistencySection(pairs=n, position_consistency=None, ci95=None,
-                                  primacy_pairs=primacy, recency_pairs=recency,
-                                  preference_fairness=None, order_kappa=None, tier=level,
-                                  reason=INSUFFICIENT)
+        return ConsistencySection(
+            pairs=n,
+            position_consistency=None,
+            ci95=None,
+            primacy_pairs=primacy,
+            recency_pairs=recency,
+            preference_fairness=None,
+            order_kappa=None,
+            tier=level,
+            reason=INSUFFICIENT,
+        )
     consistent = pairs.count("consistent")
     return ConsistencySection(
-        pairs=n, position_consistency=consistent / n, ci95=stats.wilson_ci(consistent, n),
-        primacy_pairs=primacy, recency_pairs=recency,
-        preference_fairness=(recency - primacy) / n, order_kappa=pairs.kappa(), tier=level,
-        reason=None)
+        pairs=n,
+        position_consistency=consistent / n,
+        ci95=stats.wilson_ci(consistent, n),
+        primacy_pairs=primacy,
+        recency_pairs=recency,
+        preference_fairness=(recency - primacy) / n,
+        order_kappa=pairs.kappa(),
+        tier=level,
+        reason=None,
+    )
 
 
 def label_pair_stats(k: int, n: int) -> LabelPairStats:
     """One label pair's second-label rate."""
     level = stats.tier("decisive_calls", n)
     if level == "insufficient":
-        return LabelPairStats(n=n, rate=None, ci95=None, p_value=None, p_adjusted=None,
-                              tier=level, reason=INSUFFICIENT)
-    return LabelPairStats(n=n, rate=k / n, ci95=stats.wilson_ci(k, n),
-                          p_value=stats.binom_two_sided_p(k, n), p_adjusted=None, tier=level,
-                          reason=None)
+        return LabelPairStats(
+            n=n,
+            rate=None,
+            ci95=None,
+            p_value=None,
+            p_adjusted=None,
+            tier=level,
+            reason=INSUFFICIENT,
+        )
+    return LabelPairStats(
+        n=n,
+        rate=k / n,
+        ci95=stats.wilson_ci(k, n),
+        p_value=stats.binom_two_sided_p(k, n),
+        p_adjusted=None,
+        tier=level,
+        reason=None,
+    )
 
 
 def label_section(data: JudgeData) -> LabelSection:
     """Label preference, pooled and per pair (Holm within the judge over its pairs)."""
     by_pair = {pair: label_pair_stats(k, n) for pair, (k, n) in sorted(data.labels.items())}
-    for entry, adjusted in zip(by_pair.values(),
-                               stats.holm([e.p_value for e in by_pair.values()]), strict=True):
+    for entry, adjusted in zip(
+        by_pair.values(), stats.holm([e.p_value for e in by_pair.values()]), strict=True
+    ):
         entry.p_adjusted = adjusted
     k = sum(k for k, _ in data.labels.values())
     n = sum(n for _, n in data.labels.values())
     level = stats.tier("decisive_calls", n)
     if level == "insufficient":
-        return LabelSection(n=n, second_label_pick_rate=None, ci95=None, label_p=None,
-                            p_adjusted=None, significant=False, by_pair=by_pair, tier=level,
-                            reason=INSUFFICIENT)
+        return LabelSection(
+            n=n,
+            second_label_pick_rate=None,
+            ci95=None,
+            label_p=None,
+            p_adjusted=None,
+            significant=False,
+            by_pair=by_pair,
+            tier=level,
+            reason=INSUFFICIENT,
+        )
     # In a fixed order: a sum of floats depends on it, and rows come in any order.
     by_label = [data.labels[pair] for pair in sorted(data.labels)]
-    return LabelSection(n=n, second_label_pick_rate=k / n, ci95=stats.wilson_ci(k, n),
-                        label_p=stats.label_omnibus_p(by_label),
-                        p_adjusted=None, significant=False, by_pair=by_pair, tier=level,
-                        reason=None)
+    return LabelSection(
+        n=n,
+        second_label_pick_rate=k / n,
+        ci95=stats.wilson_ci(k, n),
+        label_p=stats.label_omnibus_p(by_label),
+        p_adjusted=None,
+        significant=False,
+        by_pair=by_pair,
+        tier=level,
+        reason=None,
+    )
 
 
 def placebo_section(data: JudgeData) -> PlaceboSection:
@@ -235,13 +317,26 @@ def placebo_section(data: JudgeData) -> PlaceboSection:
     n, first, second = (data.placebo[k] for k in ("decisive", "first", "second_label"))
     level = stats.tier("decisive_calls", n)
     if level == "insufficient":
-        return PlaceboSection(n=n, first_pick_rate=None, ci95=None, p_value=None,
-                              second_label_pick_rate=None, tier=level, reason=INSUFFICIENT)
+        return PlaceboSection(
+            n=n,
+            first_pick_rate=None,
+            ci95=None,
+            p_value=None,
+            second_label_pick_rate=None,
+            tier=level,
+            reason=INSUFFICIENT,
+        )
     return PlaceboSection(
-        n=n, first_pick_rate=first / n, ci95=stats.wilson_ci(first, n),
-        p_value=stats.binom_two_sided_p(first, n), second_label_pick_rate=second / n,
+        n=n,
+        first_pick_rate=first / n,
+        ci95=stats.wilson_ci(first, n),
+        p_value=stats.binom_two_sided_p(first, n),
+        second_label_pick_rate=second / n,
         second_label_ci95=stats.wilson_ci(second, n),
-        second_label_p_value=stats.binom_two_sided_p(second, n), tier=level, reason=None)
+        second_label_p_value=stats.binom_two_sided_p(second, n),
+        tier=level,
+        reason=None,
+    )
 
 
 def _expand(values: Iterable[float], counts: Iterable[int]) -> npt.NDArray[np.float64]:
@@ -254,16 +349,37 @@ def length_section(data: JudgeData) -> LengthSection:
     used, s_ab, s_aa, s_bb = data.length_ranks
     level = stats.tier("comparisons", n)
     if level == "insufficient":
-        return LengthSection(n=n, longer_win_n=eligible, longer_win_rate=None, ci95=None,
-                             p_value=None, spearman=None, spearman_p=None, p_adjusted=None,
-                             significant=False, sampled=used < n, n_used=used, tier=level,
-                             reason=INSUFFICIENT)
+        return LengthSection(
+            n=n,
+            longer_win_n=eligible,
+            longer_win_rate=None,
+            ci95=None,
+            p_value=None,
+            spearman=None,
+            spearman_p=None,
+            p_adjusted=None,
+            significant=False,
+            sampled=used < n,
+            n_used=used,
+            tier=level,
+            reason=INSUFFICIENT,
+        )
     rho, rho_p = stats.spearman_from_ranks(used, s_ab, s_aa, s_bb)
     return LengthSection(
-        n=n, longer_win_n=eligible, longer_win_rate=_rate(longer, eligible),
-        ci95=stats.wilson_ci(longer, eligible), p_value=stats.binom_two_sided_p(longer, eligible),
-        spearman=rho, spearman_p=rho_p, p_adjusted=None, significant=False, sampled=used < n,
-        n_used=used, tier=level, reason=None)
+        n=n,
+        longer_win_n=eligible,
+        longer_win_rate=_rate(longer, eligible),
+        ci95=stats.wilson_ci(longer, eligible),
+        p_value=stats.binom_two_sided_p(longer, eligible),
+        spearman=rho,
+        spearman_p=rho_p,
+        p_adjusted=None,
+        significant=False,
+        sampled=used < n,
+        n_used=used,
+        tier=level,
+        reason=None,
+    )
 
 
 def self_preference_section(data: JudgeData, min_effect: float) -> SelfPreferenceSection:
@@ -274,28 +390,53 @@ def self_preference_section(data: JudgeData, min_effect: float) -> SelfPreferenc
     used = sum(count for *_, count in kept)
     if n == 0 or stats.tier("comparisons", n) == "insufficient":
         return SelfPreferenceSection(
-            n=n, delta=None, ci95=None, significant=False, sampled=used < n, n_used=used,
-            tier=stats.tier("comparisons", n), reason="no_audit_data" if n == 0 else INSUFFICIENT)
+            n=n,
+            delta=None,
+            ci95=None,
+            significant=False,
+            sampled=used < n,
+            n_used=used,
+            tier=stats.tier("comparisons", n),
+            reason="no_audit_data" if n == 0 else INSUFFICIENT,
+        )
     excess = [k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in rows]
     delta = float(np.average(excess, weights=[count for *_, count in rows]))
     # Sorted, so that the resamples do not depend on the order the database returned the rows.
-    recent = np.sort(_expand((k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in kept),
-                             (count for *_, count in kept)))
+    recent = np.sort(
+        _expand(
+            (k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in kept),
+            (count for *_, count in kept),
+        )
+    )
     ci = stats.percentile_bootstrap_mean_ci(recent, rounds=1000, seed=0)  # type: ignore[arg-type]
     excludes_zero = ci is not None and (ci[0] > 0 or ci[1] < 0)
     return SelfPreferenceSection(
-        n=n, delta=delta, ci95=ci, significant=excludes_zero and abs(delta) >= min_effect,
-        sampled=used < n, n_used=used, tier=stats.tier("comparisons", n), reason=None)
+        n=n,
+        delta=delta,
+        ci95=ci,
+        significant=excludes_zero and abs(delta) >= min_effect,
+        sampled=used < n,
+        n_used=used,
+        tier=stats.tier("comparisons", n),
+        reason=None,
+    )
 
 
 def judge_report(name: str, data: JudgeData, settings: Settings) -> JudgeReport:
     """One judge's sections before the across-judge adjustments and flags."""
     pairs = PairCounts(data.pairs)
     return JudgeReport(
-        judge=name, versions=sorted(data.versions), calls=call_counts(data),
-        position=position_section(data, pairs), consistency=consistency_section(pairs),
-        label=label_section(data), placebo=placebo_section(data), length=length_section(data),
-        self_preference=self_preference_section(data, settings.min_effect), flags=[])
+        judge=name,
+        versions=sorted(data.versions),
+        calls=call_counts(data),
+        position=position_section(data, pairs),
+        consistency=consistency_section(pairs),
+        label=label_section(data),
+        placebo=placebo_section(data),
+        length=length_section(data),
+        self_preference=self_preference_section(data, settings.min_effect),
+        flags=[],
+    )
 
 
 # Across judges
@@ -304,20 +445,25 @@ def judge_report(name: str, data: JudgeData, settings: Settings) -> JudgeReport:
 def adjust_across_judges(reports: list[JudgeReport], settings: Settings) -> None:
     """Holm over judges for position, label and length, then significance."""
     for report, p in zip(reports, stats.holm([r.position.p_value for r in reports]), strict=True):
-        effect = (abs(report.position.first_pick_rate - 0.5)
-                  if report.position.first_pick_rate is not None else None)
+        effect = (
+            abs(report.position.first_pick_rate - 0.5)
+            if report.position.first_pick_rate is not None
+            else None
+        )
         report.position.p_adjusted = p
         report.position.significant = stats.significant(p, effect, settings.min_effect)
     for report, p in zip(reports, stats.holm([r.label.label_p for r in reports]), strict=True):
         rate = report.label.second_label_pick_rate
         report.label.p_adjusted = p
         report.label.significant = stats.significant(
-            p, abs(rate - 0.5) if rate is not None else None, settings.min_effect)
+            p, abs(rate - 0.5) if rate is not None else None, settings.min_effect
+        )
     for report, p in zip(reports, stats.holm([r.length.spearman_p for r in reports]), strict=True):
         rho = report.length.spearman
         report.length.p_adjusted = p
         report.length.significant = stats.significant(
-            p, abs(rho) if rho is not None else None, settings.min_effect_correlation)
+            p, abs(rho) if rho is not None else None, settings.min_effect_correlation
+        )
 
 
 def _floor_flags(report: JudgeReport) -> list[Flag]:
@@ -343,8 +489,11 @@ def _self_preference_flags(section: SelfPreferenceSection, min_effect: float) ->
 def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
     """The judge's flags, from the closed vocabulary."""
     flags: list[Flag] = []
-    for name, section in (("position_bias", report.position), ("label_bias", report.label),
-                          ("length_bias", report.length)):
+    for name, section in (
+        ("position_bias", report.position),
+        ("label_bias", report.label),
+        ("length_bias", report.length),
+    ):
         if section.significant and section.tier in FLAGGABLE:
             flags.append(name)  # type: ignore[arg-type]
     flags += _self_preference_flags(report.self_preference, settings.min_effect)
@@ -360,15 +509,19 @@ def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
 # Collection
 
 
-async def collect(session: AsyncSession, filters: ReportFilters, *, rollups: bool = True
-                  ) -> tuple[dict[str, JudgeData], list[Any], list[Any]]:
+async def collect(
+    session: AsyncSession, filters: ReportFilters, *, rollups: bool = True
+) -> tuple[dict[str, JudgeData], list[Any], list[Any]]:
     """Run the two statements and file their rows by judge; also returns the rows the series
     reads (calls and pairs). From the rollups, or (`rollups=False`) regrouped from the calls:
     the same numbers, which a test holds them to."""
     await prepare(session)
     judges: dict[str, JudgeData] = defaultdict(JudgeData)
-    call_rows: Sequence[Any] = (await cube_from_rollups(session, filters) if rollups
-                                else await queries.call_cube(session, filters))
+    call_rows: Sequence[Any] = (
+        await cube_from_rollups(session, filters)
+        if rollups
+        else await queries.call_cube(session, filters)
+    )
     for row in call_rows:
         judges[row.judge].add_calls(row)
     parts = await queries.observation_parts(session, filters, stored=rollups)
@@ -380,9 +533,14 @@ async def collect(session: AsyncSession, filters: ReportFilters, *, rollups: boo
 def filters_read(filters: ReportFilters) -> ReportFiltersRead:
     """The filters as echoed in the report."""
     return ReportFiltersRead(
-        judge=filters.judge, judge_version=filters.judge_version, since=filters.since,
-        until=filters.until, tags=[f"{k}:{v}" for k, v in filters.tags],
-        protocol=filters.protocol, bucket=filters.bucket)
+        judge=filters.judge,
+        judge_version=filters.judge_version,
+        since=filters.since,
+        until=filters.until,
+        tags=[f"{k}:{v}" for k, v in filters.tags],
+        protocol=filters.protocol,
+        bucket=filters.bucket,
+    )
 
 
 async def build_report(
@@ -398,14 +556,25 @@ async def build_report(
         report.human_agreement, report.confidence = sections.human_agreement, sections.confidence
         report.flags = [*flags_of(report, settings), *labels.flags.get(report.judge, [])]
     scoring = await scoring_sections(session, scoring_filters(filters), settings.reviewer_margin)
-    return BiasReport(generated_at=datetime.now(UTC), filters=filters_read(filters),
-                      judges=reports, panel=labels.panel, reviewers=scoring.reviewers,
-                      position_score=scoring.position_score, length_score=scoring.length_score,
-                      series=build_series(series_calls, pair_rows, filters.bucket))
+    return BiasReport(
+        generated_at=datetime.now(UTC),
+        filters=filters_read(filters),
+        judges=reports,
+        panel=labels.panel,
+        reviewers=scoring.reviewers,
+        position_score=scoring.position_score,
+        length_score=scoring.length_score,
+        series=build_series(series_calls, pair_rows, filters.bucket),
+    )
 
 
 def scoring_filters(filters: ReportFilters) -> ScoringFilters:
     """The report's filters as the scoring sections take them (no protocol there)."""
-    return ScoringFilters(since=filters.since, until=filters.until, judge=filters.judge,
-                          judge_version=filters.judge_version, tags=filters.tags,
-                          rubric=filters.rubric)
+    return ScoringFilters(
+        since=filters.since,
+        until=filters.until,
+        judge=filters.judge,
+        judge_version=filters.judge_version,
+        tags=filters.tags,
+        rubric=filters.rubric,
+    )

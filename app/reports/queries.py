@@ -10,6 +10,7 @@ series' calls) and `observation_parts` (one row per judge and comparison, read b
 and self-preference parts). They return integer counts, never rates, so PostgreSQL and
 SQLite give identical numbers; `app.reports.bias` turns them into estimates.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -59,32 +60,48 @@ _cmp = Comparison
 # Calls
 
 
-async def call_cube(session: AsyncSession, filters: ReportFilters, *,
-                    running: bool = False) -> list[Row[Any]]:
+async def call_cube(
+    session: AsyncSession, filters: ReportFilters, *, running: bool = False
+) -> list[Row[Any]]:
     """Per judge, version, placebo, error kind, label pair and bucket: counts of every kind of
     call, straight from the calls (of running comparisons only, with `running=True`)."""
     query = calls_query(
-        _call.judge_name.label("judge"), _call.judge_version.label("version"),
-        _cmp.placebo.label("placebo"), _call.error_kind.label("error_kind"),
+        _call.judge_name.label("judge"),
+        _call.judge_version.label("version"),
+        _cmp.placebo.label("placebo"),
+        _call.error_kind.label("error_kind"),
         _call.label_pair.label("label_pair"),
         bucket_of(session, _call.started_at, filters.bucket).label("bucket"),
-        *call_counts(), conditions=scope(filters, placebo="include", running=running))
-    return await fetch(session, query.group_by(
-        _call.judge_name, _call.judge_version, _cmp.placebo, _call.error_kind, _call.label_pair,
-        literal_column("bucket")))
+        *call_counts(),
+        conditions=scope(filters, placebo="include", running=running),
+    )
+    return await fetch(
+        session,
+        query.group_by(
+            _call.judge_name,
+            _call.judge_version,
+            _cmp.placebo,
+            _call.error_kind,
+            _call.label_pair,
+            literal_column("bucket"),
+        ),
+    )
 
 
 # One observation per (judge, comparison)
 
 
-def raw_observations(dialect: str, filters: ReportFilters,
-                     *conditions: ColumnElement[bool]) -> Select[Any]:
+def raw_observations(
+    dialect: str, filters: ReportFilters, *conditions: ColumnElement[bool]
+) -> Select[Any]:
     """`observation_sums` per (judge, comparison) off placebo, regrouped from the calls in the
     filters' scope (every judge, whatever the judge filters) and `conditions`."""
-    return (calls_query(_call.judge_name.label("judge"), _call.comparison_id.label("comparison_id"),
-                        *observation_sums(dialect),
-                        conditions=[*scope(filters, judges=False), PARSED_DESIGN, *conditions])
-            .group_by(_call.judge_name, _call.comparison_id))
+    return calls_query(
+        _call.judge_name.label("judge"),
+        _call.comparison_id.label("comparison_id"),
+        *observation_sums(dialect),
+        conditions=[*scope(filters, judges=False), PARSED_DESIGN, *conditions],
+    ).group_by(_call.judge_name, _call.comparison_id)
 
 
 def straddling(filters: ReportFilters) -> Select[Any]:
@@ -93,9 +110,17 @@ def straddling(filters: ReportFilters) -> Select[Any]:
     began within two hours before an edge, the rest by an index on the few spanning longer."""
     stored = JudgeObservation
     edges = [filters.since] if filters.until is None else [filters.since, filters.until]
-    cut = [and_(stored.first_at < edge, stored.last_at >= edge,
-                or_(stored.first_at >= edge - timedelta(hours=2),
-                    stored.last_hour > stored.first_hour + 1)) for edge in edges]
+    cut = [
+        and_(
+            stored.first_at < edge,
+            stored.last_at >= edge,
+            or_(
+                stored.first_at >= edge - timedelta(hours=2),
+                stored.last_hour > stored.first_hour + 1,
+            ),
+        )
+        for edge in edges
+    ]
     return select(stored.comparison_id).where(or_(*cut))
 
 
@@ -105,8 +130,9 @@ async def any_straddling(session: AsyncSession, filters: ReportFilters) -> bool:
     return found.first() is not None
 
 
-def stored_observations(dialect: str, filters: ReportFilters,
-                        with_straddling: bool) -> Select[Any] | CompoundSelect[Any]:
+def stored_observations(
+    dialect: str, filters: ReportFilters, with_straddling: bool
+) -> Select[Any] | CompoundSelect[Any]:
     """The observations of the scope from `judge_observations`, kept in step as calls are
     written: those whose calls all lie in the window, plus, regrouped from the calls, every
     observation of a comparison with calls on both sides of a window's edge, if any."""
@@ -122,12 +148,19 @@ def stored_observations(dialect: str, filters: ReportFilters,
     if not with_straddling:
         return select(*columns).where(*conditions)
     cut = straddling(filters)
-    return union_all(select(*columns).where(*conditions, stored.comparison_id.not_in(cut)),
-                     raw_observations(dialect, filters, _call.comparison_id.in_(cut)))
+    return union_all(
+        select(*columns).where(*conditions, stored.comparison_id.not_in(cut)),
+        raw_observations(dialect, filters, _call.comparison_id.in_(cut)),
+    )
 
 
-def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool = True,
-                 with_straddling: bool = True) -> CTE:
+def observations(
+    session: AsyncSession,
+    filters: ReportFilters,
+    *,
+    stored: bool = True,
+    with_straddling: bool = True,
+) -> CTE:
     """Per (judge, comparison): `observation_sums`, the first call's bucket, and its length
     class. From `judge_observations` (`stored`) or regrouped from the calls.
 
@@ -136,17 +169,22 @@ def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool 
     self-preference compares a judge with the others; the parts apply those filters.
     """
     dialect = session.get_bind().dialect.name
-    base = (stored_observations(dialect, filters, with_straddling) if stored
-            else raw_observations(dialect, filters)).subquery()
+    base = (
+        stored_observations(dialect, filters, with_straddling)
+        if stored
+        else raw_observations(dialect, filters)
+    ).subquery()
     y_sum, delta = base.c.y_sum, base.c.delta
     # A bucket is its first hour's number (`series.bucket_start`): integers group cheaply.
     bucket = base.c.first_hour if filters.bucket == "hour" else base.c.first_hour // 24 * 24
     query = select(
         *base.c,
-        and_(y_sum != 0, func.abs(delta) >= 30, 10 * func.abs(delta) >= base.c.shorter
-             ).label("eligible"),
+        and_(y_sum != 0, func.abs(delta) >= 30, 10 * func.abs(delta) >= base.c.shorter).label(
+            "eligible"
+        ),
         or_(and_(y_sum > 0, delta > 0), and_(y_sum < 0, delta < 0)).label("longer"),
-        bucket.label("bucket"))
+        bucket.label("bucket"),
+    )
     if stored:
         # Each part scans the table with its own filters: cheaper than writing ~400k wide rows
         # of a materialized CTE to a tuplestore (and to disk, past work_mem) to read them back.
@@ -158,21 +196,35 @@ def observations(session: AsyncSession, filters: ReportFilters, *, stored: bool 
 # The columns every part of the observation statement returns, a typed NULL where a part has
 # none (a UNION takes a column's type from its first part).
 PART_COLUMNS: dict[str, Any] = {
-    "bucket": BigInteger(), "p1": String(), "p2": String(), "eligible": Boolean(),
-    "longer": Boolean(), "kept": Boolean(),
-    "k_s": BigInteger(), "n_s": BigInteger(), "k_o": BigInteger(), "n_o": BigInteger(),
-    "s_ab": Float(), "s_aa": Float(), "s_bb": Float()}
+    "bucket": BigInteger(),
+    "p1": String(),
+    "p2": String(),
+    "eligible": Boolean(),
+    "longer": Boolean(),
+    "kept": Boolean(),
+    "k_s": BigInteger(),
+    "n_s": BigInteger(),
+    "k_o": BigInteger(),
+    "n_o": BigInteger(),
+    "s_ab": Float(),
+    "s_aa": Float(),
+    "s_bb": Float(),
+}
 
 
 def _part(name: str, judge: Any, keys: dict[str, Any], n: Any = None) -> Select[Any]:
     """One part of the observation statement: counts (or the sums `n`) grouped by judge and
     `keys`, in the common column layout."""
-    values = [keys[c] if c in keys else null() if kind is None else cast(null(), kind)
-              for c, kind in PART_COLUMNS.items()]
-    return (select(literal_column(f"'{name}'").label("part"), judge.label("judge"),
-                   *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
-                   (func.count() if n is None else n).label("n"))
-            .group_by(judge, *keys.values()))
+    values = [
+        keys[c] if c in keys else null() if kind is None else cast(null(), kind)
+        for c, kind in PART_COLUMNS.items()
+    ]
+    return select(
+        literal_column(f"'{name}'").label("part"),
+        judge.label("judge"),
+        *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
+        (func.count() if n is None else n).label("n"),
+    ).group_by(judge, *keys.values())
 
 
 def _of_judges(obs: Any, filters: ReportFilters) -> list[ColumnElement[bool]]:
@@ -188,8 +240,12 @@ def observation_counts(obs: CTE, filters: ReportFilters) -> CTE:
     """Observations of the filtered judges per bucket, picks and length class: one scan, read
     by the pairs and length-class parts and by the recent-bucket bound."""
     keys = [obs.c[name] for name in ("judge", "bucket", "p1", "p2", "eligible", "longer")]
-    return (select(*keys, func.count().label("n")).where(*_of_judges(obs, filters))
-            .group_by(*keys).cte("observation_counts"))
+    return (
+        select(*keys, func.count().label("n"))
+        .where(*_of_judges(obs, filters))
+        .group_by(*keys)
+        .cte("observation_counts")
+    )
 
 
 def _summed(counts: CTE) -> Any:
@@ -220,15 +276,23 @@ def recent_buckets(counts: CTE) -> Any:
     """Per judge: the earliest bucket from which it has at most MAX_OBSERVATIONS observations
     (its first bucket when it has no more in all). A judge whose latest bucket alone has more
     gets no row. Sums over a few rows per judge and bucket: no sort of the observations."""
-    per_bucket = (select(counts.c.judge, counts.c.bucket, _summed(counts).label("n"))
-                  .group_by(counts.c.judge, counts.c.bucket).subquery("per_bucket"))
-    newer = func.sum(per_bucket.c.n).over(partition_by=per_bucket.c.judge,
-                                          order_by=per_bucket.c.bucket.desc())
-    running = select(per_bucket.c.judge, per_bucket.c.bucket,
-                     newer.label("newer")).subquery("running")
-    return (select(running.c.judge, func.min(running.c.bucket).label("since"))
-            .where(running.c.newer <= MAX_OBSERVATIONS).group_by(running.c.judge)
-            .cte("recent"))  # read twice, computed once
+    per_bucket = (
+        select(counts.c.judge, counts.c.bucket, _summed(counts).label("n"))
+        .group_by(counts.c.judge, counts.c.bucket)
+        .subquery("per_bucket")
+    )
+    newer = func.sum(per_bucket.c.n).over(
+        partition_by=per_bucket.c.judge, order_by=per_bucket.c.bucket.desc()
+    )
+    running = select(per_bucket.c.judge, per_bucket.c.bucket, newer.label("newer")).subquery(
+        "running"
+    )
+    return (
+        select(running.c.judge, func.min(running.c.bucket).label("since"))
+        .where(running.c.newer <= MAX_OBSERVATIONS)
+        .group_by(running.c.judge)
+        .cte("recent")
+    )  # read twice, computed once
 
 
 def recent_observations(obs: CTE, counts: CTE, filters: ReportFilters) -> Any:
@@ -238,11 +302,18 @@ def recent_observations(obs: CTE, counts: CTE, filters: ReportFilters) -> Any:
     recent = recent_buckets(counts)
     y = (cast(obs.c.y_sum, Float) / obs.c.y_n).label("y")
     by_bucket = select(obs.c.judge, obs.c.delta, y).join(
-        recent, and_(recent.c.judge == obs.c.judge, obs.c.bucket >= recent.c.since))
-    too_large = (select(obs.c.judge, obs.c.delta, y,
-                        most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id))
-                 .where(*_of_judges(obs, filters), obs.c.judge.not_in(select(recent.c.judge)))
-                 .subquery("too_large"))
+        recent, and_(recent.c.judge == obs.c.judge, obs.c.bucket >= recent.c.since)
+    )
+    too_large = (
+        select(
+            obs.c.judge,
+            obs.c.delta,
+            y,
+            most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id),
+        )
+        .where(*_of_judges(obs, filters), obs.c.judge.not_in(select(recent.c.judge)))
+        .subquery("too_large")
+    )
     by_rank = select(too_large.c.judge, too_large.c.delta, too_large.c.y).where(too_large.c.kept)
     return union_all(by_bucket, by_rank).subquery("recent_observations")
 
@@ -250,13 +321,17 @@ def recent_observations(obs: CTE, counts: CTE, filters: ReportFilters) -> Any:
 def _centred_ranks(freq: Any, value: str) -> Any:
     """Per judge and distinct value: its average rank (ties share the mean of their ranks),
     minus the mean rank (n + 1)/2, so that the sums of products stay small and exact."""
-    counts = (select(freq.c.judge, freq.c[value], func.sum(freq.c.c).label("c"))
-              .group_by(freq.c.judge, freq.c[value]).subquery(f"counts_{value}"))
+    counts = (
+        select(freq.c.judge, freq.c[value], func.sum(freq.c.c).label("c"))
+        .group_by(freq.c.judge, freq.c[value])
+        .subquery(f"counts_{value}")
+    )
     through = func.sum(counts.c.c).over(partition_by=counts.c.judge, order_by=counts.c[value])
     n = func.sum(counts.c.c).over(partition_by=counts.c.judge)
     rank = through - (counts.c.c - 1) / 2.0 - (n + 1) / 2.0
     return select(counts.c.judge, counts.c[value], cast(rank, Float).label("r")).subquery(
-        f"ranks_{value}")
+        f"ranks_{value}"
+    )
 
 
 def length_part(obs: CTE, counts: CTE, filters: ReportFilters) -> Select[Any]:
@@ -264,20 +339,30 @@ def length_part(obs: CTE, counts: CTE, filters: ReportFilters) -> Select[Any]:
     average ranks: n, Σ a·b, Σ a², Σ b² (ρ = Σab / √(Σa² Σb²), the Pearson correlation of the
     ranks). Computed here, so that no observation travels to Python."""
     rows = recent_observations(obs, counts, filters)
-    freq = (select(rows.c.judge, rows.c.delta, rows.c.y, func.count().label("c"))
-            .group_by(rows.c.judge, rows.c.delta, rows.c.y).cte("freq"))  # read thrice
+    freq = (
+        select(rows.c.judge, rows.c.delta, rows.c.y, func.count().label("c"))
+        .group_by(rows.c.judge, rows.c.delta, rows.c.y)
+        .cte("freq")
+    )  # read thrice
     a, b = _centred_ranks(freq, "delta"), _centred_ranks(freq, "y")
-    joined = (select(freq.c.judge, freq.c.c, a.c.r.label("a"), b.c.r.label("b"))
-              .join(a, and_(a.c.judge == freq.c.judge, a.c.delta == freq.c.delta))
-              .join(b, and_(b.c.judge == freq.c.judge, b.c.y == freq.c.y)).subquery("ranked"))
+    joined = (
+        select(freq.c.judge, freq.c.c, a.c.r.label("a"), b.c.r.label("b"))
+        .join(a, and_(a.c.judge == freq.c.judge, a.c.delta == freq.c.delta))
+        .join(b, and_(b.c.judge == freq.c.judge, b.c.y == freq.c.y))
+        .subquery("ranked")
+    )
     c, ra, rb = joined.c.c, joined.c.a, joined.c.b
     sums = {"s_ab": c * ra * rb, "s_aa": c * ra * ra, "s_bb": c * rb * rb}
-    values = [cast(func.sum(sums[c]), Float) if c in sums else cast(null(), kind)
-              for c, kind in PART_COLUMNS.items()]
-    return (select(literal_column("'length'").label("part"), joined.c.judge.label("judge"),
-                   *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
-                   cast(func.sum(joined.c.c), BigInteger).label("n"))
-            .group_by(joined.c.judge))
+    values = [
+        cast(func.sum(sums[c]), Float) if c in sums else cast(null(), kind)
+        for c, kind in PART_COLUMNS.items()
+    ]
+    return select(
+        literal_column("'length'").label("part"),
+        joined.c.judge.label("judge"),
+        *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
+        cast(func.sum(joined.c.c), BigInteger).label("n"),
+    ).group_by(joined.c.judge)
 
 
 def self_preference_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
@@ -285,31 +370,50 @@ def self_preference_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
     conflicted, and whether they are among its most recent ones. o_c pools the decisive calls
     of the neutral judges (whatever the judge filters)."""
     # PostgreSQL sums bigints into numerics; the counts stay integers.
-    others = (select(obs.c.comparison_id, cast(func.sum(obs.c.n_dec), BigInteger).label("n_o"),
-                     cast(func.sum(obs.c.n_a), BigInteger).label("a_o"))
-              .where(obs.c.neutral == 1, obs.c.n_dec > 0, obs.c.comparison_id.in_(
-                  select(obs.c.comparison_id).where(obs.c.side.is_not(None))))
-              .group_by(obs.c.comparison_id).subquery("others"))
+    others = (
+        select(
+            obs.c.comparison_id,
+            cast(func.sum(obs.c.n_dec), BigInteger).label("n_o"),
+            cast(func.sum(obs.c.n_a), BigInteger).label("a_o"),
+        )
+        .where(
+            obs.c.neutral == 1,
+            obs.c.n_dec > 0,
+            obs.c.comparison_id.in_(select(obs.c.comparison_id).where(obs.c.side.is_not(None))),
+        )
+        .group_by(obs.c.comparison_id)
+        .subquery("others")
+    )
     own_a = obs.c.side == "A"
-    joined = (select(
-        obs.c.judge, case((own_a, obs.c.n_a), else_=obs.c.n_dec - obs.c.n_a).label("k_s"),
-        obs.c.n_dec.label("n_s"),
-        case((own_a, others.c.a_o), else_=others.c.n_o - others.c.a_o).label("k_o"),
-        others.c.n_o, most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id))
+    joined = (
+        select(
+            obs.c.judge,
+            case((own_a, obs.c.n_a), else_=obs.c.n_dec - obs.c.n_a).label("k_s"),
+            obs.c.n_dec.label("n_s"),
+            case((own_a, others.c.a_o), else_=others.c.n_o - others.c.a_o).label("k_o"),
+            others.c.n_o,
+            most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id),
+        )
         .join(others, others.c.comparison_id == obs.c.comparison_id)
         .where(obs.c.side.is_not(None), obs.c.n_dec > 0, *_of_judges(obs, filters))
-        .subquery("joined"))
+        .subquery("joined")
+    )
     keys = {name: joined.c[name] for name in ("kept", "k_s", "n_s", "k_o", "n_o")}
     return _part("self", joined.c.judge, keys)
 
 
-async def observation_parts(session: AsyncSession, filters: ReportFilters, *,
-                            stored: bool = True) -> list[Row[Any]]:
+async def observation_parts(
+    session: AsyncSession, filters: ReportFilters, *, stored: bool = True
+) -> list[Row[Any]]:
     """One statement, one pass over the observations: the pairs, length-class, length and
     self-preference parts."""
     cut = stored and await any_straddling(session, filters)
     obs = observations(session, filters, stored=stored, with_straddling=cut)
     counts = observation_counts(obs, filters)
-    statement = union_all(pairs_part(counts), length_class_part(counts),
-                          length_part(obs, counts, filters), self_preference_part(obs, filters))
+    statement = union_all(
+        pairs_part(counts),
+        length_class_part(counts),
+        length_part(obs, counts, filters),
+        self_preference_part(obs, filters),
+    )
     return list((await session.execute(statement)).all())

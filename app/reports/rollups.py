@@ -48,18 +48,27 @@ def hour_start(hour: int) -> datetime:
 def bucket_of_hour(session: AsyncSession, hour: Any, bucket: Bucket) -> ColumnElement[Any]:
     """`callscope.bucket_of` for an hour number: the same type and value as for its calls."""
     if session.get_bind().dialect.name == "postgresql":
-        return func.date_trunc(literal_column(f"'{bucket}'"), func.timezone(
-            literal_column("'UTC'"), func.to_timestamp(hour * 3600)))
+        return func.date_trunc(
+            literal_column(f"'{bucket}'"),
+            func.timezone(literal_column("'UTC'"), func.to_timestamp(hour * 3600)),
+        )
     pattern = "'%Y-%m-%d %H:00:00'" if bucket == "hour" else "'%Y-%m-%d 00:00:00'"
     return func.strftime(literal_column(pattern), hour * 3600, literal_column("'unixepoch'"))
 
 
-async def rolled_up(session: AsyncSession, filters: ReportFilters, first: int,
-                    end: int | None) -> list[Row[Any]]:
+async def rolled_up(
+    session: AsyncSession, filters: ReportFilters, first: int, end: int | None
+) -> list[Row[Any]]:
     """`call_rollup` summed per call-cube key over the hours [first, end)."""
     r = CallRollup
-    keys = [r.judge, r.version, r.placebo, func.nullif(r.error_kind, "").label("error_kind"),
-            r.label_pair, bucket_of_hour(session, r.hour, filters.bucket).label("bucket")]
+    keys = [
+        r.judge,
+        r.version,
+        r.placebo,
+        func.nullif(r.error_kind, "").label("error_kind"),
+        r.label_pair,
+        bucket_of_hour(session, r.hour, filters.bucket).label("bucket"),
+    ]
     conditions = [r.hour >= first]
     if end is not None:
         conditions.append(r.hour < end)
@@ -100,10 +109,13 @@ async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[CubeR
     end = None if filters.until is None else math.floor(filters.until.timestamp() / 3600)
     if filters.tags or (end is not None and end <= first):
         return merged([(1, await queries.call_cube(session, filters))])
-    whole = replace(filters, since=hour_start(first),
-                    until=None if end is None else hour_start(end))
-    parts = [(1, await rolled_up(session, filters, first, end)),
-             (-1, await queries.call_cube(session, whole, running=True))]
+    whole = replace(
+        filters, since=hour_start(first), until=None if end is None else hour_start(end)
+    )
+    parts = [
+        (1, await rolled_up(session, filters, first, end)),
+        (-1, await queries.call_cube(session, whole, running=True)),
+    ]
     if filters.since < whole.since:
         parts.append((1, await queries.call_cube(session, replace(filters, until=whole.since))))
     if filters.until is not None and whole.until is not None and whole.until < filters.until:

@@ -23,7 +23,10 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 @router.get("/v1/bias-report", operation_id="get_bias_report", responses=PROBLEMS)
 async def get_bias_report(
-    _: ReadKey, session: SessionDep, settings: SettingsDep, keeper: KeeperDep,
+    _: ReadKey,
+    session: SessionDep,
+    settings: SettingsDep,
+    keeper: KeeperDep,
     judge: JudgeParam = None,
     judge_version: Annotated[int | None, Query(ge=1)] = None,
     since: datetime | None = None,
@@ -35,10 +38,16 @@ async def get_bias_report(
 ) -> BiasReport:
     """Position, consistency, label, placebo, length, self-preference, human agreement,
     confidence and reviewer calibration per judge, with time series."""
-    filters = report_filters(judge, judge_version, since, until, tag, protocol, bucket, rubric,
-                             keeper=keeper)
+    filters = report_filters(
+        judge, judge_version, since, until, tag, protocol, bucket, rubric, keeper=keeper
+    )
     return await build_report(session, filters, settings)
 
 
-router.add_api_route("/bias-report", get_bias_report, methods=["GET"], include_in_schema=False,
-                     response_model=BiasReport)
+router.add_api_route(
+    "/bias-report",
+    get_bias_report,
+    methods=["GET"],
+    include_in_schema=False,
+    response_model=BiasReport,
+)

@@ -57,8 +57,9 @@ def cells(call_rows: Iterable[Any], pair_rows: Iterable[Any]) -> dict[Key, Cell]
     for row in pair_rows:
         if row.p1 is not None and row.p2 is not None:
             cell = table[(row.judge, bucket_start(row.bucket))]
-            cell.counts.update(pairs=row.n,
-                               consistent=row.n if (row.p1, row.p2) in _CONSISTENT else 0)
+            cell.counts.update(
+                pairs=row.n, consistent=row.n if (row.p1, row.p2) in _CONSISTENT else 0
+            )
     return table
 
 
@@ -69,8 +70,9 @@ def fold_sparse_hours(hours: dict[Key, Cell]) -> dict[tuple[str, datetime, Bucke
         days[(judge, hour.replace(hour=0))].append((hour, cell))
     out: dict[tuple[str, datetime, Bucket], Cell] = {}
     for (judge, day), members in days.items():
-        if all(stats.tier("decisive_calls", c.counts["decisive"]) != "insufficient"
-               for _, c in members):
+        if all(
+            stats.tier("decisive_calls", c.counts["decisive"]) != "insufficient" for _, c in members
+        ):
             out.update({(judge, hour, "hour"): cell for hour, cell in members})
             continue
         total = Cell()
@@ -80,33 +82,48 @@ def fold_sparse_hours(hours: dict[Key, Cell]) -> dict[tuple[str, datetime, Bucke
     return out
 
 
-def point(judge: str, bucket: datetime, granularity: Bucket, cell: Cell,
-          changed: bool) -> SeriesPoint:
+def point(
+    judge: str, bucket: datetime, granularity: Bucket, cell: Cell, changed: bool
+) -> SeriesPoint:
     """One row of the series, estimates withheld below tier preliminary."""
     c = cell.counts
     level = stats.tier("decisive_calls", c["decisive"])
     pair_level = stats.tier("swap_pairs", c["pairs"])
     shown, pairs_shown = level != "insufficient", pair_level != "insufficient"
     return SeriesPoint(
-        bucket=bucket, granularity=granularity, judge=judge, version=max(cell.versions),
-        versions=sorted(cell.versions), version_changed=changed, n=c["decisive"],
-        first_pick_rate=c["first"] / c["decisive"] if shown else None, pairs=c["pairs"],
+        bucket=bucket,
+        granularity=granularity,
+        judge=judge,
+        version=max(cell.versions),
+        versions=sorted(cell.versions),
+        version_changed=changed,
+        n=c["decisive"],
+        first_pick_rate=c["first"] / c["decisive"] if shown else None,
+        pairs=c["pairs"],
         position_consistency=c["consistent"] / c["pairs"] if pairs_shown else None,
         consistency_tier=pair_level,
-        tie_rate=c["design_ties"] / c["design_parsed"] if shown else None, calls=c["calls"],
-        failure_rate=c["failed"] / c["calls"] if c["calls"] else None, tier=level)
+        tie_rate=c["design_ties"] / c["design_parsed"] if shown else None,
+        calls=c["calls"],
+        failure_rate=c["failed"] / c["calls"] if c["calls"] else None,
+        tier=level,
+    )
 
 
-def build_series(call_rows: Iterable[Any], pair_rows: Iterable[Any],
-                 bucket: Bucket) -> list[SeriesPoint]:
+def build_series(
+    call_rows: Iterable[Any], pair_rows: Iterable[Any], bucket: Bucket
+) -> list[SeriesPoint]:
     """Series points in time order; a bucket is marked when the judge's versions changed."""
     table = cells(call_rows, pair_rows)
-    keyed = (fold_sparse_hours(table) if bucket == "hour"
-             else {(judge, start, "day"): cell for (judge, start), cell in table.items()})
+    keyed = (
+        fold_sparse_hours(table)
+        if bucket == "hour"
+        else {(judge, start, "day"): cell for (judge, start), cell in table.items()}
+    )
     previous: dict[str, set[int]] = {}
     points = []
-    for (judge, start, granularity), cell in sorted(keyed.items(),
-                                                    key=lambda item: (item[0][1], item[0][0])):
+    for (judge, start, granularity), cell in sorted(
+        keyed.items(), key=lambda item: (item[0][1], item[0][0])
+    ):
         before = previous.get(judge)
         changed = len(cell.versions) > 1 or (before is not None and before != cell.versions)
         previous[judge] = cell.versions

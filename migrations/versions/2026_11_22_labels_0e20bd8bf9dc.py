@@ -20,7 +20,9 @@ def upgrade() -> None:
     op.create_table(
         "labels",
         sa.Column(
-            "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), autoincrement=True,
+            "id",
+            sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+            autoincrement=True,
             nullable=False,
         ),
         sa.Column("comparison_id", sa.String(length=36), nullable=False),

@@ -46,9 +46,7 @@ CALL_TABLES = [
 
 
 def upgrade() -> None:
-    op.add_column(
-        "judges", sa.Column("revision", sa.Integer(), nullable=False, server_default="0")
-    )
+    op.add_column("judges", sa.Column("revision", sa.Integer(), nullable=False, server_default="0"))
     rehash(judge_config_hash)
 
 

@@ -32,17 +32,29 @@ def traffic(seed: int = 0) -> StoredData:
         for judge, (p_ab, p_ba, count) in JUDGES.items():
             version = 2 if judge == "judge-a" and day == 1 else 1
             for k in range(count):
-                cid = data.comparison(at=at, placebo=k % 10 == 0, len_a=rng.randrange(100, 900),
-                                      len_b=rng.randrange(100, 900))
+                cid = data.comparison(
+                    at=at,
+                    placebo=k % 10 == 0,
+                    len_a=rng.randrange(100, 900),
+                    len_b=rng.randrange(100, 900),
+                )
                 model_a, model_b = rng.sample(MODELS, 2)
                 winner = rng.choice(["A", "B", "tie"] if model_a < model_b else ["A", "B", "B"])
                 data.comparisons[-1].update(model_a=model_a, model_b=model_b, winner=winner)
-                fields: dict[str, Any] = {"judge": judge, "version": version, "at": at,
-                          "label_pair": "P/Q" if k % 2 else "X/Y",
-                          "first_slot_second_label": rng.random() < 0.5}
+                fields: dict[str, Any] = {
+                    "judge": judge,
+                    "version": version,
+                    "at": at,
+                    "label_pair": "P/Q" if k % 2 else "X/Y",
+                    "first_slot_second_label": rng.random() < 0.5,
+                }
                 failed = k % 25 == 7
-                data.swap(None if failed else pick(rng, p_ab), pick(rng, p_ba),
-                          comparison_id=cid, **fields)
+                data.swap(
+                    None if failed else pick(rng, p_ab),
+                    pick(rng, p_ba),
+                    comparison_id=cid,
+                    **fields,
+                )
     return data
 
 
@@ -51,8 +63,7 @@ async def seed(database_url: str) -> None:
     await traffic().insert(database_url)
     engine = create_engine(database_url)
     try:
-        sessions = sim_sessions(REVIEWERS, sessions=40, responses=4, seed=3,
-                                first_slot_bonus=0.3)
+        sessions = sim_sessions(REVIEWERS, sessions=40, responses=4, seed=3, first_slot_bonus=0.3)
         await store_sessions(create_sessionmaker(engine), sessions)
     finally:
         await engine.dispose()

@@ -21,11 +21,24 @@ from tests.support.processes import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # page: charts drawn with the seeded data
-CHARTS = {"/dashboard": 3, "/dashboard/judge?judge=judge-a": 4, "/dashboard/reviewers": 1,
-          "/dashboard/position-score": 2, "/dashboard/leaderboard": 1}
+CHARTS = {
+    "/dashboard": 3,
+    "/dashboard/judge?judge=judge-a": 4,
+    "/dashboard/reviewers": 1,
+    "/dashboard/position-score": 2,
+    "/dashboard/leaderboard": 1,
+}
 
 pytestmark = [
     pytest.mark.slow,
@@ -37,8 +50,13 @@ pytestmark = [
 def server(settings_factory: Callable[..., Settings]) -> Iterator[str]:
     """The app under uvicorn in a thread, auth on; its base URL."""
     port = free_port()
-    config = uvicorn.Config(create_app(settings_factory()), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        create_app(settings_factory()),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+    )
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
@@ -57,8 +75,12 @@ async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
     """Headless Chromium with a fresh profile."""
     async with async_playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
-            tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=FLAGS,
-            viewport={"width": 1280, "height": 1000})
+            tmp_path / "profile",
+            executable_path=CHROMIUM,
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1280, "height": 1000},
+        )
         yield context
         await context.close()
 
@@ -79,7 +101,8 @@ async def drawn_charts(page: Page) -> int:
     """Chart images the browser decoded (a broken SVG has no natural width)."""
     count: Any = await page.evaluate(
         "[...document.querySelectorAll('figure.chart img')]"
-        ".filter(i => i.complete && i.naturalWidth > 0).length")
+        ".filter(i => i.complete && i.naturalWidth > 0).length"
+    )
     return int(count)
 
 
@@ -119,13 +142,19 @@ async def test_every_page_loads_clean_with_its_charts_and_the_json_reports_figur
     assert len(report["judges"]) == 3
     for judge in report["judges"]:
         row = page.locator(f'tr[data-judge="{judge["judge"]}"]')
-        shown = {field: (await row.locator(f'td[data-field="{field}"]').inner_text()).strip()
-                 for field in ("n", "first_pick_rate", "position_consistency")}
+        shown = {
+            field: (await row.locator(f'td[data-field="{field}"]').inner_text()).strip()
+            for field in ("n", "first_pick_rate", "position_consistency")
+        }
         position, consistency = judge["position"], judge["consistency"]
-        want = {"n": position["n"], "first_pick_rate": position["first_pick_rate"],
-                "position_consistency": consistency["position_consistency"]}
-        assert shown == {k: str(v) if k == "n" else "—" if v is None else f"{v:.3f}"
-                         for k, v in want.items()}, judge["judge"]
+        want = {
+            "n": position["n"],
+            "first_pick_rate": position["first_pick_rate"],
+            "position_consistency": consistency["position_consistency"],
+        }
+        assert shown == {
+            k: str(v) if k == "n" else "—" if v is None else f"{v:.3f}" for k, v in want.items()
+        }, judge["judge"]
     assert errors == []
 
 

@@ -14,12 +14,21 @@ from app.dashboard.charts import SvgRenderer
 from tests.conftest import make_key
 from tests.dashboard.seed import seed
 
-PAGES = ("/dashboard", "/dashboard/judge?judge=judge-a", "/dashboard/reviewers",
-         "/dashboard/position-score", "/dashboard/leaderboard")
+PAGES = (
+    "/dashboard",
+    "/dashboard/judge?judge=judge-a",
+    "/dashboard/reviewers",
+    "/dashboard/position-score",
+    "/dashboard/leaderboard",
+)
 # (images, insufficient-data messages) per page on the seeded data
-SEEDED_CHARTS = {"/dashboard": 3, "/dashboard/judge?judge=judge-a": 4,
-                 "/dashboard/reviewers": 1, "/dashboard/position-score": 2,
-                 "/dashboard/leaderboard": 1}
+SEEDED_CHARTS = {
+    "/dashboard": 3,
+    "/dashboard/judge?judge=judge-a": 4,
+    "/dashboard/reviewers": 1,
+    "/dashboard/position-score": 2,
+    "/dashboard/leaderboard": 1,
+}
 
 
 def figures(page: str) -> tuple[int, int]:
@@ -37,16 +46,18 @@ def cell(page: str, judge: str, field: str) -> str:
 
 
 @pytest.fixture
-async def app_on(settings_factory: Callable[..., Settings],
-                 live_factory: Callable[..., Any]) -> httpx2.AsyncClient:
+async def app_on(
+    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any]
+) -> httpx2.AsyncClient:
     """The app with auth on."""
     client: httpx2.AsyncClient = await live_factory(settings_factory())
     return client
 
 
 @pytest.fixture
-async def app_off(settings_factory: Callable[..., Settings],
-                  live_factory: Callable[..., Any]) -> httpx2.AsyncClient:
+async def app_off(
+    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any]
+) -> httpx2.AsyncClient:
     """The app with auth off."""
     client: httpx2.AsyncClient = await live_factory(settings_factory(auth="off"))
     return client
@@ -58,7 +69,8 @@ async def test_pages_redirect_to_login_and_the_login_sets_an_http_only_cookie(
     away = await app_on.get("/dashboard/reviewers?window=7d")
     assert away.status_code == 303
     assert away.headers["location"] == (
-        "/dashboard/login?next=%2Fdashboard%2Freviewers%3Fwindow%3D7d")
+        "/dashboard/login?next=%2Fdashboard%2Freviewers%3Fwindow%3D7d"
+    )
     form = await app_on.get("/dashboard/login")
     assert form.status_code == 200
     assert 'name="key"' in form.text
@@ -66,8 +78,9 @@ async def test_pages_redirect_to_login_and_the_login_sets_an_http_only_cookie(
     assert bad.status_code == 401
     assert "not valid" in bad.text
     token = reader["Authorization"].removeprefix("Bearer ")
-    login = await app_on.post("/dashboard/login",
-                              data={"key": token, "next": "/dashboard/reviewers?window=7d"})
+    login = await app_on.post(
+        "/dashboard/login", data={"key": token, "next": "/dashboard/reviewers?window=7d"}
+    )
     assert login.status_code == 303
     assert login.headers["location"] == "/dashboard/reviewers?window=7d"
     cookie = login.headers["set-cookie"].lower()
@@ -117,8 +130,10 @@ async def test_with_auth_off_pages_are_open_and_empty_data_says_so(
         drawn, messages = figures(page.text)
         assert drawn == 0, path
         assert messages >= 1, path
-    assert "No calls of judge-a in this window." in (
-        await app_off.get("/dashboard/judge?judge=judge-a")).text
+    assert (
+        "No calls of judge-a in this window."
+        in (await app_off.get("/dashboard/judge?judge=judge-a")).text
+    )
 
 
 async def test_seeded_pages_show_their_charts_and_the_json_reports_figures(
@@ -134,9 +149,10 @@ async def test_seeded_pages_show_their_charts_and_the_json_reports_figures(
     for judge in report["judges"]:
         name, position = judge["judge"], judge["position"]
         assert cell(overview, name, "n") == str(position["n"])
-        for field, value in (("first_pick_rate", position["first_pick_rate"]),
-                             ("position_consistency",
-                              judge["consistency"]["position_consistency"])):
+        for field, value in (
+            ("first_pick_rate", position["first_pick_rate"]),
+            ("position_consistency", judge["consistency"]["position_consistency"]),
+        ):
             assert cell(overview, name, field) == ("—" if value is None else f"{value:.3f}")
     assert cell(overview, "judge-c", "first_pick_rate") == "—"
 
@@ -152,8 +168,11 @@ async def test_each_chart_downloads_as_its_spec_with_the_data(
     body = spec.json()
     assert body["$schema"].endswith("vega-lite/v5.json")
     rates = {row["judge"]: row["first_pick_rate"] for row in body["data"]["values"]}
-    assert rates == {j["judge"]: j["position"]["first_pick_rate"] for j in report["judges"]
-                     if j["position"]["first_pick_rate"] is not None}
+    assert rates == {
+        j["judge"]: j["position"]["first_pick_rate"]
+        for j in report["judges"]
+        if j["position"]["first_pick_rate"] is not None
+    }
     judge_spec = await app_off.get("/dashboard/charts/judge/series_first_pick.json?judge=judge-a")
     changes = judge_spec.json()["layer"][-1]["data"]["values"]
     assert [c["what"] for c in changes] == ["version change"]
@@ -178,8 +197,11 @@ async def test_filters_are_query_parameters_and_bad_ones_are_problems(
 
 async def test_svgs_are_cached_by_spec_and_drawn_once() -> None:
     renderer = SvgRenderer(capacity=2)
-    spec = {"mark": "point", "data": {"values": [{"x": 1}]},
-            "encoding": {"x": {"field": "x", "type": "quantitative"}}}
+    spec = {
+        "mark": "point",
+        "data": {"values": [{"x": 1}]},
+        "encoding": {"x": {"field": "x", "type": "quantitative"}},
+    }
     first = await renderer.svg(spec)
     assert first.startswith("<svg")
     assert await renderer.svg(dict(spec)) is first

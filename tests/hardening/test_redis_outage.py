@@ -40,8 +40,7 @@ async def submit(client: httpx2.AsyncClient, first_item: int) -> httpx2.Response
         return await client.post("/v1/batches", json={"items": items})
 
 
-async def check_answers_while_redis_is_down(client: httpx2.AsyncClient,
-                                            earlier_batch: str) -> None:
+async def check_answers_while_redis_is_down(client: httpx2.AsyncClient, earlier_batch: str) -> None:
     """Compare, submit and read batches with Redis gone."""
     async with asyncio.timeout(ANSWER_WITHIN_S):
         compared = await client.post("/v1/compare", json=BODY)
@@ -79,4 +78,7 @@ async def test_redis_killed_compare_goes_on_and_batches_resume_when_it_restarts(
         after = (await submit(client, 200)).json()["id"]
         after_done = await wait_for_batch(client, after, {}, timeout_s=30)
     assert (after_done["status"], after_done["counts"]["completed"], after_done["calls"]) == (
-        "completed", 3, 6)
+        "completed",
+        3,
+        6,
+    )

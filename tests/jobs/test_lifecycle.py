@@ -96,8 +96,9 @@ def orphaned() -> dict[str, Any]:
     return {"status": "running", "completed_at": None, "deadline_at": past}
 
 
-async def post(api: httpx2.AsyncClient, kind: KindUnderTest, headers: dict[str, str],
-               key: str | None = None) -> httpx2.Response:
+async def post(
+    api: httpx2.AsyncClient, kind: KindUnderTest, headers: dict[str, str], key: str | None = None
+) -> httpx2.Response:
     with_key = {**headers, "Idempotency-Key": key} if key else headers
     return await api.post(kind.path, headers=with_key, json=kind.body)
 
@@ -148,8 +149,15 @@ async def test_a_conflict_in_progress_answers_retry_after_with_the_work_left(
     assert first.status_code == 200
     # Running for a minute of its 90 s: 30 s are left, not the whole deadline.
     now = utcnow()
-    await set_row(clean_pg, kind, first.json()["id"], status="running", timeout_s=90,
-                  created_at=now - timedelta(seconds=60), deadline_at=now + timedelta(seconds=30))
+    await set_row(
+        clean_pg,
+        kind,
+        first.json()["id"],
+        status="running",
+        timeout_s=90,
+        created_at=now - timedelta(seconds=60),
+        deadline_at=now + timedelta(seconds=30),
+    )
     again = await post(api, kind, admin, "k-1")
     assert again.status_code == 409
     assert again.json()["type"].endswith("idempotency-in-progress")

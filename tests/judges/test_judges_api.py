@@ -88,8 +88,9 @@ async def test_unknown_judge_is_404(client: httpx2.AsyncClient, admin: dict[str,
     assert response.json()["type"] == "not-found"
 
 
-async def test_a_base_url_that_does_not_parse_is_422(client: httpx2.AsyncClient,
-                                                     admin: dict[str, str]) -> None:
+async def test_a_base_url_that_does_not_parse_is_422(
+    client: httpx2.AsyncClient, admin: dict[str, str]
+) -> None:
     # Found by the fuzzer: urlsplit raises on this, which once escaped as a 500.
     body = {**NEW_JUDGE, "base_url": 'http://"\u00b6]\u00a8'}
     response = await client.post("/v1/judges", headers=admin, json=body)

@@ -67,46 +67,93 @@ class Rows:
     calls: list[dict[str, Any]] = field(default_factory=list)
     labels: list[dict[str, Any]] = field(default_factory=list)
 
-    def comparison(self, *swaps: Swap, status: str = "complete", placebo: bool = False,
-                   tags: dict[str, str] | None = None, at: datetime = BASE_TIME) -> str:
+    def comparison(
+        self,
+        *swaps: Swap,
+        status: str = "complete",
+        placebo: bool = False,
+        tags: dict[str, str] | None = None,
+        at: datetime = BASE_TIME,
+    ) -> str:
         """A swap comparison judged by `swaps`; returns its id."""
         comparison_id = str(uuid.uuid4())
-        self.comparisons.append({
-            "id": comparison_id, "created_at": at, "completed_at": at, "deadline_at": at,
-            "status": status, "api_key_id": "", "request_hash": "0" * 64,
-            "prompt": f"prompt {comparison_id}", "response_a": "a", "response_b": "a" if placebo
-            else "b", "len_a": 1, "len_b": 1, "placebo": placebo, "criteria": None,
-            "protocol": "swap", "protocol_params": {"kind": "swap"}, "planned_rounds": 2,
-            "self_preference": "allow", "timeout_s": 120.0, "self_preference_risk": False,
-            "simulated": False, "panel": {"judges": [[s.judge, 1, s.role] for s in swaps],
-                                          "excluded": []},
-            "winner": panel_winner(swaps),
-            "judge_results": {s.judge: ({"winner": s.verdict} if s.verdict else None)
-                              for s in swaps}})
-        self.tags += [{"comparison_id": comparison_id, "key": k, "value": v}
-                      for k, v in (tags or {}).items()]
+        self.comparisons.append(
+            {
+                "id": comparison_id,
+                "created_at": at,
+                "completed_at": at,
+                "deadline_at": at,
+                "status": status,
+                "api_key_id": "",
+                "request_hash": "0" * 64,
+                "prompt": f"prompt {comparison_id}",
+                "response_a": "a",
+                "response_b": "a" if placebo else "b",
+                "len_a": 1,
+                "len_b": 1,
+                "placebo": placebo,
+                "criteria": None,
+                "protocol": "swap",
+                "protocol_params": {"kind": "swap"},
+                "planned_rounds": 2,
+                "self_preference": "allow",
+                "timeout_s": 120.0,
+                "self_preference_risk": False,
+                "simulated": False,
+                "panel": {"judges": [[s.judge, 1, s.role] for s in swaps], "excluded": []},
+                "winner": panel_winner(swaps),
+                "judge_results": {
+                    s.judge: ({"winner": s.verdict} if s.verdict else None) for s in swaps
+                },
+            }
+        )
+        self.tags += [
+            {"comparison_id": comparison_id, "key": k, "value": v} for k, v in (tags or {}).items()
+        ]
         for swap in swaps:
-            rounds = [(0, "AB", swap.ab, swap.confidence[0]),
-                      (1, "BA", swap.ba, swap.confidence[1])]
+            rounds = [
+                (0, "AB", swap.ab, swap.confidence[0]),
+                (1, "BA", swap.ba, swap.confidence[1]),
+            ]
             if swap.extra is not None:
                 rounds.append((2, "AB", swap.extra, None))
             for round_index, order, pick, confidence in rounds:
-                self.calls.append(call(comparison_id, swap, round_index, order, pick,
-                                       confidence, at))
+                self.calls.append(
+                    call(comparison_id, swap, round_index, order, pick, confidence, at)
+                )
         return comparison_id
 
-    def label(self, comparison_id: str, labeler: str, winner: str, *,
-              from_queue: bool = False, at: datetime = BASE_TIME) -> None:
+    def label(
+        self,
+        comparison_id: str,
+        labeler: str,
+        winner: str,
+        *,
+        from_queue: bool = False,
+        at: datetime = BASE_TIME,
+    ) -> None:
         """A labeler's label."""
-        self.labels.append({"comparison_id": comparison_id, "labeler": labeler, "winner": winner,
-                            "from_queue": from_queue, "created_at": at, "updated_at": at})
+        self.labels.append(
+            {
+                "comparison_id": comparison_id,
+                "labeler": labeler,
+                "winner": winner,
+                "from_queue": from_queue,
+                "created_at": at,
+                "updated_at": at,
+            }
+        )
 
     async def insert(self, database_url: str) -> None:
         """Write every row."""
         engine = create_engine(database_url)
         async with create_sessionmaker(engine)() as session:
-            for model, rows in ((Comparison, self.comparisons), (ComparisonTag, self.tags),
-                                (JudgeCall, self.calls), (Label, self.labels)):
+            for model, rows in (
+                (Comparison, self.comparisons),
+                (ComparisonTag, self.tags),
+                (JudgeCall, self.calls),
+                (Label, self.labels),
+            ):
                 if rows:
                     await session.execute(insert(model), rows)
             await rollups.rebuild(session)  # the calls bypassed the ORM
@@ -114,20 +161,42 @@ class Rows:
         await engine.dispose()
 
 
-def call(comparison_id: str, swap: Swap, round_index: int, order: str, pick: Pick | None,
-         confidence: float | None, at: datetime) -> dict[str, Any]:
+def call(
+    comparison_id: str,
+    swap: Swap,
+    round_index: int,
+    order: str,
+    pick: Pick | None,
+    confidence: float | None,
+    at: datetime,
+) -> dict[str, Any]:
     """One judge call's columns."""
     return {
-        "comparison_id": comparison_id, "judge_name": swap.judge, "judge_version": 1,
-        "judge_config_hash": "c" * 64, "judge_family": None, "role": swap.role,
-        "protocol": "swap", "round": round_index, "design": round_index < 2,
-        "display_order": order, "label_pair": "P/Q", "label_a": "P" if order == "AB" else "Q",
-        "label_b": "Q" if order == "AB" else "P", "first_slot_second_label": False,
-        "template_hash": "t" * 64, "nonces": [], "anonymized_replacements": 0, "pick": pick,
+        "comparison_id": comparison_id,
+        "judge_name": swap.judge,
+        "judge_version": 1,
+        "judge_config_hash": "c" * 64,
+        "judge_family": None,
+        "role": swap.role,
+        "protocol": "swap",
+        "round": round_index,
+        "design": round_index < 2,
+        "display_order": order,
+        "label_pair": "P/Q",
+        "label_a": "P" if order == "AB" else "Q",
+        "label_b": "Q" if order == "AB" else "P",
+        "first_slot_second_label": False,
+        "template_hash": "t" * 64,
+        "nonces": [],
+        "anonymized_replacements": 0,
+        "pick": pick,
         "mapped_winner": winner_of(pick, order),  # type: ignore[arg-type]
         "confidence": confidence if pick is not None else None,
-        "confidence_source": swap.source if pick is not None and confidence is not None
-        else None,
-        "latency_ms": 1.0, "started_at": at, "finished_at": at, "retries": 0,
+        "confidence_source": swap.source if pick is not None and confidence is not None else None,
+        "latency_ms": 1.0,
+        "started_at": at,
+        "finished_at": at,
+        "retries": 0,
         "error_kind": None if pick is not None else "unparseable",
-        "error": None if pick is not None else "unparseable"}
+        "error": None if pick is not None else "unparseable",
+    }

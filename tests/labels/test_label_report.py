@@ -64,13 +64,20 @@ class Scenario:
     def generate(cls, seed: int = 0) -> Scenario:
         rng, scenario = random.Random(seed), cls()
         for i in range(80):
-            swaps = tuple(Swap(judge, rng.choices(PICKS, [5, 4, 1, 1])[0],
-                               rng.choices(PICKS, [4, 5, 1, 1])[0],
-                               (rng.choice(CONFIDENCE), rng.choice(CONFIDENCE)),
-                               extra=rng.choice(PICKS[:3]) if i % 7 == 0 else None)
-                          for judge in ("judge-a", "judge-b"))
-            labels = [(rng.choice(["A", "A", "B", "tie"]), rng.random() < 0.3)
-                      for _ in range(rng.choice([1, 1, 2, 3]))]
+            swaps = tuple(
+                Swap(
+                    judge,
+                    rng.choices(PICKS, [5, 4, 1, 1])[0],
+                    rng.choices(PICKS, [4, 5, 1, 1])[0],
+                    (rng.choice(CONFIDENCE), rng.choice(CONFIDENCE)),
+                    extra=rng.choice(PICKS[:3]) if i % 7 == 0 else None,
+                )
+                for judge in ("judge-a", "judge-b")
+            )
+            labels = [
+                (rng.choice(["A", "A", "B", "tie"]), rng.random() < 0.3)
+                for _ in range(rng.choice([1, 1, 2, 3]))
+            ]
             comparison_id = scenario.rows.comparison(*swaps, tags={"set": "x"})
             for k, (winner, from_queue) in enumerate(labels):
                 scenario.rows.label(comparison_id, f"person-{k}", winner, from_queue=from_queue)
@@ -83,8 +90,12 @@ class Scenario:
         """Labelled comparisons outside the report's scope, and an unlabelled one."""
         always_right = Swap("judge-a", "first", "second")
         x = {"set": "x"}
-        for fields in ({"placebo": True, "tags": x}, {"status": "running", "tags": x},
-                       {"at": BASE_TIME - timedelta(days=5), "tags": x}, {"tags": {"set": "y"}}):
+        for fields in (
+            {"placebo": True, "tags": x},
+            {"status": "running", "tags": x},
+            {"at": BASE_TIME - timedelta(days=5), "tags": x},
+            {"tags": {"set": "y"}},
+        ):
             comparison_id = self.rows.comparison(always_right, **fields)
             self.rows.label(comparison_id, "person-0", "A")
         self.rows.comparison(always_right, tags=x)
@@ -114,15 +125,22 @@ class Scenario:
         k, n = np.array(pairs, dtype=np.float64).T
         correct = sum(v == g for v, g in zip(verdicts, golds, strict=True))
         return {
-            "n_calls": int(n.sum()), "n_comparisons": len(pairs), "n_verdicts": len(verdicts),
+            "n_calls": int(n.sum()),
+            "n_comparisons": len(pairs),
+            "n_verdicts": len(verdicts),
             "call_accuracy": k.sum() / n.sum(),
             "call_accuracy_ci95": stats.cluster_bootstrap_ratio_ci(k, n),
             "verdict_accuracy": correct / len(verdicts),
             "verdict_accuracy_ci95": stats.wilson_ci(correct, len(verdicts)),
             "cohen_kappa": cohen_kappa_score(verdicts, golds, labels=["A", "B", "tie"]),
-            "labeler_agreement": unanimous / multi, "from_queue_share": queue / gold_count,
-            "disputed": disputed, "sampled": False, "n_used": len(pairs),
-            "tier": "preliminary", "reason": None}
+            "labeler_agreement": unanimous / multi,
+            "from_queue_share": queue / gold_count,
+            "disputed": disputed,
+            "sampled": False,
+            "n_used": len(pairs),
+            "tier": "preliminary",
+            "reason": None,
+        }
 
 
 @pytest.fixture(scope="module")
@@ -133,8 +151,9 @@ def scenario() -> Scenario:
 def assert_matches(section: dict[str, Any], expected: dict[str, Any]) -> None:
     assert section.keys() == expected.keys()
     for key, value in expected.items():
-        assert section[key] == (value if isinstance(value, str | int | None) else
-                                pytest.approx(value, abs=1e-12)), key
+        assert section[key] == (
+            value if isinstance(value, str | int | None) else pytest.approx(value, abs=1e-12)
+        ), key
 
 
 @pytest.mark.parametrize("judge", ["judge-a", "judge-b", None])
@@ -154,11 +173,15 @@ async def test_judge_filter_narrows_the_judges_not_the_panel(
     clean_pg: str, scenario: Scenario
 ) -> None:
     await scenario.rows.insert(clean_pg)
-    result = await sections(clean_pg, ReportFilters(since=FILTERS.since, judge="judge-b",
-                                                    tags=FILTERS.tags), judges=["judge-c"])
+    result = await sections(
+        clean_pg,
+        ReportFilters(since=FILTERS.since, judge="judge-b", tags=FILTERS.tags),
+        judges=["judge-c"],
+    )
     assert set(result.by_judge) == {"judge-b", "judge-c"}
-    assert_matches(result.by_judge["judge-b"].human_agreement.model_dump(),
-                   scenario.expected("judge-b"))
+    assert_matches(
+        result.by_judge["judge-b"].human_agreement.model_dump(), scenario.expected("judge-b")
+    )
     assert_matches(result.panel.human_agreement.model_dump(), scenario.expected(None))
     empty = result.by_judge["judge-c"]
     assert (empty.human_agreement.n_calls, empty.human_agreement.tier) == (0, "insufficient")
@@ -166,8 +189,9 @@ async def test_judge_filter_narrows_the_judges_not_the_panel(
     assert empty.confidence.by_source == {}
 
 
-async def test_report_is_the_same_on_sqlite(clean_pg: str, scenario: Scenario,
-                                            tmp_path: Path) -> None:
+async def test_report_is_the_same_on_sqlite(
+    clean_pg: str, scenario: Scenario, tmp_path: Path
+) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'fairpair.db'}"
     await asyncio.to_thread(upgrade, url)
     for database in (clean_pg, url):
@@ -194,13 +218,16 @@ def escalation_rows(rows: Rows, judge: str, right: int, wrong: int) -> None:
         rows.label(rows.comparison(swap), "person-0", "A")
 
 
-@pytest.mark.parametrize(("right", "wrong", "flags", "tier"), [
-    (60, 60, ["escalate"], "moderate"),  # 0.50, CI [0.41, 0.59]
-    (72, 28, ["escalate_watch"], "moderate"),  # 0.72, CI [0.63, 0.80]
-    (90, 10, [], "moderate"),
-    (20, 20, [], "preliminary"),  # 0.50, but no flag below moderate
-    (150, 150, ["escalate"], "high"),
-])
+@pytest.mark.parametrize(
+    ("right", "wrong", "flags", "tier"),
+    [
+        (60, 60, ["escalate"], "moderate"),  # 0.50, CI [0.41, 0.59]
+        (72, 28, ["escalate_watch"], "moderate"),  # 0.72, CI [0.63, 0.80]
+        (90, 10, [], "moderate"),
+        (20, 20, [], "preliminary"),  # 0.50, but no flag below moderate
+        (150, 150, ["escalate"], "high"),
+    ],
+)
 async def test_escalate_follows_the_ci_rule_from_tier_moderate(
     clean_pg: str, right: int, wrong: int, flags: list[str], tier: str
 ) -> None:
@@ -219,8 +246,13 @@ CONFIDENCES = [(0.1, 0.9), (0.95, 1.0), (0.55, 0.0), (1.0, 0.35), (0.9, 0.12)] *
 
 
 def bin_of(lower: float, n: int, mean: float | None, accuracy: float | None) -> dict[str, Any]:
-    return {"lower": lower, "upper": round(lower + 0.1, 1), "n": n, "mean_confidence": mean,
-            "accuracy": accuracy}
+    return {
+        "lower": lower,
+        "upper": round(lower + 0.1, 1),
+        "n": n,
+        "mean_confidence": mean,
+        "accuracy": accuracy,
+    }
 
 
 def rounded(values: dict[str, Any]) -> dict[str, Any]:
@@ -231,8 +263,9 @@ async def test_confidence_brier_and_reliability_match_a_hand_computation(clean_p
     rows = Rows()
     for i, confidence in enumerate(CONFIDENCES):
         source = "logprobs" if i < 20 else "stated"
-        rows.label(rows.comparison(Swap("judge-a", "first", "first", confidence, source)),
-                   "person-0", "A")
+        rows.label(
+            rows.comparison(Swap("judge-a", "first", "first", confidence, source)), "person-0", "A"
+        )
     rows.label(rows.comparison(Swap("judge-a", "first", "first")), "person-0", "A")  # none
     await rows.insert(clean_pg)
     section = (await sections(clean_pg, WINDOW)).by_judge["judge-a"].confidence
@@ -255,7 +288,8 @@ async def test_confidence_brier_and_reliability_match_a_hand_computation(clean_p
         confidences = [c for pair in CONFIDENCES[:20] for c in pair]
         correct = [True, False] * 20
         assert list(table.values()) == [
-            rounded(dict(b)) for b in stats.reliability_deciles(confidences, correct)]
+            rounded(dict(b)) for b in stats.reliability_deciles(confidences, correct)
+        ]
         assert calibration.brier == pytest.approx(stats.brier(confidences, correct))
 
 

@@ -23,17 +23,24 @@ async def labeler(clean_pg: str) -> dict[str, str]:
 async def stored(clean_pg: str, count: int = 1, **fields: object) -> list[str]:
     """`count` complete comparisons judged by judge-a."""
     rows = Rows()
-    ids = [rows.comparison(Swap("judge-a", "first", "second"), **fields)  # type: ignore[arg-type]
-           for _ in range(count)]
+    ids = [
+        rows.comparison(Swap("judge-a", "first", "second"), **fields)  # type: ignore[arg-type]
+        for _ in range(count)
+    ]
     await rows.insert(clean_pg)
     return ids
 
 
-async def post_label(client: httpx2.AsyncClient, headers: dict[str, str], comparison_id: str,
-                     labeler: str, winner: str, **extra: object) -> httpx2.Response:
+async def post_label(
+    client: httpx2.AsyncClient,
+    headers: dict[str, str],
+    comparison_id: str,
+    labeler: str,
+    winner: str,
+    **extra: object,
+) -> httpx2.Response:
     body = {"winner": winner, "labeler": labeler, **extra}
-    return await client.post(f"/v1/comparisons/{comparison_id}/labels", headers=headers,
-                             json=body)
+    return await client.post(f"/v1/comparisons/{comparison_id}/labels", headers=headers, json=body)
 
 
 async def test_a_new_label_by_the_same_labeler_replaces_the_old_one(
@@ -42,8 +49,12 @@ async def test_a_new_label_by_the_same_labeler_replaces_the_old_one(
     (comparison_id,) = await stored(clean_pg)
     first = await post_label(client, labeler, comparison_id, "ann", "A")
     assert first.status_code == 201, first.text
-    assert first.json()["gold"] == {"winner": "A", "disputed": False, "labelers": 1,
-                                    "votes": {"A": 1, "B": 0, "tie": 0}}
+    assert first.json()["gold"] == {
+        "winner": "A",
+        "disputed": False,
+        "labelers": 1,
+        "votes": {"A": 1, "B": 0, "tie": 0},
+    }
     again = await post_label(client, labeler, comparison_id, "ann", "B", from_queue=True)
     assert again.status_code == 200
     body = again.json()
@@ -51,16 +62,22 @@ async def test_a_new_label_by_the_same_labeler_replaces_the_old_one(
     assert body["created_at"] == first.json()["created_at"] < body["updated_at"]
 
 
-@pytest.mark.parametrize(("labels", "gold"), [
-    (["A", "A", "B"], "A"),
-    (["tie", "tie", "A"], "tie"),
-    (["A", "A", "B", "tie"], "A"),  # the most labels, though not more than half
-    (["A", "B"], None),
-    (["A", "B", "tie"], None),
-    (["A", "A", "B", "B", "tie"], None),
-])
+@pytest.mark.parametrize(
+    ("labels", "gold"),
+    [
+        (["A", "A", "B"], "A"),
+        (["tie", "tie", "A"], "tie"),
+        (["A", "A", "B", "tie"], "A"),  # the most labels, though not more than half
+        (["A", "B"], None),
+        (["A", "B", "tie"], None),
+        (["A", "A", "B", "B", "tie"], None),
+    ],
+)
 async def test_gold_is_the_majority_of_distinct_labelers_and_an_even_split_is_disputed(
-    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str], labels: list[str],
+    client: httpx2.AsyncClient,
+    clean_pg: str,
+    labeler: dict[str, str],
+    labels: list[str],
     gold: str | None,
 ) -> None:
     (comparison_id,) = await stored(clean_pg)
@@ -76,15 +93,22 @@ async def test_labels_need_the_label_scope_an_existing_comparison_and_a_valid_bo
     (comparison_id,) = await stored(clean_pg)
     forbidden = await post_label(client, reader, comparison_id, "ann", "A")
     assert (forbidden.status_code, forbidden.json()["type"].rsplit("/", 1)[-1]) == (
-        403, "forbidden")
+        403,
+        "forbidden",
+    )
     missing = await post_label(client, labeler, "no-such-comparison", "ann", "A")
     assert missing.status_code == 404
     assert missing.headers["content-type"].startswith("application/problem+json")
-    for body in ({"winner": "C", "labeler": "ann"}, {"winner": "A", "labeler": "  "},
-                 {"winner": "A", "labeler": "a\x00"}, {"winner": "A"},
-                 {"winner": "A", "labeler": "ann", "extra": 1}):
-        bad = await client.post(f"/v1/comparisons/{comparison_id}/labels", headers=labeler,
-                                json=body)
+    for body in (
+        {"winner": "C", "labeler": "ann"},
+        {"winner": "A", "labeler": "  "},
+        {"winner": "A", "labeler": "a\x00"},
+        {"winner": "A"},
+        {"winner": "A", "labeler": "ann", "extra": 1},
+    ):
+        bad = await client.post(
+            f"/v1/comparisons/{comparison_id}/labels", headers=labeler, json=body
+        )
         assert bad.status_code == 422, body
     queue = await client.get("/v1/labeling-queue", headers=reader)
     assert queue.status_code == 403
@@ -102,8 +126,9 @@ async def test_queue_offers_only_unlabelled_complete_comparisons_of_the_judge(
         rows.comparison(Swap("judge-a", "first", "second"), status=status)
     rows.comparison(Swap("judge-a", "first", "first"), placebo=True)
     await rows.insert(clean_pg)
-    response = await client.get("/v1/labeling-queue", headers=labeler,
-                                params={"judge": "judge-a", "n": 50, "seed": 7})
+    response = await client.get(
+        "/v1/labeling-queue", headers=labeler, params={"judge": "judge-a", "n": 50, "seed": 7}
+    )
     assert response.status_code == 200, response.text
     page = response.json()
     assert {item["id"] for item in page["items"]} == wanted
@@ -119,13 +144,20 @@ async def test_queue_draw_is_reproducible_with_its_seed(
     client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
 ) -> None:
     await stored(clean_pg, 30)
-    draws = [(await client.get("/v1/labeling-queue", headers=labeler,
-                               params={"n": 5, "seed": seed})).json() for seed in (1, 1, 2)]
+    draws = [
+        (
+            await client.get("/v1/labeling-queue", headers=labeler, params={"n": 5, "seed": seed})
+        ).json()
+        for seed in (1, 1, 2)
+    ]
     ids = [[item["id"] for item in draw["items"]] for draw in draws]
     assert ids[0] == ids[1] != ids[2]
     unseeded = (await client.get("/v1/labeling-queue", headers=labeler, params={"n": 5})).json()
-    replayed = (await client.get("/v1/labeling-queue", headers=labeler,
-                                 params={"n": 5, "seed": unseeded["seed"]})).json()
+    replayed = (
+        await client.get(
+            "/v1/labeling-queue", headers=labeler, params={"n": 5, "seed": unseeded["seed"]}
+        )
+    ).json()
     assert replayed["items"] == unseeded["items"]
 
 

@@ -70,14 +70,32 @@ class StoredComparisons:
     ) -> None:
         """One stored comparison with its final verdict."""
         comparison_id = str(uuid.uuid4())
-        self.rows.append({
-            "id": comparison_id, "created_at": at, "completed_at": at, "deadline_at": at,
-            "status": status, "api_key_id": "", "request_hash": "0" * 64, "prompt": "p",
-            "response_a": "a", "response_b": "a" if placebo else "b", "len_a": len_a,
-            "len_b": len_b, "placebo": placebo, "model_a": model_a, "model_b": model_b,
-            "protocol": "swap", "protocol_params": {"kind": "swap"}, "planned_rounds": 2,
-            "self_preference": "allow", "timeout_s": 120.0, "winner": winner,
-            "panel": {"judges": [], "excluded": []}})
+        self.rows.append(
+            {
+                "id": comparison_id,
+                "created_at": at,
+                "completed_at": at,
+                "deadline_at": at,
+                "status": status,
+                "api_key_id": "",
+                "request_hash": "0" * 64,
+                "prompt": "p",
+                "response_a": "a",
+                "response_b": "a" if placebo else "b",
+                "len_a": len_a,
+                "len_b": len_b,
+                "placebo": placebo,
+                "model_a": model_a,
+                "model_b": model_b,
+                "protocol": "swap",
+                "protocol_params": {"kind": "swap"},
+                "planned_rounds": 2,
+                "self_preference": "allow",
+                "timeout_s": 120.0,
+                "winner": winner,
+                "panel": {"judges": [], "excluded": []},
+            }
+        )
         for key, value in (tags or {}).items():
             self.tags.append({"comparison_id": comparison_id, "key": key, "value": value})
 
@@ -220,8 +238,10 @@ async def post_comparisons(
 def sim_response(model: str, quality: float, length: int = 200) -> dict[str, str]:
     """A response of `model` with the sim's latent quality and `length` characters in all."""
     tail = f"\n[sim q={quality}]"
-    return {"text": ("lorem ipsum " * (length // 12 + 1))[: length - len(tail)] + tail,
-            "model": model}
+    return {
+        "text": ("lorem ipsum " * (length // 12 + 1))[: length - len(tail)] + tail,
+        "model": model,
+    }
 
 
 async def test_ratings_recover_sim_qualities_in_rank_order_through_compare(
@@ -234,8 +254,11 @@ async def test_ratings_recover_sim_qualities_in_rank_order_through_compare(
     # 20 comparisons per pair, sides alternating: adjacent models differ by 1.25 logit per call.
     # In 20,000 simulated replicates of this design the fitted order was never wrong.
     bodies = [
-        {"prompt": "Explain tides.",
-         "response_a": sim_response(a, quality[a]), "response_b": sim_response(b, quality[b])}
+        {
+            "prompt": "Explain tides.",
+            "response_a": sim_response(a, quality[a]),
+            "response_b": sim_response(b, quality[b]),
+        }
         for pair in itertools.combinations(quality, 2)
         for k in range(20)
         for a, b in [pair if k % 2 else pair[::-1]]
@@ -284,11 +307,13 @@ async def test_lc_win_rate_equals_statsmodels_glm_on_direct_comparisons_with_the
         delta.append(d)
         # The model under test sits on either side; y is always from its side.
         if k % 2:
-            stored.add("model", "base", {1.0: "A", 0.5: "tie", 0.0: "B"}[outcome],
-                       len_a=len_m, len_b=len_b)
+            stored.add(
+                "model", "base", {1.0: "A", 0.5: "tie", 0.0: "B"}[outcome], len_a=len_m, len_b=len_b
+            )
         else:
-            stored.add("base", "model", {1.0: "B", 0.5: "tie", 0.0: "A"}[outcome],
-                       len_a=len_b, len_b=len_m)
+            stored.add(
+                "base", "model", {1.0: "B", 0.5: "tie", 0.0: "A"}[outcome], len_a=len_b, len_b=len_m
+            )
     # Not direct comparisons with the baseline, or not outcomes: no part of the LC fit.
     stored.add_games([("model", "other", "A")] * 20 + [("other", "base", "B")] * 20)
     stored.add("model", "base", "B", placebo=True, len_a=900, len_b=900)
@@ -310,23 +335,31 @@ async def test_lc_win_rate_equals_statsmodels_glm_on_direct_comparisons_with_the
     assert rows["other"]["vs_baseline"]["lc_win_rate"] is None
     assert rows["other"]["vs_baseline"]["reason"] == "insufficient_data"
     assert rows["winner"]["vs_baseline"] == {
-        "n": 35, "win_rate": 100.0, "win_rate_se": 0.0, "lc_win_rate": None,
-        "lc_win_rate_se": None, "lc_warning": False, "reason": "separation"}
+        "n": 35,
+        "win_rate": 100.0,
+        "win_rate_se": 0.0,
+        "lc_win_rate": None,
+        "lc_win_rate_se": None,
+        "lc_warning": False,
+        "reason": "separation",
+    }
     assert rows["base"]["vs_baseline"] is None
     assert board["filters"]["baseline"] == "base"
     # Without a baseline there is nothing to win against.
     assert all(r["vs_baseline"] is None for r in (await get_board(client, reader))["models"])
 
 
-async def swap_winner(judge: Judge, prompt: str, text_a: str, text_b: str,
-                      rng: random.Random) -> str:
+async def swap_winner(
+    judge: Judge, prompt: str, text_a: str, text_b: str, rng: random.Random
+) -> str:
     """The swap protocol's verdict of one judge: both display orders, then the pair rule."""
     outcomes = []
     orders: tuple[Order, Order] = ("AB", "BA")
     for round_index, order in enumerate(orders):
         first, second = (text_a, text_b) if order == "AB" else (text_b, text_a)
-        call = await judge.judge_pair(prompt, first, second, deadline=time.monotonic() + 60,
-                                      rng=rng)
+        call = await judge.judge_pair(
+            prompt, first, second, deadline=time.monotonic() + 60, rng=rng
+        )
         assert call.pick is not None
         outcomes.append(CallOutcome(round_index, order, mapped_winner(call.pick, order)))
     verdict = judge_verdict(Protocol(), outcomes)
@@ -339,8 +372,11 @@ async def test_length_biased_sim_inflates_raw_win_rate_and_lc_removes_most_of_it
 ) -> None:
     # The real sim judge and swap rule with a seeded generator (labels, nonces, hence the sim's
     # draws), stored directly: deterministic, and fast enough for 1,000 comparisons.
-    judge = build_judge(JudgeConfig(name="sim-len", provider="sim", model="sim-len",
-                                    sim=SimKnobs(length_bias=1.5, seed=11)))
+    judge = build_judge(
+        JudgeConfig(
+            name="sim-len", provider="sim", model="sim-len", sim=SimKnobs(length_bias=1.5, seed=11)
+        )
+    )
     rng = random.Random(11)
     # Equal quality; the verbose model is 1000 characters longer in 5 of 6 comparisons and 1000
     # shorter in the sixth. Per call the sim picks it with σ(±1.5·tanh(2)) = 0.81 | 0.19, and a
@@ -367,7 +403,9 @@ async def test_length_biased_sim_inflates_raw_win_rate_and_lc_removes_most_of_it
 
 
 async def test_beyond_the_cap_only_the_most_recent_comparisons_are_fitted_but_all_counted(
-    client: httpx2.AsyncClient, reader: dict[str, str], clean_pg: str,
+    client: httpx2.AsyncClient,
+    reader: dict[str, str],
+    clean_pg: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(queries, "MAX_OUTCOMES", 6)
@@ -402,8 +440,9 @@ async def test_since_until_and_tags_select_comparisons_and_are_echoed(
     everything = await get_board(client, reader)
     assert everything["n"] == 9
     assert everything["filters"] == {"since": None, "until": None, "tags": [], "baseline": None}
-    window = await get_board(client, reader, since=BASE_TIME.isoformat(),
-                             until=(BASE_TIME + day).isoformat())
+    window = await get_board(
+        client, reader, since=BASE_TIME.isoformat(), until=(BASE_TIME + day).isoformat()
+    )
     assert window["n"] == 3
     assert by_model(window)["m-a"]["losses"] == 3
     tagged = await get_board(client, reader, tag=["team:x", "env:prod"])
@@ -420,9 +459,15 @@ async def test_bad_filters_are_problems_and_reading_needs_a_key(
     client: httpx2.AsyncClient, reader: dict[str, str]
 ) -> None:
     # NUL bytes would reach the database and a year-1 time with a zone overflows UTC: 422s.
-    for params in ({"since": "2026-01-02", "until": "2026-01-01"}, {"tag": "no-colon"},
-                   {"since": "yesterday"}, {"baseline": ""}, {"baseline": "a\x00b"},
-                   {"tag": "team:\x00"}, {"since": "0001-01-01T00:00:00+14:00"}):
+    for params in (
+        {"since": "2026-01-02", "until": "2026-01-01"},
+        {"tag": "no-colon"},
+        {"since": "yesterday"},
+        {"baseline": ""},
+        {"baseline": "a\x00b"},
+        {"tag": "team:\x00"},
+        {"since": "0001-01-01T00:00:00+14:00"},
+    ):
         response = await client.get("/v1/leaderboard", headers=reader, params=params)
         assert response.status_code == 422, params
         assert response.headers["content-type"].startswith("application/problem+json")
@@ -436,8 +481,9 @@ async def test_cache_serves_until_a_new_comparison_arrives_for_those_filters(
     client: httpx2.AsyncClient, reader: dict[str, str], clean_pg: str
 ) -> None:
     stored = StoredComparisons()
-    stored.add_games(simulate_games({"m-a": 0.3, "m-b": 0.0, "m-c": -0.3}, 60, seed=4),
-                     tags={"team": "x"})
+    stored.add_games(
+        simulate_games({"m-a": 0.3, "m-b": 0.0, "m-c": -0.3}, 60, seed=4), tags={"team": "x"}
+    )
     await stored.insert(clean_pg)
 
     first = await get_board(client, reader)
@@ -455,7 +501,9 @@ async def test_cache_serves_until_a_new_comparison_arrives_for_those_filters(
 
 
 async def test_simultaneous_cold_requests_fit_once_off_the_event_loop(
-    client: httpx2.AsyncClient, reader: dict[str, str], clean_pg: str,
+    client: httpx2.AsyncClient,
+    reader: dict[str, str],
+    clean_pg: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stored = StoredComparisons()
@@ -482,22 +530,26 @@ async def test_postgresql_and_sqlite_give_the_same_leaderboard(
     clean_pg: str, tmp_path: Path
 ) -> None:
     stored = StoredComparisons()
-    stored.add_games(simulate_games({"m-a": 0.6, "m-b": 0.1, "base": 0.0, "m-c": -0.4}, 300,
-                                    seed=6), tags={"team": "x"})
+    stored.add_games(
+        simulate_games({"m-a": 0.6, "m-b": 0.1, "base": 0.0, "m-c": -0.4}, 300, seed=6),
+        tags={"team": "x"},
+    )
     rng = np.random.default_rng(6)
     for k in range(40):
         stored.add("m-a", "base", ["A", "B", "tie"][k % 3], len_a=int(rng.integers(100, 900)))
     stored.add_games([("solo-1", "solo-2", "B")], at=BASE_TIME - timedelta(days=2))
     sqlite_url = f"sqlite+aiosqlite:///{tmp_path}/leaderboard.db"
     await asyncio.to_thread(upgrade, sqlite_url)
-    query = service.LeaderboardQuery(LeaderboardFilters(since=BASE_TIME - timedelta(days=5)),
-                                     baseline="base")
+    query = service.LeaderboardQuery(
+        LeaderboardFilters(since=BASE_TIME - timedelta(days=5)), baseline="base"
+    )
     answers = []
     for url in (clean_pg, sqlite_url):
         await stored.insert(url)
         engine = create_engine(url)
-        board = await service.get_leaderboard(create_sessionmaker(engine),
-                                              service.LeaderboardCache(), query)
+        board = await service.get_leaderboard(
+            create_sessionmaker(engine), service.LeaderboardCache(), query
+        )
         await engine.dispose()
         answers.append(board.model_dump(mode="json", exclude={"computed_at"}))
     assert answers[0] == answers[1]

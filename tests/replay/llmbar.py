@@ -74,9 +74,12 @@ class BarItem:
 @cache
 def load_items() -> dict[str, BarItem]:
     """LLMBar's pairs by id."""
-    return {row["id"]: BarItem(row["id"], row["subset"], row["input"], row["output_1"],
-                               row["output_2"], row["label"])
-            for row in _jsonl(LLMBAR / "items.jsonl")}
+    return {
+        row["id"]: BarItem(
+            row["id"], row["subset"], row["input"], row["output_1"], row["output_2"], row["label"]
+        )
+        for row in _jsonl(LLMBAR / "items.jsonl")
+    }
 
 
 def judge_name(judge: str, strategy: str) -> str:
@@ -136,8 +139,10 @@ class BarBook(ReplayBook):
         if len(named) != 1 or named[0] not in self.pairs:
             raise ReplayMismatchError(f"the system message names pairs {named}")
         item = self.pairs[named[0]]
-        orders = (("1", "2", item.output_1, item.output_2),
-                  ("2", "1", item.output_2, item.output_1))
+        orders = (
+            ("1", "2", item.output_1, item.output_2),
+            ("2", "1", item.output_2, item.output_1),
+        )
         for render in (lambda text: text, lambda text: self.anonymizer.anonymize(text)[0]):
             for first, second, text_1, text_2 in orders:
                 if (first_text, second_text) == (render(text_1), render(text_2)):
@@ -169,9 +174,12 @@ class ServedBar:
     statuses: Mapping[str, int]  # pair id -> status code of POST /v1/compare
 
 
-async def post_all(client: httpx2.AsyncClient, headers: dict[str, str],
-                   requests: list[tuple[str, dict[str, Any]]], concurrency: int
-                   ) -> list[httpx2.Response]:
+async def post_all(
+    client: httpx2.AsyncClient,
+    headers: dict[str, str],
+    requests: list[tuple[str, dict[str, Any]]],
+    concurrency: int,
+) -> list[httpx2.Response]:
     """POST each (path, body), `concurrency` at a time; the answers in order."""
     slots = asyncio.Semaphore(concurrency)
 
@@ -193,27 +201,51 @@ async def served_llmbar(pg_template: str, workdir: Path) -> AsyncIterator[Served
     name = await create_database(template=pg_template)
     url = sqlalchemy_url(name)
     settings = Settings(
-        database_url=url, secret_key="replay-secret-key", judges_file=judges_file,
-        sweep_interval_s=3600, log_level="warning", max_panel=len(transports),
-        max_sync_calls=2 * len(transports), max_request_concurrency=2 * len(transports))
+        database_url=url,
+        secret_key="replay-secret-key",
+        judges_file=judges_file,
+        sweep_interval_s=3600,
+        log_level="warning",
+        max_panel=len(transports),
+        max_sync_calls=2 * len(transports),
+        max_request_concurrency=2 * len(transports),
+    )
     try:
         headers = await make_key(url, "llmbar", ["compare", "read", "label"])
         async with (
             LiveApp(create_app(settings, transport_for=transports.get)) as live,
-            httpx2.AsyncClient(transport=httpx2.ASGITransport(app=live),
-                               base_url="http://testserver", timeout=300) as client,
+            httpx2.AsyncClient(
+                transport=httpx2.ASGITransport(app=live), base_url="http://testserver", timeout=300
+            ) as client,
         ):
             order = sorted(items)
-            answers = await post_all(client, headers, [
-                ("/v1/compare", compare_request(items[i], list(transports))) for i in order],
-                concurrency=4)
+            answers = await post_all(
+                client,
+                headers,
+                [("/v1/compare", compare_request(items[i], list(transports))) for i in order],
+                concurrency=4,
+            )
             ids = {i: str(a.json()["id"]) for i, a in zip(order, answers, strict=True)}
-            labels = await post_all(client, headers, [
-                (f"/v1/comparisons/{ids[i]}/labels", {"winner": items[i].gold, "labeler": "llmbar"})
-                for i in order],
-                concurrency=8)
+            labels = await post_all(
+                client,
+                headers,
+                [
+                    (
+                        f"/v1/comparisons/{ids[i]}/labels",
+                        {"winner": items[i].gold, "labeler": "llmbar"},
+                    )
+                    for i in order
+                ],
+                concurrency=8,
+            )
             assert {r.status_code for r in labels} == {201}
-            yield ServedBar(url, client, headers, transports, ids,
-                            {i: a.status_code for i, a in zip(order, answers, strict=True)})
+            yield ServedBar(
+                url,
+                client,
+                headers,
+                transports,
+                ids,
+                {i: a.status_code for i, a in zip(order, answers, strict=True)},
+            )
     finally:
         await drop_database(name)

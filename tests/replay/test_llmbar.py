@@ -61,15 +61,21 @@ class RawRun:
         return sum(w == g for ws in orders for w, g in zip(ws, self.gold, strict=True))
 
     def parsed_pairs(self) -> list[tuple[str, str]]:
-        return [(a, b) for a, b in zip(self.first, self.second, strict=True)
-                if a is not None and b is not None]
+        return [
+            (a, b)
+            for a, b in zip(self.first, self.second, strict=True)
+            if a is not None and b is not None
+        ]
 
 
 def raw_run(subset: str, judge: str) -> RawRun:
     items, recorded = load_items(), load_runs()[judge]
     ids = sorted(i for i in recorded if items[i].subset == subset)
-    return RawRun([recorded[i][0] for i in ids], [recorded[i][1] for i in ids],
-                  [str(items[i].label) for i in ids])
+    return RawRun(
+        [recorded[i][0] for i in ids],
+        [recorded[i][1] for i in ids],
+        [str(items[i].label) for i in ids],
+    )
 
 
 def runs() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -96,8 +102,9 @@ def count_of(figure: str) -> tuple[int, int]:
 
 
 @pytest.fixture(scope="module")
-async def llmbar(pg_template: str, tmp_path_factory: pytest.TempPathFactory
-                 ) -> AsyncIterator[ServedBar]:
+async def llmbar(
+    pg_template: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[ServedBar]:
     if not LLMBAR.is_dir():
         pytest.skip(f"no replay data at {LLMBAR} (set FAIRPAIR_REPLAY_DATA)")
     async with served_llmbar(pg_template, tmp_path_factory.mktemp("llmbar")) as served:
@@ -109,8 +116,9 @@ async def bias_report(llmbar: ServedBar) -> dict[str, dict[str, dict[str, Any]]]
     """`GET /v1/bias-report?tag=subset:<name>`: each subset's judge sections by judge."""
     sections = {}
     for subset in SUBSETS:
-        response = await llmbar.client.get("/v1/bias-report", headers=llmbar.headers,
-                                           params={"tag": f"subset:{subset}"})
+        response = await llmbar.client.get(
+            "/v1/bias-report", headers=llmbar.headers, params={"tag": f"subset:{subset}"}
+        )
         assert response.status_code == 200, response.text
         sections[subset] = {j["judge"]: j for j in response.json()["judges"]}
     return sections
@@ -123,8 +131,7 @@ async def labels(llmbar: ServedBar) -> dict[str, LabelSections]:
     found = {}
     async with create_sessionmaker(engine)() as session:
         for subset in SUBSETS:
-            filters = ReportFilters(since=utcnow() - timedelta(days=1),
-                                    tags=(("subset", subset),))
+            filters = ReportFilters(since=utcnow() - timedelta(days=1), tags=(("subset", subset),))
             found[subset] = await label_sections(session, filters)
     await engine.dispose()
     return found
@@ -146,8 +153,10 @@ def test_the_runs_split_into_92_fully_parsed_and_28_others() -> None:
 
 @pytest.mark.parametrize(("subset", "judge"), FULLY_PARSED, ids=run_ids(FULLY_PARSED))
 def test_fully_parsed_run_reproduces_the_published_figures(
-    bias_report: dict[str, dict[str, dict[str, Any]]], labels: dict[str, LabelSections],
-    subset: str, judge: str,
+    bias_report: dict[str, dict[str, dict[str, Any]]],
+    labels: dict[str, LabelSections],
+    subset: str,
+    judge: str,
 ) -> None:
     figures = published()[(subset, judge)]
     correct_false, n = count_of(figures["correct_False"])
@@ -162,7 +171,8 @@ def test_fully_parsed_run_reproduces_the_published_figures(
     assert (agreement.n_calls, agreement.n_comparisons) == (2 * n, n)
     assert agreement.call_accuracy == (correct_false + correct_true) / (2 * n)
     assert 100 * agreement.call_accuracy == pytest.approx(
-        float(figures["correct_average"].rstrip("%")), rel=1e-12)
+        float(figures["correct_average"].rstrip("%")), rel=1e-12
+    )
     if "human_agreement" in section:  # once merged into the report
         assert section["human_agreement"]["call_accuracy"] == agreement.call_accuracy
 
@@ -182,8 +192,10 @@ def test_bias_report_carries_the_label_sections(
 
 @pytest.mark.parametrize(("subset", "judge"), WITH_UNPARSED, ids=run_ids(WITH_UNPARSED))
 def test_unparsed_verdicts_explain_the_differences(
-    bias_report: dict[str, dict[str, dict[str, Any]]], labels: dict[str, LabelSections],
-    subset: str, judge: str,
+    bias_report: dict[str, dict[str, dict[str, Any]]],
+    labels: dict[str, LabelSections],
+    subset: str,
+    judge: str,
 ) -> None:
     figures, raw = published()[(subset, judge)], raw_run(subset, judge)
     section = bias_report[subset][judge]
@@ -191,7 +203,8 @@ def test_unparsed_verdicts_explain_the_differences(
     # Accuracy: LLMBar divides by every call, fairpair by the parsed ones.
     agreement = labels[subset].by_judge[judge].human_agreement
     assert float(figures["correct_average"].rstrip("%")) == pytest.approx(
-        100 * raw.correct / (2 * raw.n), rel=1e-12)
+        100 * raw.correct / (2 * raw.n), rel=1e-12
+    )
     assert agreement.n_calls == 2 * raw.n - raw.unparsed
     assert agreement.call_accuracy == raw.correct / (2 * raw.n - raw.unparsed)
     # Consistency: LLMBar counts two unparsed verdicts as equal, over every pair.
@@ -203,10 +216,12 @@ def test_unparsed_verdicts_explain_the_differences(
     assert consistency["pairs"] == len(pairs) < raw.n
     assert consistency["position_consistency"] == consistent / len(pairs)
     # κ: LLMBar reads an unparsed verdict as output 2; fairpair leaves the pair out.
-    assert figures["kappa_agreement"] == pytest.approx(cohen_kappa_score(
-        [a or "2" for a in raw.first], [b or "2" for b in raw.second]), abs=1e-12)
+    assert figures["kappa_agreement"] == pytest.approx(
+        cohen_kappa_score([a or "2" for a in raw.first], [b or "2" for b in raw.second]), abs=1e-12
+    )
     assert consistency["order_kappa"] == pytest.approx(
-        cohen_kappa_score(*zip(*pairs, strict=True)), abs=1e-12)
+        cohen_kappa_score(*zip(*pairs, strict=True)), abs=1e-12
+    )
 
 
 def test_panel_and_gold_labels_cover_every_pair(labels: dict[str, LabelSections]) -> None:
@@ -214,6 +229,9 @@ def test_panel_and_gold_labels_cover_every_pair(labels: dict[str, LabelSections]
     for subset, sections in labels.items():
         panel = sections.panel.human_agreement
         assert (panel.n_comparisons, panel.disputed, panel.labeler_agreement) == (
-            items[subset], 0, None)
+            items[subset],
+            0,
+            None,
+        )
         assert panel.n_verdicts == items[subset]
         assert len(sections.by_judge) == 24

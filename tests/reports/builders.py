@@ -36,31 +36,70 @@ class StoredData:
     calls: list[dict[str, Any]] = field(default_factory=list)
     _protocols: dict[str, ProtocolKind] = field(default_factory=dict)
 
-    def comparison(self, *, len_a: int = 500, len_b: int = 500, placebo: bool = False,
-                   status: str = "complete", protocol: ProtocolKind = "swap",
-                   family_a: str | None = None, family_b: str | None = None,
-                   tags: dict[str, str] | None = None, at: datetime = BASE_TIME) -> str:
+    def comparison(
+        self,
+        *,
+        len_a: int = 500,
+        len_b: int = 500,
+        placebo: bool = False,
+        status: str = "complete",
+        protocol: ProtocolKind = "swap",
+        family_a: str | None = None,
+        family_b: str | None = None,
+        tags: dict[str, str] | None = None,
+        at: datetime = BASE_TIME,
+    ) -> str:
         """A stored comparison; returns its id."""
         comparison_id = str(uuid.uuid4())
         self._protocols[comparison_id] = protocol
-        self.comparisons.append({
-            "id": comparison_id, "created_at": at, "completed_at": at, "deadline_at": at,
-            "status": status, "api_key_id": "", "request_hash": "0" * 64, "prompt": "p",
-            "response_a": "a", "response_b": "a" if placebo else "b", "len_a": len_a,
-            "len_b": len_b, "placebo": placebo, "family_a": family_a, "family_b": family_b,
-            "criteria": None, "protocol": protocol, "protocol_params": {"kind": protocol},
-            "planned_rounds": 2, "self_preference": "allow", "timeout_s": 120.0,
-            "panel": {"judges": [], "excluded": []}, "self_preference_risk": False,
-            "simulated": False})
+        self.comparisons.append(
+            {
+                "id": comparison_id,
+                "created_at": at,
+                "completed_at": at,
+                "deadline_at": at,
+                "status": status,
+                "api_key_id": "",
+                "request_hash": "0" * 64,
+                "prompt": "p",
+                "response_a": "a",
+                "response_b": "a" if placebo else "b",
+                "len_a": len_a,
+                "len_b": len_b,
+                "placebo": placebo,
+                "family_a": family_a,
+                "family_b": family_b,
+                "criteria": None,
+                "protocol": protocol,
+                "protocol_params": {"kind": protocol},
+                "planned_rounds": 2,
+                "self_preference": "allow",
+                "timeout_s": 120.0,
+                "panel": {"judges": [], "excluded": []},
+                "self_preference_risk": False,
+                "simulated": False,
+            }
+        )
         for key, value in (tags or {}).items():
             self.tags.append({"comparison_id": comparison_id, "key": key, "value": value})
         return comparison_id
 
-    def call(self, comparison_id: str, *, judge: str = "judge-a", round_index: int = 0,
-             order: Order | None = None, pick: Pick | None = "first", label_pair: str = "P/Q",
-             first_slot_second_label: bool = False, version: int = 1,
-             family: str | None = None, role: str = "voter", error_kind: str | None = None,
-             at: datetime = BASE_TIME) -> None:
+    def call(
+        self,
+        comparison_id: str,
+        *,
+        judge: str = "judge-a",
+        round_index: int = 0,
+        order: Order | None = None,
+        pick: Pick | None = "first",
+        label_pair: str = "P/Q",
+        first_slot_second_label: bool = False,
+        version: int = 1,
+        family: str | None = None,
+        role: str = "voter",
+        error_kind: str | None = None,
+        at: datetime = BASE_TIME,
+    ) -> None:
         """One judge call; order defaults to the round's (AB for even rounds)."""
         protocol = self._protocols[comparison_id]
         order = order or ("AB" if round_index % 2 == 0 else "BA")
@@ -68,21 +107,46 @@ class StoredData:
         first_label = second if first_slot_second_label else first
         other = first if first_slot_second_label else second
         label_a, label_b = (first_label, other) if order == "AB" else (other, first_label)
-        self.calls.append({
-            "comparison_id": comparison_id, "judge_name": judge, "judge_version": version,
-            "judge_config_hash": "c" * 64, "judge_family": family, "role": role,
-            "protocol": protocol, "round": round_index,
-            "design": is_design_round(protocol, round_index),
-            "display_order": order, "label_pair": label_pair, "label_a": label_a,
-            "label_b": label_b, "first_slot_second_label": first_slot_second_label,
-            "template_hash": "t" * 64, "nonces": [], "anonymized_replacements": 0,
-            "pick": pick, "mapped_winner": winner_of(pick, order), "confidence": None,
-            "latency_ms": 1.0, "started_at": at, "finished_at": at, "retries": 0,
-            "error_kind": error_kind if pick is None else None,
-            "error": error_kind if pick is None else None})
+        self.calls.append(
+            {
+                "comparison_id": comparison_id,
+                "judge_name": judge,
+                "judge_version": version,
+                "judge_config_hash": "c" * 64,
+                "judge_family": family,
+                "role": role,
+                "protocol": protocol,
+                "round": round_index,
+                "design": is_design_round(protocol, round_index),
+                "display_order": order,
+                "label_pair": label_pair,
+                "label_a": label_a,
+                "label_b": label_b,
+                "first_slot_second_label": first_slot_second_label,
+                "template_hash": "t" * 64,
+                "nonces": [],
+                "anonymized_replacements": 0,
+                "pick": pick,
+                "mapped_winner": winner_of(pick, order),
+                "confidence": None,
+                "latency_ms": 1.0,
+                "started_at": at,
+                "finished_at": at,
+                "retries": 0,
+                "error_kind": error_kind if pick is None else None,
+                "error": error_kind if pick is None else None,
+            }
+        )
 
-    def swap(self, p1: Pick | None, p2: Pick | None, *, judge: str = "judge-a",
-             comparison_id: str | None = None, **call_fields: Any) -> str:
+    def swap(
+        self,
+        p1: Pick | None,
+        p2: Pick | None,
+        *,
+        judge: str = "judge-a",
+        comparison_id: str | None = None,
+        **call_fields: Any,
+    ) -> str:
         """A swap pair of one judge (AB then BA), on a new comparison unless one is given."""
         comparison_id = comparison_id or self.comparison()
         self.call(comparison_id, judge=judge, round_index=0, pick=p1, **call_fields)
@@ -91,8 +155,13 @@ class StoredData:
 
     def add_row(self, row: JudgeCall) -> None:
         """A call built by the service's own `call_row`."""
-        self.calls.append({column.key: getattr(row, column.key)
-                           for column in JudgeCall.__table__.columns if column.key != "id"})
+        self.calls.append(
+            {
+                column.key: getattr(row, column.key)
+                for column in JudgeCall.__table__.columns
+                if column.key != "id"
+            }
+        )
 
     async def insert(self, database_url: str) -> None:
         """Write every row into the database; the calls through the write path, as the service
@@ -111,24 +180,40 @@ class StoredData:
 
 def sim_runtime_judge(name: str, knobs: SimKnobs, family: str | None = None) -> RuntimeJudge:
     """A runtime judge backed by the in-process sim with the given knobs."""
-    client: JudgeClient = build_judge(JudgeConfig(name=name, provider="sim", model=name,
-                                                  family=family, sim=knobs))
-    return RuntimeJudge(name=name, version=1, config_hash="s" * 64, model=name, family=family,
-                        simulated=True, client=client)
+    client: JudgeClient = build_judge(
+        JudgeConfig(name=name, provider="sim", model=name, family=family, sim=knobs)
+    )
+    return RuntimeJudge(
+        name=name,
+        version=1,
+        config_hash="s" * 64,
+        model=name,
+        family=family,
+        simulated=True,
+        client=client,
+    )
 
 
-async def sim_swap_comparisons(data: StoredData, judge: RuntimeJudge, count: int, *,
-                               text_a: str = "Answer one.\n[sim q=0]",
-                               text_b: str = "Answer two.\n[sim q=0]", seed: int = 0,
-                               at: datetime = BASE_TIME) -> None:
+async def sim_swap_comparisons(
+    data: StoredData,
+    judge: RuntimeJudge,
+    count: int,
+    *,
+    text_a: str = "Answer one.\n[sim q=0]",
+    text_b: str = "Answer two.\n[sim q=0]",
+    seed: int = 0,
+    at: datetime = BASE_TIME,
+) -> None:
     """`count` swap comparisons whose picks come from the real sim judge (seeded)."""
     rng = random.Random(seed)
     for _ in range(count):
-        comparison_id = data.comparison(len_a=len(text_a), len_b=len(text_b),
-                                        placebo=text_a == text_b, at=at)
+        comparison_id = data.comparison(
+            len_a=len(text_a), len_b=len(text_b), placebo=text_a == text_b, at=at
+        )
         stub = Comparison(id=comparison_id, protocol="swap")
         for round_index, order in SWAP_ROUNDS:
             first, second = (text_a, text_b) if order == "AB" else (text_b, text_a)
-            result = await judge.client.judge_pair("Which answer is better?", first, second,
-                                                   deadline=time.monotonic() + 60, rng=rng)
+            result = await judge.client.judge_pair(
+                "Which answer is better?", first, second, deadline=time.monotonic() + 60, rng=rng
+            )
             data.add_row(JudgeCall(**call_values(stub, judge, "voter", round_index, order, result)))

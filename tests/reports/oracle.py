@@ -53,30 +53,49 @@ def generate(data: StoredData, comparisons: int = 400, seed: int = 7) -> None:
         placebo = rng.random() < 0.1
         len_a = rng.randint(20, 2000)
         comparison_id = data.comparison(
-            len_a=len_a, len_b=len_a if placebo else rng.randint(20, 2000), placebo=placebo,
-            protocol=protocol, family_a=rng.choice(FAMILIES), family_b=rng.choice(FAMILIES),
+            len_a=len_a,
+            len_b=len_a if placebo else rng.randint(20, 2000),
+            placebo=placebo,
+            protocol=protocol,
+            family_a=rng.choice(FAMILIES),
+            family_b=rng.choice(FAMILIES),
             tags={"team": rng.choice("ab"), "env": rng.choice(("prod", "dev"))},
             status="running" if rng.random() < 0.03 else "complete",
-            at=BASE_TIME + timedelta(minutes=7 * i))
+            at=BASE_TIME + timedelta(minutes=7 * i),
+        )
         for judge, (family, share, weights) in JUDGES.items():
             if rng.random() < share:
                 _judge_calls(data, rng, comparison_id, protocol, judge, family, weights, i)
 
 
-def _judge_calls(data: StoredData, rng: random.Random, comparison_id: str, protocol: str,
-                 judge: str, family: str | None, weights: tuple[float, ...], i: int) -> None:
+def _judge_calls(
+    data: StoredData,
+    rng: random.Random,
+    comparison_id: str,
+    protocol: str,
+    judge: str,
+    family: str | None,
+    weights: tuple[float, ...],
+    i: int,
+) -> None:
     rounds = [0] if protocol == "single" else [0, 1]
     if protocol == "adaptive" and rng.random() < 0.3:
         rounds += [2, 3]
     for round_index in rounds:
         pick: Pick | None = rng.choices(("first", "second", "tie", None), weights)[0]
-        data.call(comparison_id, judge=judge, round_index=round_index,
-                  order=rng.choice(("AB", "BA")) if protocol == "single" else None, pick=pick,
-                  label_pair=rng.choice(("P/Q", "X/Y", "K/M")),
-                  first_slot_second_label=rng.random() < 0.5,
-                  version=1 if i < 200 or judge != "j-open" else 2, family=family,
-                  error_kind=rng.choice(("timeout", "unparseable")) if pick is None else None,
-                  at=BASE_TIME + timedelta(minutes=7 * i, seconds=round_index))
+        data.call(
+            comparison_id,
+            judge=judge,
+            round_index=round_index,
+            order=rng.choice(("AB", "BA")) if protocol == "single" else None,
+            pick=pick,
+            label_pair=rng.choice(("P/Q", "X/Y", "K/M")),
+            first_slot_second_label=rng.random() < 0.5,
+            version=1 if i < 200 or judge != "j-open" else 2,
+            family=family,
+            error_kind=rng.choice(("timeout", "unparseable")) if pick is None else None,
+            at=BASE_TIME + timedelta(minutes=7 * i, seconds=round_index),
+        )
 
 
 @dataclass
@@ -91,8 +110,12 @@ class Oracle:
 
     def calls(self, judge: str, placebo: bool = False) -> list[dict[str, Any]]:
         """The judge's calls on (non-)placebo comparisons."""
-        return [c for c in self.rows if c["judge_name"] == judge
-                and self.comparisons[c["comparison_id"]]["placebo"] == placebo]
+        return [
+            c
+            for c in self.rows
+            if c["judge_name"] == judge
+            and self.comparisons[c["comparison_id"]]["placebo"] == placebo
+        ]
 
     def design(self, judge: str, placebo: bool = False) -> list[dict[str, Any]]:
         """Parsed design calls."""
@@ -107,9 +130,11 @@ class Oracle:
         by_comparison: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
         for c in self.design(judge):
             by_comparison[c["comparison_id"]][c["round"]] = c
-        return [(r[0]["pick"], r[1]["pick"]) for r in by_comparison.values()
-                if 0 in r and 1 in r and r[0]["display_order"] == "AB"
-                and r[1]["display_order"] == "BA"]
+        return [
+            (r[0]["pick"], r[1]["pick"])
+            for r in by_comparison.values()
+            if 0 in r and 1 in r and r[0]["display_order"] == "AB" and r[1]["display_order"] == "BA"
+        ]
 
     def position(self, judge: str) -> dict[str, Any]:
         """first_pick_rate, ci95, z, p_value, tie_rate."""
@@ -122,9 +147,14 @@ class Oracle:
             p = mcnemar([[0, primacy], [recency, 0]], exact=True).pvalue
         else:
             p = sps.binomtest(k, n).pvalue
-        return {"n": n, "first_pick_rate": k / n, "ci95": wilson(k, n),
-                "z": (k - n / 2) / np.sqrt(n / 4), "p_value": float(p),
-                "tie_rate": sum(c["pick"] == "tie" for c in design) / len(design)}
+        return {
+            "n": n,
+            "first_pick_rate": k / n,
+            "ci95": wilson(k, n),
+            "z": (k - n / 2) / np.sqrt(n / 4),
+            "p_value": float(p),
+            "tie_rate": sum(c["pick"] == "tie" for c in design) / len(design),
+        }
 
     def consistency(self, judge: str) -> dict[str, Any]:
         """PC, counts, PF and κ."""
@@ -135,10 +165,15 @@ class Oracle:
         ab = [{"first": "A", "second": "B", "tie": "tie"}[p1] for p1, _ in pairs]
         ba = [{"first": "B", "second": "A", "tie": "tie"}[p2] for _, p2 in pairs]
         consistent = n - primacy - recency
-        return {"pairs": n, "position_consistency": consistent / n,
-                "ci95": wilson(consistent, n), "primacy_pairs": primacy,
-                "recency_pairs": recency, "preference_fairness": (recency - primacy) / n,
-                "order_kappa": float(cohen_kappa_score(ab, ba, labels=["A", "B", "tie"]))}
+        return {
+            "pairs": n,
+            "position_consistency": consistent / n,
+            "ci95": wilson(consistent, n),
+            "primacy_pairs": primacy,
+            "recency_pairs": recency,
+            "preference_fairness": (recency - primacy) / n,
+            "order_kappa": float(cohen_kappa_score(ab, ba, labels=["A", "B", "tie"])),
+        }
 
     def label(self, judge: str, placebo: bool = False) -> dict[str, tuple[int, int]]:
         """Per label pair: (second-label picks, decisive calls)."""
@@ -165,13 +200,19 @@ class Oracle:
             delta, y = comparison["len_a"] - comparison["len_b"], float(np.mean(values))
             deltas.append(delta)
             ys.append(y)
-            if y != 0 and abs(delta) >= max(30, 0.1 * min(comparison["len_a"],
-                                                           comparison["len_b"])):
+            if y != 0 and abs(delta) >= max(
+                30, 0.1 * min(comparison["len_a"], comparison["len_b"])
+            ):
                 eligible += 1
                 longer += np.sign(y) == np.sign(delta)
         rho = sps.spearmanr(deltas, ys)
-        return {"n": len(outcomes), "longer_win_n": eligible, "longer": longer,
-                "spearman": float(rho.statistic), "spearman_p": float(rho.pvalue)}
+        return {
+            "n": len(outcomes),
+            "longer_win_n": eligible,
+            "longer": longer,
+            "spearman": float(rho.statistic),
+            "spearman_p": float(rho.pvalue),
+        }
 
     def self_preference(self, judge: str, family: str) -> list[float]:
         """s_c − o_c over the comparisons where the judge was conflicted and others were not."""
@@ -187,8 +228,11 @@ class Oracle:
             own = "A" if families[0] == family else "B"
             calls = decisive[comparison_id]
             mine = [c["mapped_winner"] == own for c in calls if c["judge_name"] == judge]
-            others = [c["mapped_winner"] == own for c in calls
-                      if c["judge_family"] is None or c["judge_family"] not in families]
+            others = [
+                c["mapped_winner"] == own
+                for c in calls
+                if c["judge_family"] is None or c["judge_family"] not in families
+            ]
             if mine and others:
                 excess.append(float(np.mean(mine) - np.mean(others)))
         return excess

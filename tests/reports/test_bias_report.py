@@ -89,21 +89,24 @@ async def traffic_report(pg_url: str, traffic: StoredData) -> BiasReport:
     finally:
         engine = create_engine(pg_url)
         async with engine.begin() as conn:
-            await conn.execute(text(
-                "TRUNCATE judge_calls, comparison_tags, comparisons, call_rollup CASCADE"))
+            await conn.execute(
+                text("TRUNCATE judge_calls, comparison_tags, comparisons, call_rollup CASCADE")
+            )
         await engine.dispose()
 
 
-async def test_generated_traffic_matches_the_oracles(traffic_report: BiasReport,
-                                                     traffic: StoredData) -> None:
+async def test_generated_traffic_matches_the_oracles(
+    traffic_report: BiasReport, traffic: StoredData
+) -> None:
     report = traffic_report
     oracle = Oracle(traffic)
     assert [j.judge for j in report.judges] == sorted(JUDGES)
     position_p = holm([oracle.position(j)["p_value"] for j in sorted(JUDGES)])
     label_p = holm([oracle.label_p(j) for j in sorted(JUDGES)])
     length_p = holm([oracle.length(j)["spearman_p"] for j in sorted(JUDGES)])
-    for entry, p_pos, p_lab, p_len in zip(report.judges, position_p, label_p, length_p,
-                                          strict=True):
+    for entry, p_pos, p_lab, p_len in zip(
+        report.judges, position_p, label_p, length_p, strict=True
+    ):
         assert_close(entry.position.model_dump(), oracle.position(entry.judge))
         assert entry.position.p_adjusted == pytest.approx(p_pos, rel=1e-9)
         assert_close(entry.consistency.model_dump(), oracle.consistency(entry.judge))
@@ -111,8 +114,9 @@ async def test_generated_traffic_matches_the_oracles(traffic_report: BiasReport,
         assert entry.length.p_adjusted == pytest.approx(p_len, rel=1e-9)
 
 
-async def test_label_and_placebo_sections_match_the_oracles(traffic_report: BiasReport,
-                                                            traffic: StoredData) -> None:
+async def test_label_and_placebo_sections_match_the_oracles(
+    traffic_report: BiasReport, traffic: StoredData
+) -> None:
     report = traffic_report
     oracle = Oracle(traffic)
     for entry in report.judges:
@@ -124,7 +128,8 @@ async def test_label_and_placebo_sections_match_the_oracles(traffic_report: Bias
             assert got.ci95 == pytest.approx(wilson(k, n))
             assert got.p_value == pytest.approx(sps.binomtest(k, n).pvalue)
         assert [e.p_adjusted for e in entry.label.by_pair.values()] == pytest.approx(
-            holm([sps.binomtest(k, n).pvalue for _, (k, n) in sorted(pairs.items())]))
+            holm([sps.binomtest(k, n).pvalue for _, (k, n) in sorted(pairs.items())])
+        )
         k, n = (sum(v[i] for v in pairs.values()) for i in (0, 1))
         assert entry.label.n == n
         assert entry.label.second_label_pick_rate == pytest.approx(k / n)
@@ -139,8 +144,9 @@ async def test_label_and_placebo_sections_match_the_oracles(traffic_report: Bias
     assert big.second_label_pick_rate == pytest.approx(seconds / big.n)
 
 
-async def test_calls_length_and_self_preference_match_the_oracles(traffic_report: BiasReport,
-                                                                  traffic: StoredData) -> None:
+async def test_calls_length_and_self_preference_match_the_oracles(
+    traffic_report: BiasReport, traffic: StoredData
+) -> None:
     report = traffic_report
     oracle = Oracle(traffic)
     for entry in report.judges:
@@ -154,9 +160,11 @@ async def test_calls_length_and_self_preference_match_the_oracles(traffic_report
         assert entry.length.n == length["n"]
         assert entry.length.longer_win_n == length["longer_win_n"]
         assert entry.length.longer_win_rate == pytest.approx(
-            length["longer"] / length["longer_win_n"])
+            length["longer"] / length["longer_win_n"]
+        )
         assert (entry.length.spearman, entry.length.spearman_p) == pytest.approx(
-            (length["spearman"], length["spearman_p"]))
+            (length["spearman"], length["spearman_p"])
+        )
     assert judge_of(report, "j-open").versions == [1, 2]
     for name, family in (("j-open", "openai"), ("j-anth", "anthropic")):
         excess = oracle.self_preference(name, family)
@@ -164,9 +172,11 @@ async def test_calls_length_and_self_preference_match_the_oracles(traffic_report
         assert section.n == len(excess) >= 30
         assert section.delta == pytest.approx(float(np.mean(excess)))
         assert section.ci95 == pytest.approx(
-            stats.percentile_bootstrap_mean_ci(sorted(excess), 1000, 0))
-        scipy_ci = sps.bootstrap((np.array(excess),), np.mean, n_resamples=1000,
-                                 method="percentile", random_state=0).confidence_interval
+            stats.percentile_bootstrap_mean_ci(sorted(excess), 1000, 0)
+        )
+        scipy_ci = sps.bootstrap(
+            (np.array(excess),), np.mean, n_resamples=1000, method="percentile", random_state=0
+        ).confidence_interval
         assert section.ci95 == pytest.approx((scipy_ci.low, scipy_ci.high), abs=0.03)
     assert judge_of(report, "j-none").self_preference.reason == "no_audit_data"
 
@@ -191,13 +201,20 @@ async def test_no_calls_gives_no_judges(clean_pg: str) -> None:
 
 
 async def test_a_judge_with_only_failed_calls_keeps_counts_and_nulls_estimates(
-        clean_pg: str) -> None:
+    clean_pg: str,
+) -> None:
     data = StoredData()
     for _ in range(40):
         data.swap(None, None, error_kind="timeout")
     entry = judge_of(await report_of(clean_pg, data))
-    assert entry.calls.model_dump() == {"total": 80, "design": 80, "parsed": 0, "failed": 80,
-                                        "ties": 0, "by_error_kind": {"timeout": 80}}
+    assert entry.calls.model_dump() == {
+        "total": 80,
+        "design": 80,
+        "parsed": 0,
+        "failed": 80,
+        "ties": 0,
+        "by_error_kind": {"timeout": 80},
+    }
     assert (entry.position.n, entry.position.first_pick_rate) == (0, None)
     assert entry.position.reason == entry.consistency.reason == "insufficient_data"
     assert entry.length.n == 0
@@ -223,10 +240,14 @@ async def test_one_class_of_pairs_only(clean_pg: str) -> None:
     for _ in range(150):
         data.swap("first", "first")
     entry = judge_of(await report_of(clean_pg, data))
-    assert entry.consistency.model_dump(include={"position_consistency", "primacy_pairs",
-                                                 "recency_pairs", "preference_fairness"}) == {
-        "position_consistency": 0.0, "primacy_pairs": 150, "recency_pairs": 0,
-        "preference_fairness": -1.0}
+    assert entry.consistency.model_dump(
+        include={"position_consistency", "primacy_pairs", "recency_pairs", "preference_fairness"}
+    ) == {
+        "position_consistency": 0.0,
+        "primacy_pairs": 150,
+        "recency_pairs": 0,
+        "preference_fairness": -1.0,
+    }
     assert entry.consistency.order_kappa == pytest.approx(0.0)
     assert entry.position.first_pick_rate == 1.0
     assert entry.position.test == "mcnemar"
@@ -237,8 +258,9 @@ async def test_one_class_of_pairs_only(clean_pg: str) -> None:
 # Tiers and nulls
 
 
-@pytest.mark.parametrize(("pairs", "tier"), [(9, "insufficient"), (10, "preliminary"),
-                                             (50, "moderate"), (250, "high")])
+@pytest.mark.parametrize(
+    ("pairs", "tier"), [(9, "insufficient"), (10, "preliminary"), (50, "moderate"), (250, "high")]
+)
 async def test_position_tier_counts_decisive_calls(clean_pg: str, pairs: int, tier: str) -> None:
     data = StoredData()
     for i in range(pairs):
@@ -252,8 +274,10 @@ async def test_position_tier_counts_decisive_calls(clean_pg: str, pairs: int, ti
     assert entry.position.test == (None if withheld else "binomial" if pairs < 20 else "mcnemar")
 
 
-@pytest.mark.parametrize(("pairs", "tier"), [(19, "insufficient"), (20, "preliminary"),
-                                             (99, "preliminary"), (100, "moderate")])
+@pytest.mark.parametrize(
+    ("pairs", "tier"),
+    [(19, "insufficient"), (20, "preliminary"), (99, "preliminary"), (100, "moderate")],
+)
 async def test_consistency_tier_counts_swap_pairs(clean_pg: str, pairs: int, tier: str) -> None:
     data = StoredData()
     for _ in range(pairs):
@@ -272,7 +296,10 @@ async def test_length_tier_counts_comparisons(clean_pg: str) -> None:
         data.swap("first", "second", comparison_id=data.comparison(len_a=len_a, len_b=500))
     entry = judge_of(await report_of(clean_pg, data))
     assert (entry.length.n, entry.length.tier, entry.length.reason) == (
-        29, "insufficient", "insufficient_data")
+        29,
+        "insufficient",
+        "insufficient_data",
+    )
     eligible = sum(abs(a - 500) >= max(30, 0.1 * min(a, 500)) for a in lengths)
     assert entry.length.spearman is None
     assert entry.length.longer_win_n == eligible == 26
@@ -299,8 +326,9 @@ async def test_filters_select_judge_version_window_tags_and_protocol(clean_pg: s
     for i in range(8):
         tags = {"team": "a" if i % 2 else "b", "env": "prod" if i < 4 else "dev"}
         comparison_id = data.comparison(tags=tags, protocol="single" if i == 7 else "swap")
-        data.call(comparison_id, judge="judge-a", version=1 + i % 2,
-                  at=late if i >= 6 else BASE_TIME)
+        data.call(
+            comparison_id, judge="judge-a", version=1 + i % 2, at=late if i >= 6 else BASE_TIME
+        )
         data.call(comparison_id, judge="judge-b")
     await data.insert(clean_pg)
 
@@ -320,7 +348,8 @@ async def test_filters_select_judge_version_window_tags_and_protocol(clean_pg: s
 
 
 async def test_running_comparisons_are_ignored_and_placebo_only_counts_as_placebo(
-        clean_pg: str) -> None:
+    clean_pg: str,
+) -> None:
     data = StoredData()
     for status in ("running", "complete", "partial", "failed"):
         data.swap("first", "second", comparison_id=data.comparison(status=status))
@@ -352,8 +381,12 @@ async def test_non_design_rounds_count_only_in_calls(clean_pg: str) -> None:
 # Flags
 
 
-def pairs_with(data: StoredData, counts: dict[tuple[Any, Any], int],
-               second_label_first: bool | None = None, **fields: Any) -> None:
+def pairs_with(
+    data: StoredData,
+    counts: dict[tuple[Any, Any], int],
+    second_label_first: bool | None = None,
+    **fields: Any,
+) -> None:
     """Swap pairs in the given (AB pick, BA pick) numbers; labels alternate unless fixed."""
     for (p1, p2), n in counts.items():
         for i in range(n):
@@ -363,12 +396,21 @@ def pairs_with(data: StoredData, counts: dict[tuple[Any, Any], int],
 
 async def test_low_consistency_flags_only_from_tier_moderate(clean_pg: str) -> None:
     data = StoredData()
-    pairs_with(data, {("first", "second"): 60, ("first", "first"): 20, ("second", "second"): 20},
-               judge="moderate-coin")  # PC 0.60, n 100: the whole CI is below 0.70
-    pairs_with(data, {("first", "second"): 78, ("first", "first"): 11, ("second", "second"): 11},
-               judge="moderate-watch")  # PC 0.78: below 0.80, CI not
-    pairs_with(data, {("first", "second"): 30, ("first", "first"): 20, ("second", "second"): 20},
-               judge="preliminary")  # PC 0.43, but only 70 pairs
+    pairs_with(
+        data,
+        {("first", "second"): 60, ("first", "first"): 20, ("second", "second"): 20},
+        judge="moderate-coin",
+    )  # PC 0.60, n 100: the whole CI is below 0.70
+    pairs_with(
+        data,
+        {("first", "second"): 78, ("first", "first"): 11, ("second", "second"): 11},
+        judge="moderate-watch",
+    )  # PC 0.78: below 0.80, CI not
+    pairs_with(
+        data,
+        {("first", "second"): 30, ("first", "first"): 20, ("second", "second"): 20},
+        judge="preliminary",
+    )  # PC 0.43, but only 70 pairs
     report = await report_of(clean_pg, data)
     assert judge_of(report, "moderate-coin").flags == ["red_flag", "coin_toss"]
     assert judge_of(report, "moderate-watch").flags == ["red_flag_watch"]
@@ -378,10 +420,17 @@ async def test_low_consistency_flags_only_from_tier_moderate(clean_pg: str) -> N
 async def test_bias_flags_need_significance_effect_and_tier(clean_pg: str) -> None:
     data = StoredData()
     # Primacy 0.64 on 120 pairs: position bias; every second label picked: label bias.
-    pairs_with(data, {("first", "second"): 86, ("first", "first"): 34}, judge="biased",
-               second_label_first=True)
-    pairs_with(data, {("first", "second"): 90, ("first", "first"): 5, ("second", "second"): 5},
-               judge="fair")
+    pairs_with(
+        data,
+        {("first", "second"): 86, ("first", "first"): 34},
+        judge="biased",
+        second_label_first=True,
+    )
+    pairs_with(
+        data,
+        {("first", "second"): 90, ("first", "first"): 5, ("second", "second"): 5},
+        judge="fair",
+    )
     pairs_with(data, {("first", "first"): 40}, judge="small")  # strong but preliminary
     report = await report_of(clean_pg, data)
     biased = judge_of(report, "biased")
@@ -415,8 +464,11 @@ async def test_length_bias_flag_from_a_longer_preferring_judge(clean_pg: str) ->
         len_a, len_b = 100 + 13 * i, 2000 - 13 * i
         winner_first = len_a > len_b  # A shown first in round 0
         comparison_id = data.comparison(len_a=len_a, len_b=len_b)
-        data.swap("first" if winner_first else "second", "second" if winner_first else "first",
-                  comparison_id=comparison_id)
+        data.swap(
+            "first" if winner_first else "second",
+            "second" if winner_first else "first",
+            comparison_id=comparison_id,
+        )
     entry = judge_of(await report_of(clean_pg, data))
     assert entry.length.longer_win_rate == 1.0
     assert entry.length.spearman is not None
@@ -429,12 +481,18 @@ async def test_self_preference_flag_against_non_conflicted_judges(clean_pg: str)
     data = StoredData()
     for i in range(120):
         own_a = i % 2 == 0
-        comparison_id = data.comparison(family_a="openai" if own_a else "google",
-                                        family_b="google" if own_a else "openai")
-        data.swap("first" if own_a else "second", "second" if own_a else "first",
-                  judge="gpt-judge", family="openai", role="audit", comparison_id=comparison_id)
-        data.swap("first", "second", judge="neutral", family="meta",
-                  comparison_id=comparison_id)
+        comparison_id = data.comparison(
+            family_a="openai" if own_a else "google", family_b="google" if own_a else "openai"
+        )
+        data.swap(
+            "first" if own_a else "second",
+            "second" if own_a else "first",
+            judge="gpt-judge",
+            family="openai",
+            role="audit",
+            comparison_id=comparison_id,
+        )
+        data.swap("first", "second", judge="neutral", family="meta", comparison_id=comparison_id)
     report = await report_of(clean_pg, data)
     section = judge_of(report, "gpt-judge").self_preference
     assert section.n == 120
@@ -453,14 +511,21 @@ async def test_series_by_day_marks_version_changes(clean_pg: str) -> None:
     day0 = BASE_TIME.replace(hour=0)
     for day, version in ((0, 1), (1, 1), (2, 2)):
         for i in range(15 + day):
-            data.swap("first", "second" if i % 5 else "first", version=version,
-                      at=day0 + timedelta(days=day, hours=i % 20))
+            data.swap(
+                "first",
+                "second" if i % 5 else "first",
+                version=version,
+                at=day0 + timedelta(days=day, hours=i % 20),
+            )
     data.swap(None, "first", error_kind="timeout", version=2, at=day0 + timedelta(days=2))
     report = await report_of(clean_pg, data)
     points = report.series
     assert [p.bucket for p in points] == [day0 + timedelta(days=d) for d in range(3)]
     assert [(p.n, p.pairs, p.version, p.version_changed) for p in points] == [
-        (30, 15, 1, False), (32, 16, 1, False), (35, 17, 2, True)]
+        (30, 15, 1, False),
+        (32, 16, 1, False),
+        (35, 17, 2, True),
+    ]
     assert points[0].first_pick_rate == pytest.approx(18 / 30)
     assert points[0].position_consistency is None
     assert points[0].consistency_tier == "insufficient"
@@ -479,8 +544,10 @@ async def test_series_by_hour_only_where_every_hour_is_preliminary(clean_pg: str
             data.swap("first", "second", at=day1 + timedelta(hours=hour))
     report = await report_of(clean_pg, data, bucket="hour")
     assert [(p.bucket, p.granularity, p.n) for p in report.series] == [
-        (day0 + timedelta(hours=3), "hour", 20), (day0 + timedelta(hours=4), "hour", 20),
-        (day1, "day", 24)]
+        (day0 + timedelta(hours=3), "hour", 20),
+        (day0 + timedelta(hours=4), "hour", 20),
+        (day1, "day", 24),
+    ]
     assert all(p.tier == "preliminary" for p in report.series)
 
 
@@ -495,13 +562,24 @@ def recent_traffic() -> StoredData:
     for i in range(60):
         at = day0 + timedelta(days=i // 20, minutes=i % 20)
         len_a = 100 + 37 * ((i * 7) % 60)
-        comparison_id = data.comparison(len_a=len_a, len_b=1200, family_a="openai",
-                                        family_b="google", at=at)
+        comparison_id = data.comparison(
+            len_a=len_a, len_b=1200, family_a="openai", family_b="google", at=at
+        )
         a_wins = len_a > 1200 if i >= 40 else i % 2 == 0
-        data.swap("first" if a_wins else "second", "second" if a_wins else "first",
-                  comparison_id=comparison_id, family="openai", at=at)
-        data.swap("first", "second" if i % 3 else "first", judge="judge-n",
-                  comparison_id=comparison_id, at=at)
+        data.swap(
+            "first" if a_wins else "second",
+            "second" if a_wins else "first",
+            comparison_id=comparison_id,
+            family="openai",
+            at=at,
+        )
+        data.swap(
+            "first",
+            "second" if i % 3 else "first",
+            judge="judge-n",
+            comparison_id=comparison_id,
+            at=at,
+        )
     return data
 
 
@@ -512,10 +590,12 @@ def spearman_of(data: StoredData, comparison_ids: set[str]) -> float:
     for call in data.calls:
         if call["judge_name"] == "judge-a" and call["comparison_id"] in comparison_ids:
             outcome.setdefault(call["comparison_id"], []).append(
-                {"A": 1, "B": -1, "tie": 0}[call["mapped_winner"]])
+                {"A": 1, "B": -1, "tie": 0}[call["mapped_winner"]]
+            )
     ids = sorted(outcome)
-    return float(sps.spearmanr([lengths[i] for i in ids],
-                               [np.mean(outcome[i]) for i in ids]).statistic)
+    return float(
+        sps.spearmanr([lengths[i] for i in ids], [np.mean(outcome[i]) for i in ids]).statistic
+    )
 
 
 async def same_on_sqlite(data: StoredData, entry: JudgeReport, tmp_path: Path) -> None:
@@ -527,21 +607,24 @@ async def same_on_sqlite(data: StoredData, entry: JudgeReport, tmp_path: Path) -
 
 
 async def test_ranks_use_the_recent_days_when_a_day_fits_the_bound(
-        clean_pg: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    clean_pg: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(queries, "MAX_OBSERVATIONS", 50)  # 20 comparisons a day: two days fit
     data = recent_traffic()
     entry = judge_of(await report_of(clean_pg, data))
     assert (entry.length.n, entry.length.n_used, entry.length.sampled) == (60, 40, True)
     last_days = {c["id"] for c in data.comparisons[20:]}
     assert entry.length.spearman == pytest.approx(spearman_of(data, last_days))
-    eligible = sum(abs(c["len_a"] - 1200) >= max(30, 0.1 * min(c["len_a"], 1200))
-                   for c in data.comparisons)
+    eligible = sum(
+        abs(c["len_a"] - 1200) >= max(30, 0.1 * min(c["len_a"], 1200)) for c in data.comparisons
+    )
     assert entry.length.longer_win_n == eligible > 40  # counts still use all the data
     await same_on_sqlite(data, entry, tmp_path)
 
 
 async def test_ranks_and_bootstrap_use_exactly_the_most_recent_observations(
-        clean_pg: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    clean_pg: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(queries, "MAX_OBSERVATIONS", 15)  # a single day (20) exceeds it
     data = recent_traffic()
     entry = judge_of(await report_of(clean_pg, data))
@@ -556,8 +639,9 @@ async def test_ranks_and_bootstrap_use_exactly_the_most_recent_observations(
 # PostgreSQL and SQLite
 
 
-async def test_postgresql_and_sqlite_give_the_same_report(clean_pg: str, traffic: StoredData,
-                                                          tmp_path: Path) -> None:
+async def test_postgresql_and_sqlite_give_the_same_report(
+    clean_pg: str, traffic: StoredData, tmp_path: Path
+) -> None:
     sqlite_url = f"sqlite+aiosqlite:///{tmp_path}/x.db"
     await asyncio.to_thread(upgrade, sqlite_url)
     await traffic.insert(sqlite_url)
@@ -567,10 +651,15 @@ async def test_postgresql_and_sqlite_give_the_same_report(clean_pg: str, traffic
         dumped = [r.model_dump(mode="json", exclude={"generated_at"}) for r in reports]
         assert dumped[0] == dumped[1]
         assert len(dumped[0]["series"]) > 3
-    filtered = [await compute(url, tags=(("team", "a"),), judge="j-open", until=BASE_TIME
-                              + timedelta(days=1)) for url in (clean_pg, sqlite_url)]
+    filtered = [
+        await compute(
+            url, tags=(("team", "a"),), judge="j-open", until=BASE_TIME + timedelta(days=1)
+        )
+        for url in (clean_pg, sqlite_url)
+    ]
     assert filtered[0].model_dump(exclude={"generated_at"}) == filtered[1].model_dump(
-        exclude={"generated_at"})
+        exclude={"generated_at"}
+    )
 
 
 # The sim judge
@@ -589,14 +678,26 @@ async def sim_report_data() -> StoredData:
     for seed, (name, (pi, lam, count)) in enumerate(SIM_SETTINGS.items()):
         judge = sim_runtime_judge(name, SimKnobs(position_bias=pi, label_bias=lam))
         await sim_swap_comparisons(data, judge, count, seed=seed)
-        await sim_swap_comparisons(data, judge, SIM_PLACEBO, text_a="Same.\n[sim q=0]",
-                                   text_b="Same.\n[sim q=0]", seed=200 + seed)
+        await sim_swap_comparisons(
+            data,
+            judge,
+            SIM_PLACEBO,
+            text_a="Same.\n[sim q=0]",
+            text_b="Same.\n[sim q=0]",
+            seed=200 + seed,
+        )
     unbiased = sim_runtime_judge("sim-q", SimKnobs())
     for i in range(300):
         q = 1 if i % 2 else -1
         # Equal lengths: a length difference that tracked quality would read as length bias.
-        await sim_swap_comparisons(data, unbiased, 1, text_a=f"One.\n[sim q={q:+d}]",
-                                   text_b=f"Two.\n[sim q={-q:+d}]", seed=1000 + i)
+        await sim_swap_comparisons(
+            data,
+            unbiased,
+            1,
+            text_a=f"One.\n[sim q={q:+d}]",
+            text_b=f"Two.\n[sim q={-q:+d}]",
+            seed=1000 + i,
+        )
     return data
 
 
@@ -606,10 +707,12 @@ async def test_sim_rates_match_the_logit_model(clean_pg: str, sim_report_data: S
         entry = judge_of(report, name)
         first = (sigmoid(pi + lam) + sigmoid(pi - lam)) / 2
         second = (sigmoid(lam + pi) + sigmoid(lam - pi)) / 2
-        for got, want, n in ((entry.position.first_pick_rate, first, entry.position.n),
-                             (entry.label.second_label_pick_rate, second, entry.label.n),
-                             (entry.placebo.first_pick_rate, first, entry.placebo.n),
-                             (entry.placebo.second_label_pick_rate, second, entry.placebo.n)):
+        for got, want, n in (
+            (entry.position.first_pick_rate, first, entry.position.n),
+            (entry.label.second_label_pick_rate, second, entry.label.n),
+            (entry.placebo.first_pick_rate, first, entry.placebo.n),
+            (entry.placebo.second_label_pick_rate, second, entry.placebo.n),
+        ):
             assert got is not None
             assert abs(got - want) < 3 * math.sqrt(want * (1 - want) / n), (name, got, want)
         assert (entry.position.n, entry.placebo.n) == (2 * count, 2 * SIM_PLACEBO)
@@ -629,8 +732,9 @@ async def test_sim_rates_match_the_logit_model(clean_pg: str, sim_report_data: S
 async def test_placebo_measures_pure_position_bias(clean_pg: str) -> None:
     data = StoredData()
     judge = sim_runtime_judge("sim-p", SimKnobs(position_bias=0.8))
-    await sim_swap_comparisons(data, judge, 400, text_a="Same.\n[sim q=0]",
-                               text_b="Same.\n[sim q=0]", seed=5)
+    await sim_swap_comparisons(
+        data, judge, 400, text_a="Same.\n[sim q=0]", text_b="Same.\n[sim q=0]", seed=5
+    )
     entry = judge_of(await report_of(clean_pg, data), "sim-p")
     assert entry.placebo.n == 800
     assert entry.calls.total == 0
@@ -646,8 +750,14 @@ async def test_length_biased_sim_shows_length_bias(clean_pg: str) -> None:
     judge = sim_runtime_judge("sim-long", SimKnobs(length_bias=1.5))
     rng = np.random.default_rng(1)
     for i, (len_a, len_b) in enumerate(rng.integers(1, 150, size=(300, 2))):
-        await sim_swap_comparisons(data, judge, 1, text_a="word " * len_a + "\n[sim q=0]",
-                                   text_b="word " * len_b + "\n[sim q=0]", seed=i)
+        await sim_swap_comparisons(
+            data,
+            judge,
+            1,
+            text_a="word " * len_a + "\n[sim q=0]",
+            text_b="word " * len_b + "\n[sim q=0]",
+            seed=i,
+        )
     entry = judge_of(await report_of(clean_pg, data), "sim-long")
     assert entry.length.spearman is not None
     assert entry.length.spearman > 0.3
@@ -673,14 +783,18 @@ position_bias = 0.5
 
 
 async def test_route_serves_the_report_with_read_scope(
-        settings_factory: Callable[..., Settings], live_factory: Callable[..., Any],
-        clean_pg: str, reader: dict[str, str]) -> None:
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    clean_pg: str,
+    reader: dict[str, str],
+) -> None:
     data = StoredData()
     pairs_with(data, {("first", "second"): 30})
     await data.insert(clean_pg)
     client: httpx2.AsyncClient = await live_factory(settings_factory())
-    response = await client.get("/v1/bias-report", headers=reader,
-                                params={"judge": "judge-a", "bucket": "hour"})
+    response = await client.get(
+        "/v1/bias-report", headers=reader, params={"judge": "judge-a", "bucket": "hour"}
+    )
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["schema_version"] == 1
@@ -699,8 +813,11 @@ async def test_route_serves_the_report_with_read_scope(
 
 
 async def test_route_defaults_to_the_last_30_days(
-        settings_factory: Callable[..., Settings], live_factory: Callable[..., Any],
-        clean_pg: str, reader: dict[str, str]) -> None:
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    clean_pg: str,
+    reader: dict[str, str],
+) -> None:
     data = StoredData()
     data.swap("first", "second", at=BASE_TIME - timedelta(days=40))
     data.swap("first", "second")
@@ -710,22 +827,35 @@ async def test_route_defaults_to_the_last_30_days(
     assert body["judges"][0]["calls"]["total"] == 2
     assert body["filters"]["until"] is None
     assert body["filters"]["since"] is not None
-    old = (await client.get("/v1/bias-report", headers=reader,
-                            params={"since": (BASE_TIME - timedelta(days=41)).isoformat()})).json()
+    old = (
+        await client.get(
+            "/v1/bias-report",
+            headers=reader,
+            params={"since": (BASE_TIME - timedelta(days=41)).isoformat()},
+        )
+    ).json()
     assert old["judges"][0]["calls"]["total"] == 4
 
 
 async def test_compared_through_the_api_then_reported(
-        settings_factory: Callable[..., Settings], live_factory: Callable[..., Any],
-        comparer: dict[str, str]) -> None:
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+) -> None:
     client: httpx2.AsyncClient = await live_factory(settings_factory(judges_toml=SIM_TOML))
     for i in range(50):
-        response = await client.post("/v1/compare", headers=comparer, json={
-            "prompt": f"Question {i}?", "response_a": f"Answer A{i}.\n[sim q=0]",
-            "response_b": f"Answer B{i} longer.\n[sim q=0]", "tags": {"run": "e2e"}})
+        response = await client.post(
+            "/v1/compare",
+            headers=comparer,
+            json={
+                "prompt": f"Question {i}?",
+                "response_a": f"Answer A{i}.\n[sim q=0]",
+                "response_b": f"Answer B{i} longer.\n[sim q=0]",
+                "tags": {"run": "e2e"},
+            },
+        )
         assert response.status_code == 200, response.text
-    body = (await client.get("/v1/bias-report", headers=comparer,
-                             params={"tag": "run:e2e"})).json()
+    body = (await client.get("/v1/bias-report", headers=comparer, params={"tag": "run:e2e"})).json()
     entry = body["judges"][0]
     assert entry["judge"] == "sim-a"
     assert entry["calls"]["total"] == 100

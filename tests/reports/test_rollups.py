@@ -32,10 +32,14 @@ WINDOWS: list[dict[str, Any]] = [
     {"since": BASE_TIME - timedelta(days=1)},
     {"since": BASE_TIME + timedelta(hours=5, minutes=13, seconds=7)},
     {"since": BASE_TIME + timedelta(hours=5), "until": BASE_TIME + timedelta(hours=30)},
-    {"since": BASE_TIME + timedelta(hours=5, minutes=13),
-     "until": BASE_TIME + timedelta(hours=30, minutes=41, seconds=2)},
-    {"since": BASE_TIME + timedelta(hours=7, minutes=5),
-     "until": BASE_TIME + timedelta(hours=7, minutes=55)},  # inside one hour
+    {
+        "since": BASE_TIME + timedelta(hours=5, minutes=13),
+        "until": BASE_TIME + timedelta(hours=30, minutes=41, seconds=2),
+    },
+    {
+        "since": BASE_TIME + timedelta(hours=7, minutes=5),
+        "until": BASE_TIME + timedelta(hours=7, minutes=55),
+    },  # inside one hour
     {"since": BASE_TIME + timedelta(hours=3, minutes=30), "bucket": "hour"},
     {"since": BASE_TIME + timedelta(minutes=50), "tags": (("team", "a"),)},
     {"since": BASE_TIME + timedelta(minutes=50), "protocol": "adaptive"},
@@ -57,8 +61,9 @@ def traffic() -> StoredData:
     return data
 
 
-async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4,
-                           one_by_one: bool = False) -> None:
+async def insert_in_pieces(
+    url: str, data: StoredData, pieces: int = 4, one_by_one: bool = False
+) -> None:
     """Comparisons first, then the calls in shuffled pieces, a transaction each: a
     (judge, comparison) is folded over several transactions. Through the one write path
     (`store_calls`): a piece's calls at once, or (`one_by_one`) a statement each."""
@@ -74,7 +79,7 @@ async def insert_in_pieces(url: str, data: StoredData, pieces: int = 4,
     for piece in range(pieces):
         async with sessionmaker() as session:
             rows = [StagedCall(row) for row in calls[piece::pieces]]
-            for part in ([[row] for row in rows] if one_by_one else [rows]):
+            for part in [[row] for row in rows] if one_by_one else [rows]:
                 await store_calls(session, COMPARISONS.sink, part)
             await session.commit()
     await engine.dispose()
@@ -87,8 +92,9 @@ async def report_pair(url: str, **filters: Any) -> tuple[dict[str, Any], dict[st
     try:
         for from_rollups in (True, False):
             async with create_sessionmaker(engine)() as session:
-                report = await build_report(session, ReportFilters(**filters), Settings(),
-                                            rollups=from_rollups)
+                report = await build_report(
+                    session, ReportFilters(**filters), Settings(), rollups=from_rollups
+                )
             reports.append(report.model_dump(exclude={"generated_at"}))
     finally:
         await engine.dispose()
@@ -103,11 +109,27 @@ async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]
             if rebuilt:
                 await rollups.rebuild(session)
             rows = {
-                "cube": [tuple(r) for r in (await session.execute(select(
-                    *CallRollup.__table__.c).order_by(*CallRollup.__table__.primary_key)))],
-                "observations": [tuple(r) for r in (await session.execute(select(
-                    *JudgeObservation.__table__.c).order_by(
-                        *JudgeObservation.__table__.primary_key)))]}
+                "cube": [
+                    tuple(r)
+                    for r in (
+                        await session.execute(
+                            select(*CallRollup.__table__.c).order_by(
+                                *CallRollup.__table__.primary_key
+                            )
+                        )
+                    )
+                ],
+                "observations": [
+                    tuple(r)
+                    for r in (
+                        await session.execute(
+                            select(*JudgeObservation.__table__.c).order_by(
+                                *JudgeObservation.__table__.primary_key
+                            )
+                        )
+                    )
+                ],
+            }
             await session.rollback()
     finally:
         await engine.dispose()
@@ -123,7 +145,8 @@ async def sqlite_database(tmp_path: Path) -> str:
 @pytest.mark.parametrize("writer", ["together", "one_by_one"])
 @pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
 async def test_the_report_from_rollups_equals_regrouping_the_calls(
-        backend: str, writer: str, clean_pg: str, tmp_path: Path, traffic: StoredData) -> None:
+    backend: str, writer: str, clean_pg: str, tmp_path: Path, traffic: StoredData
+) -> None:
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
     await insert_in_pieces(url, traffic, one_by_one=writer == "one_by_one")
     assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)
@@ -144,8 +167,9 @@ async def test_running_comparisons_count_once_they_end(clean_pg: str) -> None:
     assert from_rollups["judges"][0]["calls"]["total"] == 2
     engine = create_engine(clean_pg)
     async with engine.begin() as connection:
-        await connection.execute(text("UPDATE comparisons SET status = 'complete' WHERE id = :id"),
-                                 {"id": running})
+        await connection.execute(
+            text("UPDATE comparisons SET status = 'complete' WHERE id = :id"), {"id": running}
+        )
     await engine.dispose()
     from_rollups, from_calls = await report_pair(clean_pg, **since)
     assert from_rollups == from_calls
@@ -166,15 +190,22 @@ async def test_a_purge_keeps_the_rollups_exact(clean_pg: str, traffic: StoredDat
 
 @pytest.mark.parametrize("writer", ["together", "one_by_one"])
 async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
-        clean_pg: str, writer: str) -> None:
+    clean_pg: str, writer: str
+) -> None:
     """Four processes' group commits, each with two transactions in flight, write calls that all
     fold into the same few rollup rows, in random orders."""
     data = StoredData()
     comparisons = [data.comparison(at=BASE_TIME + timedelta(minutes=i % 50)) for i in range(200)]
     for i, comparison_id in enumerate(comparisons):
         for judge in ("judge-a", "judge-b"):
-            data.swap("first", "second", judge=judge, comparison_id=comparison_id,
-                      label_pair=("P/Q", "X/Y")[i % 2], at=BASE_TIME + timedelta(minutes=i % 50))
+            data.swap(
+                "first",
+                "second",
+                judge=judge,
+                comparison_id=comparison_id,
+                label_pair=("P/Q", "X/Y")[i % 2],
+                at=BASE_TIME + timedelta(minutes=i % 50),
+            )
     await StoredData(comparisons=data.comparisons).insert(clean_pg)
     engine = create_engine(clean_pg)
     sessionmaker = create_sessionmaker(engine)
@@ -196,7 +227,6 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
     assert stored == await rollup_rows(clean_pg, rebuilt=True)
     assert sum(row[7] for row in stored["cube"]) == len(calls)  # the `calls` column
     assert len(stored["observations"]) == 400
-
 
 
 def test_cube_rows_keep_the_counts_in_the_queries_order() -> None:

@@ -34,8 +34,10 @@ COMPARE = {"prompt": "p", "response_a": "a", "response_b": "b"}
         ({"label_pool": [["P", "Q"]] * 51}, "/label_pool"),
         ({"templates": {"pairwise_user": "{% if %}"}}, "/templates"),
         ({"templates": {"pairwise_user": "{{ task.__class__.__mro__ }}"}}, "/templates"),
-        ({"templates": {"pairwise_system": "{{ ''.__class__.__base__.__subclasses__() }}"}},
-         "/templates"),
+        (
+            {"templates": {"pairwise_system": "{{ ''.__class__.__base__.__subclasses__() }}"}},
+            "/templates",
+        ),
         ({"templates": {"scoring_user": "{{ undefined_thing.attribute }}"}}, "/templates"),
         ({"templates": {"nonsense": "x"}}, "/templates"),
     ],
@@ -121,7 +123,6 @@ async def test_a_stored_judge_that_cannot_be_built_leaves_the_service_up(
     assert "posted" in named.json()["detail"]
     others = await client.post("/v1/compare", headers=comparer, json=COMPARE)
     assert others.status_code == 200, others.text
-
 
 
 async def test_a_revision_broken_behind_a_running_process_is_refused_once_built(
