@@ -138,3 +138,8 @@ def disconnects_are_operational(engine: AsyncEngine) -> None:
             context.original_exception,
             connection_invalidated=True,
         )
+
+
+def values_of(source: object, *names: str) -> dict[str, Any]:
+    """The named attributes of a row or record, as keyword arguments for another shape."""
+    return {name: getattr(source, name) for name in names}

@@ -24,6 +24,7 @@ from app.comparisons.schemas import (
     Lengths,
     ProtocolIn,
 )
+from app.db import values_of
 from app.errors import ValidationProblem
 from app.jobs.models import usage_of
 from app.params import as_utc
@@ -69,6 +70,13 @@ def call_read(call: JudgeCall) -> CallRead:
     )
 
 
+# The comparison's columns its answer shows as they are.
+VERDICT = (
+    "id", "status", "winner", "confidence", "position_consistent", "bias_detected", "agreement",
+    "simulated", "self_preference_risk",
+)  # fmt: skip
+
+
 def to_read(
     comparison: Comparison, calls: Sequence[JudgeCall], tags: dict[str, str]
 ) -> ComparisonRead:
@@ -88,15 +96,7 @@ def to_read(
         for name, version, role in comparison.panel["judges"]
     ]
     return ComparisonRead(
-        id=comparison.id,
-        status=comparison.status,
-        winner=comparison.winner,
-        confidence=comparison.confidence,
-        position_consistent=comparison.position_consistent,
-        bias_detected=comparison.bias_detected,
-        agreement=comparison.agreement,
-        simulated=comparison.simulated,
-        self_preference_risk=comparison.self_preference_risk,
+        **values_of(comparison, *VERDICT),
         judges=entries,
         excluded=[ExcludedRead(judge=n, reason=r) for n, r in comparison.panel["excluded"]],
         conflicted=comparison.panel.get("conflicted", []),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 from urllib.parse import parse_qs, urlencode
 
@@ -118,12 +119,31 @@ async def render_page(
     )
 
 
-@router.get("")
-async def show_overview(
-    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
-) -> Response:
-    """Every judge's position bias, consistency against the floors, flags and failures."""
-    return await render_page("overview", request, viewer, src, filters, renderer)
+def page_route(page: str, about: str) -> Callable[..., Awaitable[Response]]:
+    """The route of a page that needs nothing but the common filters."""
+
+    async def show(
+        request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
+    ) -> Response:
+        return await render_page(page, request, viewer, src, filters, renderer)
+
+    show.__name__ = show.__qualname__ = f"show_{page.replace('-', '_')}"
+    show.__doc__ = about
+    return show
+
+
+PLAIN_PAGES = (
+    (
+        "",
+        "overview",
+        "Every judge's position bias, consistency against the floors, flags and failures.",
+    ),
+    ("/reviewers", "reviewers", "Reviewer offsets with CIs and the ±τ band."),
+    ("/position-score", "position-score", "Position-score bias and length-score correlation."),
+    ("/leaderboard", "leaderboard", "Model ratings with CIs."),
+)
+for path, page, about in PLAIN_PAGES:
+    router.add_api_route(path, page_route(page, about), methods=["GET"])
 
 
 @router.get("/judge")
@@ -134,30 +154,6 @@ async def show_judge(
     if filters.judge is None:
         raise ValidationProblem("/judge: required on the judge page")
     return await render_page("judge", request, viewer, src, filters, renderer)
-
-
-@router.get("/reviewers")
-async def show_reviewers(
-    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
-) -> Response:
-    """Reviewer offsets with CIs and the ±τ band."""
-    return await render_page("reviewers", request, viewer, src, filters, renderer)
-
-
-@router.get("/position-score")
-async def show_position_score(
-    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
-) -> Response:
-    """Position-score bias and length-score correlation."""
-    return await render_page("position-score", request, viewer, src, filters, renderer)
-
-
-@router.get("/leaderboard")
-async def show_leaderboard(
-    request: Request, viewer: Viewer, src: SourcesDep, filters: FiltersDep, renderer: ChartsDep
-) -> Response:
-    """Model ratings with CIs."""
-    return await render_page("leaderboard", request, viewer, src, filters, renderer)
 
 
 @router.get("/charts/{page}/{name}.json")

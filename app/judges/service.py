@@ -16,6 +16,7 @@ from pydantic import SecretStr
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import values_of
 from app.errors import Conflict, ManagedByFile, NotFound, ValidationProblem
 from app.judges import crypto
 from app.judges.models import Judge, JudgeVersion
@@ -24,25 +25,20 @@ from app.judging.egress import EgressPolicy, EgressRefused
 from app.judging.types import OFFICIAL_BASE_URLS, JudgeConfig, SimKnobs
 from app.judging.versioning import judge_config_hash
 
+# The stored fields the judging layer takes as they are.
+SAME_FIELDS = (
+    "provider", "model", "base_url", "family", "temperature", "timeout_s", "max_concurrency",
+    "rpm", "json_mode", "logprobs", "price_in_per_mtok", "price_out_per_mtok",
+)  # fmt: skip
+
 
 def to_judge_config(name: str, fields: JudgeFields, api_key: str | None) -> JudgeConfig:
     """The judging layer's view of a stored configuration."""
     sim = fields.sim.model_dump() if fields.sim else {}
     return JudgeConfig(
         name=name,
-        provider=fields.provider,
-        model=fields.model,
-        base_url=fields.base_url,
         api_key=api_key,
-        family=fields.family,
-        temperature=fields.temperature,
-        timeout_s=fields.timeout_s,
-        max_concurrency=fields.max_concurrency,
-        rpm=fields.rpm,
-        json_mode=fields.json_mode,
-        logprobs=fields.logprobs,
-        price_in_per_mtok=fields.price_in_per_mtok,
-        price_out_per_mtok=fields.price_out_per_mtok,
+        **values_of(fields, *SAME_FIELDS),
         templates={str(name): source for name, source in fields.templates.items()},
         label_pool=tuple((l1, l2) for l1, l2 in fields.label_pool) if fields.label_pool else None,
         sim=SimKnobs(**sim),

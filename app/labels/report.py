@@ -66,6 +66,12 @@ class LabelData:
             self.labels.update(multi=n, unanimous=n if row.unanimous else 0)
 
 
+ESTIMATES = (
+    "call_accuracy", "call_accuracy_ci95", "verdict_accuracy", "verdict_accuracy_ci95",
+    "cohen_kappa",
+)  # fmt: skip
+
+
 def _share(k: int, n: int) -> float | None:
     return k / n if n else None
 
@@ -92,11 +98,8 @@ def human_agreement(data: LabelData) -> HumanAgreementSection:
         n_calls=n_calls,
         n_comparisons=n_comparisons,
         n_verdicts=n_verdicts,
-        call_accuracy=None,
-        call_accuracy_ci95=None,
-        verdict_accuracy=None,
-        verdict_accuracy_ci95=None,
-        cohen_kappa=None,
+        # Estimated below once there are enough labelled comparisons.
+        **dict.fromkeys(ESTIMATES),
         labeler_agreement=_share(labels["unanimous"], labels["multi"]),
         from_queue_share=_share(labels["from_queue"], labels["gold"]),
         disputed=labels["disputed"],

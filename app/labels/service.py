@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import Comparison
-from app.db import utcnow
+from app.db import utcnow, values_of
 from app.errors import NotFound
 from app.labels import queries
 from app.labels.models import Label
@@ -67,11 +67,8 @@ async def create_label(
     await session.commit()
     label = LabelRead(
         comparison_id=comparison_id,
-        labeler=body.labeler,
-        winner=body.winner,
-        from_queue=body.from_queue,
-        created_at=stored.created_at,
-        updated_at=stored.updated_at,
+        **values_of(body, "labeler", "winner", "from_queue"),
+        **values_of(stored, "created_at", "updated_at"),
         gold=gold_read(gold),
     )
     return label, stored.created_at == stored.updated_at
@@ -79,16 +76,8 @@ async def create_label(
 
 def queue_item(comparison: Comparison, tags: dict[str, str]) -> QueueItem:
     """What a labeler is shown of a comparison."""
-    return QueueItem(
-        id=comparison.id,
-        prompt=comparison.prompt,
-        response_a=comparison.response_a,
-        response_b=comparison.response_b,
-        reference=comparison.reference,
-        criteria=comparison.criteria,
-        tags=tags,
-        created_at=comparison.created_at,
-    )
+    shown = ("id", "prompt", "response_a", "response_b", "reference", "criteria", "created_at")
+    return QueueItem(**values_of(comparison, *shown), tags=tags)
 
 
 async def labeling_queue(

@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import stats
 from app.comparisons.callscope import ReportFilters, prepare
 from app.config import Settings
+from app.db import values_of
 from app.labels.report import label_sections
 from app.reports import queries
 from app.reports.rollups import call_cube as cube_from_rollups
@@ -570,11 +571,5 @@ async def build_report(
 
 def scoring_filters(filters: ReportFilters) -> ScoringFilters:
     """The report's filters as the scoring sections take them (no protocol there)."""
-    return ScoringFilters(
-        since=filters.since,
-        until=filters.until,
-        judge=filters.judge,
-        judge_version=filters.judge_version,
-        tags=filters.tags,
-        rubric=filters.rubric,
-    )
+    shared = ("since", "until", "judge", "judge_version", "tags", "rubric")
+    return ScoringFilters(**values_of(filters, *shared))

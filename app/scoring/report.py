@@ -31,14 +31,13 @@ from app.scoring.design import ComponentFit, fit_component, largest_component
 from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
 from app.scoring.schemas import (
     LengthScoreSection,
-    PooledCorrelationRead,
     PositionEffectRead,
     PositionScoreSection,
     ReviewerCorrelationRead,
     ReviewerRead,
     ScoringSections,
 )
-from app.scoring.stats import classify_offset, descriptive_z, fisher_pool
+from app.scoring.stats import PooledCorrelationRead, classify_offset, descriptive_z, fisher_pool
 from app.stats import tier
 
 
@@ -149,7 +148,7 @@ async def rubric_fit(
 
 
 def _pooled(correlations: list[tuple[float, int]]) -> PooledCorrelationRead:
-    return PooledCorrelationRead.model_validate(fisher_pool(correlations))
+    return fisher_pool(correlations)
 
 
 async def length_section(

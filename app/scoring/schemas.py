@@ -18,7 +18,7 @@ from pydantic import (
 from app.config import SelfPreferencePolicy
 from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue, check_text
 from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
-from app.scoring.stats import Band, Classification
+from app.scoring.stats import Classification, PooledCorrelationRead
 from app.stats import Interval, Tier
 
 Status = Literal["running", "complete", "partial", "failed"]
@@ -252,20 +252,6 @@ class PositionScoreSection(BaseModel):
     reason: Literal["insufficient_data", "not_identified"] | None
     sampled: bool
     n_used: int
-
-
-class PooledCorrelationRead(BaseModel):
-    """Fisher-z pool of per-(reviewer, session) Pearson correlations of length and score."""
-
-    sessions: int
-    pooled_r: float | None
-    ci95: Interval | None
-    q: float | None
-    i2: float | None
-    heterogeneous: bool | None
-    band: Band | None
-    tier: Tier
-    reason: Literal["insufficient_data"] | None
 
 
 class ReviewerCorrelationRead(PooledCorrelationRead):

@@ -13,6 +13,7 @@ from typing import Literal, NamedTuple, TypedDict, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import BaseModel
 from scipy import stats
 from scipy.sparse import coo_array
 from scipy.sparse.csgraph import connected_components
@@ -433,8 +434,8 @@ def calibrated_score(score: float, offset: float) -> float:
 # Length-score correlation
 
 
-class PooledCorrelation(TypedDict):
-    """Fisher-z fixed-effect pool of per-session Pearson correlations."""
+class PooledCorrelationRead(BaseModel):
+    """Fisher-z pool of per-(reviewer, session) Pearson correlations of length and score."""
 
     sessions: int
     pooled_r: float | None
@@ -468,11 +469,11 @@ def correlation_band(r: float) -> Band:
     return "strong_negative"
 
 
-def fisher_pool(correlations: Sequence[tuple[float, int]]) -> PooledCorrelation:
+def fisher_pool(correlations: Sequence[tuple[float, int]]) -> PooledCorrelationRead:
     """Pool (r_i, n_i) pairs by Fisher z with weights n_i − 3; |r| = 1 is skipped."""
     used = [(r, n) for r, n in correlations if abs(r) < 1]
     k = len(used)
-    result = PooledCorrelation(
+    result = PooledCorrelationRead(
         sessions=k,
         pooled_r=None,
         ci95=None,
@@ -483,8 +484,8 @@ def fisher_pool(correlations: Sequence[tuple[float, int]]) -> PooledCorrelation:
         tier=tier("sessions", k),
         reason=None,
     )
-    if result["tier"] == "insufficient":
-        result["reason"] = "insufficient_data"
+    if result.tier == "insufficient":
+        result.reason = "insufficient_data"
         return result
     z = np.arctanh([r for r, _ in used])
     w = np.array([n - 3.0 for _, n in used])
@@ -493,9 +494,9 @@ def fisher_pool(correlations: Sequence[tuple[float, int]]) -> PooledCorrelation:
     q = float(w @ (z - z_bar) ** 2)
     i2 = max(0.0, (q - (k - 1)) / q) if q > 0 else 0.0
     pooled = math.tanh(z_bar)
-    result["pooled_r"], result["band"] = pooled, correlation_band(pooled)
-    result["ci95"] = (math.tanh(z_bar - Z95 * se), math.tanh(z_bar + Z95 * se))
-    result["q"], result["i2"], result["heterogeneous"] = q, i2, i2 > 0.5
+    result.pooled_r, result.band = pooled, correlation_band(pooled)
+    result.ci95 = (math.tanh(z_bar - Z95 * se), math.tanh(z_bar + Z95 * se))
+    result.q, result.i2, result.heterogeneous = q, i2, i2 > 0.5
     return result
 
 

@@ -265,14 +265,14 @@ def test_fisher_pool_matches_hand_computation() -> None:
     ]
     pooled = ss.fisher_pool(pairs)
     expected = hand_pool(pairs)
-    assert pooled["sessions"] == 10
-    assert pooled["pooled_r"] == pytest.approx(expected["r"])
-    assert pooled["ci95"] == pytest.approx((expected["low"], expected["high"]))
-    assert pooled["q"] == pytest.approx(expected["q"])
-    assert pooled["i2"] == pytest.approx(expected["i2"])
-    assert pooled["heterogeneous"] is (expected["i2"] > 0.5)
-    assert pooled["band"] == ss.correlation_band(expected["r"])
-    assert pooled["tier"] == "preliminary"
+    assert pooled.sessions == 10
+    assert pooled.pooled_r == pytest.approx(expected["r"])
+    assert pooled.ci95 == pytest.approx((expected["low"], expected["high"]))
+    assert pooled.q == pytest.approx(expected["q"])
+    assert pooled.i2 == pytest.approx(expected["i2"])
+    assert pooled.heterogeneous is (expected["i2"] > 0.5)
+    assert pooled.band == ss.correlation_band(expected["r"])
+    assert pooled.tier == "preliminary"
 
 
 def test_fisher_pool_skips_perfect_correlations() -> None:
@@ -282,25 +282,25 @@ def test_fisher_pool_skips_perfect_correlations() -> None:
 
 def test_identical_correlations_have_no_heterogeneity() -> None:
     pooled = ss.fisher_pool([(0.8, 10)] * 12)
-    assert pooled["q"] == pytest.approx(0.0)
-    assert pooled["i2"] == 0.0
-    assert pooled["heterogeneous"] is False
-    assert pooled["pooled_r"] == pytest.approx(0.8)
-    assert pooled["band"] == "strong_positive"
+    assert pooled.q == pytest.approx(0.0)
+    assert pooled.i2 == 0.0
+    assert pooled.heterogeneous is False
+    assert pooled.pooled_r == pytest.approx(0.8)
+    assert pooled.band == "strong_positive"
 
 
 def test_opposite_correlations_are_heterogeneous() -> None:
     pooled = ss.fisher_pool([(0.8, 30), (-0.8, 30)] * 5)
-    assert pooled["i2"] is not None
-    assert pooled["i2"] > 0.9
-    assert pooled["heterogeneous"] is True
+    assert pooled.i2 is not None
+    assert pooled.i2 > 0.9
+    assert pooled.heterogeneous is True
 
 
 def test_fewer_than_ten_sessions_give_no_pooled_estimate() -> None:
     pooled = ss.fisher_pool([(0.5, 10)] * 9)
-    assert pooled["sessions"] == 9
-    assert pooled["pooled_r"] is None
-    assert pooled["reason"] == "insufficient_data"
+    assert pooled.sessions == 9
+    assert pooled.pooled_r is None
+    assert pooled.reason == "insufficient_data"
 
 
 @pytest.mark.parametrize(
