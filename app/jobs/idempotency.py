@@ -12,9 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import timedelta
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,7 +26,13 @@ IDEMPOTENCY_TTL = timedelta(hours=24)
 Row = TypeVar("Row", bound=Idempotent)
 
 
-def request_hash(request: BaseModel) -> str:
+class Dumpable(Protocol):
+    """A validated request (a pydantic model)."""
+
+    def model_dump(self, *, mode: str) -> dict[str, Any]: ...
+
+
+def request_hash(request: Dumpable) -> str:
     """SHA-256 of the canonical JSON of the validated request."""
     canonical = json.dumps(request.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()

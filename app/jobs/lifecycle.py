@@ -242,7 +242,7 @@ async def run_request(
 ) -> Outcome[ReadT]:
     """A synchronous request, end to end; every call is stored as it completes."""
     key = idempotency.stored_key(idempotency_key, services.keeper)
-    digest = idempotency.request_hash(request)  # type: ignore[arg-type]
+    digest = idempotency.request_hash(request)
     if key:
         replay = await find_replay(kind, principal.key_id, key, digest, services)
         if replay is not None:
@@ -290,7 +290,7 @@ async def run_item(
     attempt, and the item's lease decides who carries on.
     """
     timeout_s = timeout_of(request, services.settings)
-    digest = idempotency.request_hash(request)  # type: ignore[arg-type]
+    digest = idempotency.request_hash(request)
     async with services.sessionmaker() as session:
         found: Any = await session.get(kind.tables.job, job_id)
         if found is not None and not needs_run(found):
