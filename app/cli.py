@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
@@ -13,7 +14,13 @@ import uvicorn
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.auth import keys
-from app.config import UnsafeSettingsError, check_secret_key, check_startup_safety, get_settings
+from app.config import (
+    Settings,
+    UnsafeSettingsError,
+    check_secret_key,
+    check_startup_safety,
+    get_settings,
+)
 from app.db import create_engine, create_sessionmaker
 
 T = TypeVar("T")
@@ -29,23 +36,42 @@ app.add_typer(keys_app, name="keys")
 def serve(
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to bind")] = 8000,
+    workers: Annotated[
+        int, typer.Option(min=1, help="API processes sharing the port (PostgreSQL and Redis only)")
+    ] = 1,
 ) -> None:
-    """Run the API (one process) with uvicorn."""
+    """Run the API with uvicorn: one process, or `--workers N` sharing the port."""
     settings = get_settings()
     try:
         check_startup_safety(settings, host)
+        check_workers(settings, workers)
     except UnsafeSettingsError as exc:
         typer.echo(f"refusing to start: {exc}", err=True)
         raise typer.Exit(2) from exc
-    from app.main import create_app
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_config": None,
+        "timeout_graceful_shutdown": int(settings.shutdown_grace_s),
+    }
+    if workers == 1:
+        from app.main import create_app
 
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_config=None,
-        timeout_graceful_shutdown=int(settings.shutdown_grace_s),
-    )
+        uvicorn.run(create_app(settings), **options)
+        return
+    # Each process builds its own app from the environment, and takes 1/N of the bounds.
+    os.environ["FAIRPAIR_SERVE_WORKERS"] = str(workers)
+    uvicorn.run("app.main:create_app", factory=True, workers=workers, **options)
+
+
+def check_workers(settings: Settings, workers: int) -> None:
+    """More than one API process needs state they can share: PostgreSQL, and Redis for the batch
+    queue (without it each process would run its own in-process queue)."""
+    if workers > 1 and (settings.is_embedded or not settings.redis_url):
+        raise UnsafeSettingsError(
+            "--workers > 1 needs PostgreSQL (FAIRPAIR_DATABASE_URL) and FAIRPAIR_REDIS_URL; "
+            "the embedded default runs one process"
+        )
 
 
 @app.command()

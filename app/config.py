@@ -46,6 +46,10 @@ class Settings(BaseSettings):
     max_request_concurrency: int = 16
     max_concurrency: int = 256
     max_pending: int = 1_000
+    # API processes sharing the load (`fairpair serve --workers N` sets it for each of them): a
+    # process takes 1/N of every in-process bound (judge calls in flight and waiting, each judge's
+    # max_concurrency), so that the bounds hold for the whole server. rpm is shared through Redis.
+    serve_workers: int = Field(default=1, ge=1)
     max_tags: int = 16
 
     # Self-preference (PRODUCT.md capability 2).
@@ -96,6 +100,10 @@ class Settings(BaseSettings):
     # Batch items one process (a worker, or the API without Redis) runs at once.
     worker_concurrency: int = Field(default=16, ge=1)
     batch_stream_maxlen: int = Field(default=1_000_000, ge=10_000)
+
+    def per_process(self, bound: int) -> int:
+        """This process's share of a bound the whole server must keep (at least 1)."""
+        return max(1, bound // self.serve_workers)
 
     @property
     def is_embedded(self) -> bool:

@@ -96,7 +96,10 @@ def lifespan_for(settings: Settings, transport_for: TransportFactory | None = No
         registry = JudgeRegistry(settings, sessionmaker, transport_for, limiters)
         await registry.start()
         in_flight: set[asyncio.Task[Any]] = set()
-        pool = JudgePool(settings.max_concurrency, settings.max_pending)
+        pool = JudgePool(
+            settings.per_process(settings.max_concurrency),
+            settings.per_process(settings.max_pending),
+        )
         writes = GroupCommit(sessionmaker)
         jobs = Services(settings, sessionmaker, registry, pool, writes, keeper)
         calibrations = CalibrationCache()

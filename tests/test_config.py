@@ -41,3 +41,10 @@ def test_secret_key_never_appears_in_the_settings_repr() -> None:
     settings = Settings(secret_key="super-secret-value")
     assert "super-secret-value" not in repr(settings)
     assert "super-secret-value" not in settings.model_dump_json()
+
+
+def test_each_api_process_takes_its_share_of_the_servers_bounds() -> None:
+    settings = Settings(serve_workers=3)
+    assert settings.per_process(256) == 85
+    assert settings.per_process(2) == 1  # never below one
+    assert Settings().per_process(256) == 256

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -19,9 +20,11 @@ from sqlalchemy import select
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import create_engine, create_sessionmaker
 from app.judges.models import JudgeVersion
+from tests.batches.support import redis_server
 from tests.support.processes import FAIRPAIR, free_port, run_cli, running, wait_until_up
 
 EQUAL = "\n[sim q=0]"
+SECRET_KEY = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 T = TypeVar("T")
 
 
@@ -54,7 +57,7 @@ def test_postgresql_deployment_round_trips_judges_and_compares_over_real_http(
     sim_port, api_port = free_port(), free_port()
     env = {
         "FAIRPAIR_DATABASE_URL": own_pg,
-        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        "FAIRPAIR_SECRET_KEY": SECRET_KEY,
         "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),
         # The API-posted judge below is the sim judge on loopback (README "Security").
         "FAIRPAIR_JUDGE_HOSTS_ALLOW": "127.0.0.1",
@@ -170,7 +173,7 @@ def test_sigkill_mid_comparison_keeps_completed_calls_and_the_sweeper_closes_it(
     sim_port, api_port = free_port(), free_port()
     env = {
         "FAIRPAIR_DATABASE_URL": own_pg,
-        "FAIRPAIR_SECRET_KEY": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        "FAIRPAIR_SECRET_KEY": SECRET_KEY,
         "FAIRPAIR_AUTH": "off",
         "FAIRPAIR_SWEEP_GRACE_S": "0",
         "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),
@@ -247,3 +250,69 @@ def test_sqlite_deployment_compares_through_the_sim_judge_over_http(tmp_path: Pa
         assert (answer["status"], answer["winner"], answer["simulated"]) == ("complete", "B", False)
         stored = httpx2.get(f"{base}/v1/comparisons/{answer['id']}").json()
         assert stored == answer
+
+
+def api_processes(server: subprocess.Popen[bytes]) -> list[int]:
+    """The uvicorn worker processes under `fairpair serve --workers N` (not multiprocessing's
+    resource tracker)."""
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    return [
+        int(pid)
+        for pid in children
+        if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+    ]
+
+
+def test_two_api_processes_share_the_port_answer_and_shut_down_gracefully(
+    own_pg: str, tmp_path: Path
+) -> None:
+    sim_port, api_port = free_port(), free_port()
+    with redis_server() as redis:
+        env = {
+            "FAIRPAIR_DATABASE_URL": own_pg,
+            "FAIRPAIR_REDIS_URL": redis.url,
+            "FAIRPAIR_SECRET_KEY": SECRET_KEY,
+            "FAIRPAIR_JUDGES_FILE": str(judges_file(tmp_path, sim_port)),
+        }
+        run_cli("migrate", env=env)
+        admin = run_cli("keys", "create", "--name", "ops", "--scopes", "admin", env=env)
+        headers = {"Authorization": f"Bearer {admin.splitlines()[-1]}"}
+        base = f"http://127.0.0.1:{api_port}"
+        body = {"prompt": "2+2?", "response_a": "4\n[sim q=2]", "response_b": "5\n[sim q=-2]"}
+        sim_url = f"http://127.0.0.1:{sim_port}/v1/models"
+        with (
+            running("sim-judge", "--port", str(sim_port), "--latency-ms", "400", env={},
+                    health_url=sim_url),
+            running("serve", "--port", str(api_port), "--workers", "2", env=env,
+                    health_url=f"{base}/readyz") as server,
+        ):  # fmt: skip
+            assert len(api_processes(server)) == 2
+
+            def compare() -> httpx2.Response:
+                return httpx2.post(f"{base}/v1/compare", json=body, headers=headers, timeout=30)
+
+            with ThreadPoolExecutor(4) as pool:
+                answers = list(pool.map(lambda _: compare(), range(4)))
+                assert [a.status_code for a in answers] == [200] * 4
+                assert {a.json()["status"] for a in answers} == {"complete"}
+                in_flight = pool.submit(compare)
+                time.sleep(0.2)  # the judges are thinking (400 ms a call)
+                server.send_signal(signal.SIGTERM)
+                assert in_flight.result().status_code == 200  # drained, not cut
+            assert server.wait(timeout=30) == 0
+    stored = asyncio.run(rows(own_pg, Comparison))
+    assert [c.status for c in stored] == ["complete"] * 5
+
+
+def test_more_than_one_api_process_is_refused_on_the_embedded_default(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [FAIRPAIR, "serve", "--port", str(free_port()), "--workers", "2"],
+        cwd=tmp_path,
+        env=os.environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "--workers > 1 needs PostgreSQL" in result.stderr

@@ -298,7 +298,7 @@ class JudgeRegistry:
         trusted = judge.source != "api"  # the judges file's and the built-in judges
         egress = self.api_rules.egress.trusting() if trusted else self.api_rules.egress
         transport = self.transport_for(judge.name) or GuardedTransport(
-            egress, config.max_concurrency
+            egress, self.settings.per_process(config.max_concurrency)
         )
         client = build_judge(
             config, transport=transport, limiter=self._limiter(judge.name, config.rpm)
