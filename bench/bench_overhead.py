@@ -1,6 +1,7 @@
 """Overhead of `POST /v1/compare` over a bare SDK client, and the API's memory (issue 12: 1, 4).
 
-    .venv/bin/python bench/bench_overhead.py [--concurrency 1 16 64] [--replicas 1] [--soak-s 0]
+    .venv/bin/python bench/bench_overhead.py [--concurrency 1 16 64] [--replicas 1] [--workers 1]
+        [--soak-s 0]
 
 Starts `fairpair sim-judge --latency-ms 100` and `fairpair serve` (PostgreSQL: a fresh migrated
 database; one judge with provider "openai" pointing at the sim-judge; auth on) as processes.
@@ -15,9 +16,10 @@ Latencies are per comparison as the client sees it; CPU is read from /proc for t
 connected to the benchmark's database, and the share of the machine's CPU the hypervisor stole
 for other guests (`/proc/stat`; runs with more than a few percent stolen say little about the
 code). `--replicas N` runs N `fairpair serve` processes sharing the database, and the load
-generator spreads comparisons over them round-robin, as a balancer would. `--soak-s N` then runs
-concurrency 16 for N seconds and samples the API's RSS. Prints one table row per run and the
-memory figures.
+generator spreads comparisons over them round-robin, as a balancer would; `--workers N` runs
+`fairpair serve --workers N` (with a redis-server of its own), its CPU summed over the
+processes. `--soak-s N` then runs concurrency 16 for N seconds and samples the API's RSS.
+Prints one table row per run and the memory figures.
 """
 
 from __future__ import annotations
@@ -421,6 +423,35 @@ def row(name: str, c: int, r: dict[str, Any], load: str, memory: str = "-") -> s
     )
 
 
+def worker_pids(server: int) -> list[int]:
+    """The uvicorn worker processes under a `fairpair serve --workers N` (none for one process),
+    without multiprocessing's resource tracker."""
+    children = Path(f"/proc/{server}/task/{server}/children").read_text().split()
+    return [
+        int(pid)
+        for pid in children
+        if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A redis-server of the benchmark's own on a free port; its URL."""
+    port = free_port()
+    with open(folder / "redis.log", "wb") as out:
+        proc = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        time.sleep(0.5)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def api_memory(pids: list[int]) -> str:
     """RSS and peak RSS (VmHWM) of the API, summed over its processes."""
     rss = sum(rss_mb(p) for p in pids)
@@ -434,6 +465,9 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies comparisons per run")
     parser.add_argument(
         "--replicas", type=int, default=1, help="`fairpair serve` processes, requests spread"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="`fairpair serve --workers N` (own redis-server)"
     )
     parser.add_argument("--latency-ms", type=float, default=100)
     parser.add_argument("--soak-s", type=float, default=0, help="memory soak at concurrency 16")
@@ -486,25 +520,29 @@ def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None
     api_ports = [free_port() for _ in range(args.replicas)]
     sim_url = f"http://127.0.0.1:{sim_port}"
     api_url = ",".join(f"http://127.0.0.1:{port}" for port in api_ports)
+    serve = [FAIRPAIR, "serve", "--workers", str(args.workers)]
     with contextlib.ExitStack() as stack:
+        if args.workers > 1:  # several API processes need a Redis they share
+            env["FAIRPAIR_REDIS_URL"] = stack.enter_context(redis_server(folder))
         sim_pid = stack.enter_context(
             process(sim_argv, {}, f"{sim_url}/v1/models", folder / "sim.log")
         )
-        api_pids = [
+        servers = [
             stack.enter_context(
                 process(
-                    [FAIRPAIR, "serve", "--port", str(port)],
+                    [*serve, "--port", str(port)],
                     env,
-                    f"http://127.0.0.1:{port}/healthz",
+                    f"http://127.0.0.1:{port}/readyz",
                     folder / f"api-{port}.log",
                 )
             )
             for port in api_ports
         ]
         time.sleep(1.0)
+        api_pids = [pid for server in servers for pid in (server, *worker_pids(server))]
         print(
-            f"sim-judge --latency-ms {args.latency_ms:g}; API: {args.replicas} `fairpair serve` "
-            f"process(es) {api_pids}; cores: {os.cpu_count()}"
+            f"sim-judge --latency-ms {args.latency_ms:g}; API: {args.replicas} `fairpair serve "
+            f"--workers {args.workers}` process(es) {api_pids}; cores: {os.cpu_count()}"
         )
         print(
             "| run | concurrency | comparisons | comparisons/s | p50 ms | p99 ms "
