@@ -21,7 +21,14 @@ from app.comparisons.models import Comparison, JudgeCall
 from app.db import create_engine, create_sessionmaker
 from app.judges.models import JudgeVersion
 from tests.batches.support import redis_server
-from tests.support.processes import FAIRPAIR, free_port, run_cli, running, wait_until_up
+from tests.support.processes import (
+    FAIRPAIR,
+    free_port,
+    run_cli,
+    run_fairpair,
+    running,
+    wait_until_up,
+)
 
 EQUAL = "\n[sim q=0]"
 SECRET_KEY = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -153,15 +160,8 @@ def test_embedded_default_serves_health_openapi_and_a_simulated_comparison(tmp_p
 
 
 def test_auth_off_on_a_public_address_refuses_to_start(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [FAIRPAIR, "serve", "--host", "0.0.0.0", "--port", str(free_port())],
-        cwd=tmp_path,
-        env={**os.environ, "FAIRPAIR_AUTH": "off"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    args = ("serve", "--host", "0.0.0.0", "--port", str(free_port()))
+    result = run_fairpair(*args, env={"FAIRPAIR_AUTH": "off"}, cwd=tmp_path)
     assert result.returncode != 0
     assert "loopback" in result.stderr
 
@@ -305,14 +305,7 @@ def test_two_api_processes_share_the_port_answer_and_shut_down_gracefully(
 
 
 def test_more_than_one_api_process_is_refused_on_the_embedded_default(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [FAIRPAIR, "serve", "--port", str(free_port()), "--workers", "2"],
-        cwd=tmp_path,
-        env=os.environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    args = ("serve", "--port", str(free_port()), "--workers", "2")
+    result = run_fairpair(*args, env={}, cwd=tmp_path)
     assert result.returncode == 2
     assert "--workers > 1 needs PostgreSQL" in result.stderr

@@ -103,42 +103,47 @@ async def post(
     return await api.post(kind.path, headers=with_key, json=kind.body)
 
 
+async def orphan(
+    api: httpx2.AsyncClient, kind: KindUnderTest, admin: dict[str, str], url: str, key: str | None
+) -> str:
+    """A job answered over HTTP, then left as a killed process leaves it; its id."""
+    first = await post(api, kind, admin, key)
+    assert first.status_code == 200
+    job_id: str = first.json()["id"]
+    await set_row(url, kind, job_id, **orphaned())
+    return job_id
+
+
 async def test_an_orphan_with_a_result_is_closed_and_replayed_on_replay(
     api: httpx2.AsyncClient, kind: KindUnderTest, admin: dict[str, str], clean_pg: str
 ) -> None:
-    first = await post(api, kind, admin, "k-1")
-    assert first.status_code == 200
-    await set_row(clean_pg, kind, first.json()["id"], **orphaned())
+    job_id = await orphan(api, kind, admin, clean_pg, "k-1")
     again = await post(api, kind, admin, "k-1")
     assert again.status_code == 200
     assert again.headers.get("Idempotent-Replayed") == "true"
-    assert again.json()["id"] == first.json()["id"]
+    assert again.json()["id"] == job_id
     assert (again.json()["status"], again.json()["error_kind"]) == ("partial", "interrupted")
 
 
 async def test_an_orphan_without_a_result_releases_its_key_like_a_failed_job(
     api: httpx2.AsyncClient, kind: KindUnderTest, admin: dict[str, str], clean_pg: str
 ) -> None:
-    first = await post(api, kind, admin, "k-1")
-    assert first.status_code == 200
-    await set_row(clean_pg, kind, first.json()["id"], **orphaned())
-    await unanswer_calls(clean_pg, kind, first.json()["id"])
+    job_id = await orphan(api, kind, admin, clean_pg, "k-1")
+    await unanswer_calls(clean_pg, kind, job_id)
     again = await post(api, kind, admin, "k-1")
     assert again.status_code == 200
     assert "Idempotent-Replayed" not in again.headers  # ran afresh
-    assert again.json()["id"] != first.json()["id"]
+    assert again.json()["id"] != job_id
     assert again.json()["status"] == "complete"
-    closed = (await api.get(kind.read.format(id=first.json()["id"]), headers=admin)).json()
+    closed = (await api.get(kind.read.format(id=job_id), headers=admin)).json()
     assert (closed["status"], closed["error_kind"]) == ("failed", "interrupted")
 
 
 async def test_an_orphan_is_closed_when_read(
     api: httpx2.AsyncClient, kind: KindUnderTest, admin: dict[str, str], clean_pg: str
 ) -> None:
-    first = await post(api, kind, admin)
-    assert first.status_code == 200
-    await set_row(clean_pg, kind, first.json()["id"], **orphaned())
-    read = (await api.get(kind.read.format(id=first.json()["id"]), headers=admin)).json()
+    job_id = await orphan(api, kind, admin, clean_pg, None)
+    read = (await api.get(kind.read.format(id=job_id), headers=admin)).json()
     assert (read["status"], read["error_kind"]) == ("partial", "interrupted")
 
 

@@ -16,6 +16,7 @@ from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.protocols import Pick
 from app.db import create_engine, create_sessionmaker
 from app.labels.models import Label
+from tests.support.rows import comparison_row, tag_rows
 
 # Inside the report's default 30-day window.
 BASE_TIME = datetime.now(UTC).replace(microsecond=0) - timedelta(days=3)
@@ -78,38 +79,18 @@ class Rows:
         """A swap comparison judged by `swaps`; returns its id."""
         comparison_id = str(uuid.uuid4())
         self.comparisons.append(
-            {
-                "id": comparison_id,
-                "created_at": at,
-                "completed_at": at,
-                "deadline_at": at,
-                "status": status,
-                "api_key_id": "",
-                "request_hash": "0" * 64,
-                "prompt": f"prompt {comparison_id}",
-                "response_a": "a",
-                "response_b": "a" if placebo else "b",
-                "len_a": 1,
-                "len_b": 1,
-                "placebo": placebo,
-                "criteria": None,
-                "protocol": "swap",
-                "protocol_params": {"kind": "swap"},
-                "planned_rounds": 2,
-                "self_preference": "allow",
-                "timeout_s": 120.0,
-                "self_preference_risk": False,
-                "simulated": False,
-                "panel": {"judges": [[s.judge, 1, s.role] for s in swaps], "excluded": []},
-                "winner": panel_winner(swaps),
-                "judge_results": {
+            comparison_row(
+                comparison_id, at, status=status, placebo=placebo,
+                prompt=f"prompt {comparison_id}", criteria=None, self_preference_risk=False,
+                simulated=False,
+                panel={"judges": [[s.judge, 1, s.role] for s in swaps], "excluded": []},
+                winner=panel_winner(swaps),
+                judge_results={
                     s.judge: ({"winner": s.verdict} if s.verdict else None) for s in swaps
                 },
-            }
-        )
-        self.tags += [
-            {"comparison_id": comparison_id, "key": k, "value": v} for k, v in (tags or {}).items()
-        ]
+            )
+        )  # fmt: skip
+        self.tags += tag_rows(comparison_id, tags)
         for swap in swaps:
             rounds = [
                 (0, "AB", swap.ab, swap.confidence[0]),

@@ -43,6 +43,7 @@ from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.ratings import LAMBDA
 from app.schema import upgrade
 from tests.comparisons.test_compare_api import sim_judges
+from tests.support.rows import comparison_row, tag_rows
 
 BASE_TIME = datetime(2026, 1, 10, 12, tzinfo=UTC)
 Game = tuple[str, str, str]  # model_a, model_b, winner (A | B | tie)
@@ -71,33 +72,12 @@ class StoredComparisons:
         """One stored comparison with its final verdict."""
         comparison_id = str(uuid.uuid4())
         self.rows.append(
-            {
-                "id": comparison_id,
-                "created_at": at,
-                "completed_at": at,
-                "deadline_at": at,
-                "status": status,
-                "api_key_id": "",
-                "request_hash": "0" * 64,
-                "prompt": "p",
-                "response_a": "a",
-                "response_b": "a" if placebo else "b",
-                "len_a": len_a,
-                "len_b": len_b,
-                "placebo": placebo,
-                "model_a": model_a,
-                "model_b": model_b,
-                "protocol": "swap",
-                "protocol_params": {"kind": "swap"},
-                "planned_rounds": 2,
-                "self_preference": "allow",
-                "timeout_s": 120.0,
-                "winner": winner,
-                "panel": {"judges": [], "excluded": []},
-            }
-        )
-        for key, value in (tags or {}).items():
-            self.tags.append({"comparison_id": comparison_id, "key": key, "value": value})
+            comparison_row(
+                comparison_id, at, status=status, placebo=placebo, len_a=len_a, len_b=len_b,
+                model_a=model_a, model_b=model_b, winner=winner,
+            )
+        )  # fmt: skip
+        self.tags += tag_rows(comparison_id, tags)
 
     def add_games(self, games: list[Game], **fields: Any) -> None:
         """Several comparisons with default lengths."""

@@ -21,6 +21,7 @@ from app.judges.registry import RuntimeJudge
 from app.judging.base import Judge as JudgeClient
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
+from tests.support.rows import comparison_row, tag_rows
 
 # Inside the report's default 30-day window, with room on either side.
 BASE_TIME = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=3)
@@ -53,35 +54,13 @@ class StoredData:
         comparison_id = str(uuid.uuid4())
         self._protocols[comparison_id] = protocol
         self.comparisons.append(
-            {
-                "id": comparison_id,
-                "created_at": at,
-                "completed_at": at,
-                "deadline_at": at,
-                "status": status,
-                "api_key_id": "",
-                "request_hash": "0" * 64,
-                "prompt": "p",
-                "response_a": "a",
-                "response_b": "a" if placebo else "b",
-                "len_a": len_a,
-                "len_b": len_b,
-                "placebo": placebo,
-                "family_a": family_a,
-                "family_b": family_b,
-                "criteria": None,
-                "protocol": protocol,
-                "protocol_params": {"kind": protocol},
-                "planned_rounds": 2,
-                "self_preference": "allow",
-                "timeout_s": 120.0,
-                "panel": {"judges": [], "excluded": []},
-                "self_preference_risk": False,
-                "simulated": False,
-            }
-        )
-        for key, value in (tags or {}).items():
-            self.tags.append({"comparison_id": comparison_id, "key": key, "value": value})
+            comparison_row(
+                comparison_id, at, status=status, placebo=placebo, protocol=protocol,
+                len_a=len_a, len_b=len_b, family_a=family_a, family_b=family_b, criteria=None,
+                self_preference_risk=False, simulated=False,
+            )
+        )  # fmt: skip
+        self.tags += tag_rows(comparison_id, tags)
         return comparison_id
 
     def call(

@@ -11,8 +11,6 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import os
-import subprocess
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +30,7 @@ from app.keyring.models import InstanceSecret
 from app.keyring.service import stored_salt
 from app.models import Comparison
 from tests.security.provider import recording_provider
-from tests.support.processes import FAIRPAIR, free_port, run_cli
+from tests.support.processes import free_port, run_cli, run_fairpair
 
 KEY_1 = "1" * 64  # hex, 32 bytes
 KEY_2_BYTES = bytes(range(100, 132))
@@ -87,14 +85,7 @@ def test_a_hex_or_base64url_key_of_32_bytes_is_accepted_and_its_bytes_are_the_ke
 
 def test_a_short_key_stops_fairpair_serve_with_the_reason(clean_pg: str) -> None:
     env = {"FAIRPAIR_DATABASE_URL": clean_pg, "FAIRPAIR_SECRET_KEY": "s3cret-for-tests"}
-    started = subprocess.run(
-        [FAIRPAIR, "serve", "--port", str(free_port())],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    started = run_fairpair("serve", "--port", str(free_port()), env=env)
     assert started.returncode == 2
     assert "FAIRPAIR_SECRET_KEY must carry at least 256 bits" in started.stderr
     assert "s3cret-for-tests" not in started.stderr

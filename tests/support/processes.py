@@ -25,16 +25,24 @@ def free_port() -> int:
         return port
 
 
-def run_cli(*args: str, env: dict[str, str]) -> str:
-    """Run a fairpair command to completion; its stdout."""
-    result = subprocess.run(
+def run_fairpair(
+    *args: str, env: dict[str, str], cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a fairpair command to completion, whatever it exits with."""
+    return subprocess.run(
         [FAIRPAIR, *args],
+        cwd=cwd,
         env={**os.environ, **env},
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def run_cli(*args: str, env: dict[str, str]) -> str:
+    """Run a fairpair command that must succeed; its stdout."""
+    result = run_fairpair(*args, env=env)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
