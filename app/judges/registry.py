@@ -33,7 +33,7 @@ from app.judges import crypto, service
 from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JudgeCreate, JudgeFields, JudgesFile, SimSettings
 from app.judging.base import Judge as JudgeClient
-from app.judging.egress import EgressPolicy, GuardedTransport
+from app.judging.egress import EgressPolicy
 from app.judging.providers import build_judge
 from app.judging.ratelimit import LimiterFactory, RateLimiter
 
@@ -297,11 +297,12 @@ class JudgeRegistry:
         config = service.to_judge_config(judge.name, fields, self._api_key(judge, version, fields))
         trusted = judge.source != "api"  # the judges file's and the built-in judges
         egress = self.api_rules.egress.trusting() if trusted else self.api_rules.egress
-        transport = self.transport_for(judge.name) or GuardedTransport(
-            egress, self.settings.per_process(config.max_concurrency)
-        )
         client = build_judge(
-            config, transport=transport, limiter=self._limiter(judge.name, config.rpm)
+            config,
+            transport=self.transport_for(judge.name),
+            egress=egress,
+            max_connections=self.settings.per_process(config.max_concurrency),
+            limiter=self._limiter(judge.name, config.rpm),
         )
         return RuntimeJudge(
             name=judge.name,

@@ -9,9 +9,10 @@ chose. The rule, by the addresses a host name resolves to:
   for a trusted judge (the judges file, which the operator wrote);
 - every other address is public and reached.
 Decimal, hex or IPv4-mapped spellings of an address resolve to the address and are judged as it.
-The check runs when a judge is saved (its URL) and again inside every connection the judge's
-HTTP client opens (`GuardedTransport`): the client connects to an address it has just checked, so
-a name that resolves elsewhere after saving (DNS rebinding) reaches nothing forbidden.
+The check runs when a judge is saved (its URL) and again inside every connection a judge opens
+(`LeanWire` in app/judging/providers/wire.py; `GuardedBackend` for an httpx2 client): the client
+connects to an address it has just checked, so a name that resolves elsewhere after saving (DNS
+rebinding) reaches nothing forbidden.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ from __future__ import annotations
 import httpx2
 
 from app.judging.base import Judge
+from app.judging.egress import EgressPolicy
+from app.judging.providers.anthropic import AnthropicJudge
+from app.judging.providers.http import Connection
+from app.judging.providers.openai import OpenAIJudge
+from app.judging.providers.sim import SimJudge
 from app.judging.ratelimit import RateLimiter
 from app.judging.types import JudgeConfig
 
@@ -14,21 +19,21 @@ def build_judge(
     *,
     transport: httpx2.AsyncBaseTransport | None = None,
     limiter: RateLimiter | None = None,
+    egress: EgressPolicy | None = None,
+    max_connections: int | None = None,
 ) -> Judge:
     """The judge for `config`; `transport` replaces the network (tests, replays).
 
-    `limiter` counts the judge's `rpm` (shared through Redis); without one, the judge counts it
-    in process.
+    Without a transport an HTTP judge connects itself, only to addresses `egress` allows (by
+    default the judges file's trust), with at most `max_connections` (default: its
+    `max_concurrency`). `limiter` counts the judge's `rpm` (shared through Redis); without one,
+    the judge counts it in process.
     """
-    # Imported here so that a process using only the sim never loads both SDKs.
+    connection = Connection(
+        transport=transport, egress=egress, max_connections=max_connections, limiter=limiter
+    )
     if config.provider == "openai":
-        from app.judging.providers.openai import OpenAIJudge
-
-        return OpenAIJudge(config, transport=transport, limiter=limiter)
+        return OpenAIJudge(config, **connection)
     if config.provider == "anthropic":
-        from app.judging.providers.anthropic import AnthropicJudge
-
-        return AnthropicJudge(config, transport=transport, limiter=limiter)
-    from app.judging.providers.sim import SimJudge
-
+        return AnthropicJudge(config, **connection)
     return SimJudge(config, limiter)

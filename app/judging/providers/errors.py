@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Protocol
 
 import httpx2
 
+from app.judging.providers.wire import WireError
 from app.judging.retries import ProviderCallError, parse_retry_after
 from app.judging.types import ErrorKind
 
@@ -26,6 +25,8 @@ _UNSUPPORTED_HINTS = (
     "extra inputs are not permitted",
     "extra_forbidden",
 )
+# The SDKs' message for a request that got no answer (their timeouts have their own).
+CONNECTION_ERROR = "Connection error."
 
 
 def status_error(status: int, message: str, headers: Mapping[str, str]) -> ProviderCallError:
@@ -43,42 +44,17 @@ def status_error(status: int, message: str, headers: Mapping[str, str]) -> Provi
     return ProviderCallError("bad_request", text)
 
 
-def response_status_error(response: httpx2.Response, message: str) -> ProviderCallError:
-    """The ProviderCallError for an SDK status error carrying its HTTP response."""
-    return status_error(response.status_code, message, response.headers)
-
-
 def transport_error(is_timeout: bool, message: str) -> ProviderCallError:
     """The ProviderCallError for a request that got no HTTP answer."""
     return ProviderCallError("timeout" if is_timeout else "connection", message)
 
 
-class _SdkError(Protocol):
-    @property
-    def message(self) -> str: ...
-
-
-class _SdkStatusError(_SdkError, Protocol):
-    @property
-    def response(self) -> httpx2.Response: ...
-
-
-@dataclass(frozen=True)
-class SdkErrorTypes:
-    """The error classes of an SDK generated like `openai` and `anthropic`: both raise an
-    `APIError` that is a status error, a connection error (a timeout is one) or a bad answer."""
-
-    status: type[_SdkStatusError]
-    connection: type[_SdkError]
-    timeout: type[_SdkError]
-
-    def provider_error(self, err: _SdkError) -> ProviderCallError:
-        """The ProviderCallError for `err`, an `APIError` of the SDK."""
-        if isinstance(err, self.status):
-            return response_status_error(err.response, err.message)
-        if isinstance(err, self.connection):
-            return transport_error(isinstance(err, self.timeout), err.message)
-        return ProviderCallError("server_error", f"invalid response: {err.message}")
+def wire_failure(err: WireError, timed_out: str) -> ProviderCallError:
+    """What the provider's SDK raised for a request that got no HTTP answer: `timed_out` or
+    "Connection error.". A refusal by the URL policy keeps its reason: it says what to set."""
+    if err.refused:
+        return transport_error(False, f"Connection error: {err}")
+    return transport_error(err.timeout, timed_out if err.timeout else CONNECTION_ERROR)
 
 
 def client_timeout(timeout_s: float) -> httpx2.Timeout:

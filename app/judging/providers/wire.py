@@ -1,0 +1,315 @@
+"""The judge's HTTP: JSON POSTs to one origin, over a lean HTTP/1.1 client of our own.
+
+Why not httpx2 on the hot path: for every request its pool scans the idle connections and asks
+each one's socket whether it is readable (a select per connection), and its request and response
+models, h11 and anyio cost about a fifth of the API's CPU under load (issue 20). A judge needs
+much less: one origin, JSON POSTs, keep-alive, a connection limit, a timeout per call and the URL
+policy's check at connect time. asyncio tells a connection when its peer closes it
+(`connection_lost`, `eof_received`), so taking an idle one is a deque pop and a timestamp
+comparison, without a system call; httptools (llhttp, which uvicorn already uses) parses answers.
+
+Not supported, on purpose: HTTP/2, proxies (a proxy would connect past the URL policy), request
+compression, redirects (the SDKs do not follow them either) and upgrades.
+`Wire` is what providers see; tests and replays plug an httpx2 transport in behind the same
+interface (app/judging/providers/http.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+import zlib
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import quote, urlsplit
+
+import httptools
+import orjson
+
+from app.judging.egress import EgressPolicy, EgressRefused
+from app.judging.retries import ProviderCallError
+
+# A hostile or broken judge server must not exhaust memory: no judge answer comes near this.
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+# Below the 5 s keep-alive of uvicorn and Node servers, so we rarely race a server's close.
+IDLE_EXPIRY_S = 4.0
+CONNECT_TIMEOUT_S = 5.0
+_PATH_SAFE = "/%:@!$&'()*+,;=~-._?"
+# Every request's own headers besides Host and Content-Length (no Accept-Encoding: identity).
+BASE_HEADERS = {
+    "Accept": "application/json",
+    "Content-Type": "application/json",
+    "User-Agent": "fairpair",
+}
+
+
+class WireError(Exception):
+    """A request that got no complete HTTP answer: timed out, refused, closed or malformed."""
+
+    def __init__(self, message: str, *, timeout: bool = False, refused: bool = False) -> None:
+        super().__init__(message)
+        self.timeout = timeout
+        # Refused by the judge URL policy, not by the network.
+        self.refused = refused
+
+
+@dataclass(frozen=True, slots=True)
+class WireResponse:
+    """A complete HTTP answer; header names are lower-case."""
+
+    status: int
+    headers: Mapping[str, str]
+    content: bytes
+
+    def json(self) -> Any:
+        """The decoded JSON body (ValueError if it is not JSON)."""
+        return orjson.loads(self.content)
+
+
+class Wire(Protocol):
+    """How a judge sends its requests: JSON POSTs to the origin of its base URL."""
+
+    async def post_json(
+        self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
+    ) -> WireResponse:
+        """POST `body` as JSON to `path`; WireError when no complete answer came in time."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close the connections."""
+        ...
+
+
+def too_large() -> ProviderCallError:
+    """The failure for an answer beyond MAX_RESPONSE_BYTES (a server error: it may pass)."""
+    return ProviderCallError("server_error", "invalid response: larger than 16 MiB")
+
+
+def decoded(content: bytes, encoding: str) -> bytes:
+    """`content` without its Content-Encoding; we ask for none, but a server may still gzip."""
+    if encoding in ("", "identity"):
+        return content
+    if encoding not in ("gzip", "x-gzip", "deflate"):
+        raise ProviderCallError("server_error", f"invalid response: Content-Encoding {encoding}")
+    inflater = zlib.decompressobj(32 + zlib.MAX_WBITS)  # gzip or zlib, by the header
+    try:
+        body = inflater.decompress(content, MAX_RESPONSE_BYTES + 1)
+    except zlib.error as exc:
+        raise ProviderCallError("server_error", f"invalid response: {exc}") from exc
+    if len(body) > MAX_RESPONSE_BYTES:
+        raise too_large()
+    return body
+
+
+class _Connection(asyncio.Protocol):
+    """One keep-alive HTTP/1.1 connection carrying one exchange at a time."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.open = False
+        self.idle_since = 0.0
+        self.reusable = False
+        self._answer: asyncio.Future[WireResponse] | None = None
+        # One parser for the connection's answers, one after the other (llhttp keeps alive).
+        self._parser = httptools.HttpResponseParser(self)
+        self._headers: dict[str, str] = {}
+        self._body: list[bytes] = []
+        self._received = 0
+        self._until_eof = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport, self.open = transport, True
+
+    def data_received(self, data: bytes) -> None:
+        if self._answer is None or self._answer.done():
+            self.close()  # nothing was asked: a confused server, not a connection to reuse
+            return
+        self._received += len(data)
+        if self._received > MAX_RESPONSE_BYTES:
+            self._fail(too_large())
+            return
+        try:
+            self._parser.feed_data(data)
+        except (httptools.HttpParserError, httptools.HttpParserUpgrade) as exc:
+            self._fail(WireError(f"malformed response: {exc}"))
+
+    def eof_received(self) -> bool:
+        self.open = False
+        return False  # let the transport close; connection_lost settles the answer
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.open = False
+        if self._answer is None or self._answer.done():
+            return
+        if self._until_eof:  # a body delimited by the close (HTTP/1.0 style) ends here
+            self.on_message_complete()
+        if not self._answer.done():
+            self._answer.set_exception(WireError("connection closed before a complete answer"))
+
+    def on_message_begin(self) -> None:
+        if self._answer is None or self._answer.done():
+            self.close()  # a second answer to one request: the stream cannot be trusted
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        key, text = name.decode("latin-1").lower(), value.decode("latin-1")
+        self._headers[key] = f"{self._headers[key]}, {text}" if key in self._headers else text
+
+    def on_headers_complete(self) -> None:
+        chunked = "chunked" in self._headers.get("transfer-encoding", "").lower()
+        self._until_eof = not chunked and "content-length" not in self._headers
+
+    def on_body(self, body: bytes) -> None:
+        self._body.append(body)
+
+    def on_message_complete(self) -> None:
+        if self._answer is None or self._answer.done():
+            return
+        status = self._parser.get_status_code()
+        if status < 200:  # an interim answer (100 Continue): the real one follows
+            self._headers, self._body, self._until_eof = {}, [], False
+            return
+        self.reusable = self.open and not self._until_eof and self._parser.should_keep_alive()
+        try:
+            content = decoded(b"".join(self._body), self._headers.get("content-encoding", ""))
+        except ProviderCallError as exc:
+            self._fail(exc)
+            return
+        self._answer.set_result(WireResponse(status, self._headers, content))
+
+    def _fail(self, exc: Exception) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_exception(exc)
+        self.close()
+
+    async def exchange(self, request: bytes) -> WireResponse:
+        """Send `request` and wait for its complete answer."""
+        if self.transport is None or not self.open:
+            raise WireError("connection closed before a complete answer")
+        self._answer = asyncio.get_running_loop().create_future()
+        self._headers, self._body, self._received, self.reusable = {}, [], 0, False
+        self.transport.write(request)
+        try:
+            return await self._answer
+        finally:
+            self._answer = None
+
+    def close(self) -> None:
+        """Close the connection; it is never reused."""
+        self.open = self.reusable = False
+        if self.transport is not None:
+            self.transport.close()
+
+
+class LeanWire:
+    """A keep-alive pool of HTTP/1.1 connections to one origin, at most `max_connections`.
+
+    Idle connections wait in a deque, most recently used first; one the server closed or that
+    has idled past IDLE_EXPIRY_S is dropped when it comes up. Every new connection goes to an
+    address the egress policy has just checked, so DNS rebinding reaches nothing forbidden.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        policy: EgressPolicy,
+        max_connections: int,
+        *,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        parts = urlsplit(base_url)
+        self._host = parts.hostname or ""
+        https = parts.scheme == "https"
+        self._port = parts.port or (443 if https else 80)
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        self._authority = host if parts.port is None else f"{host}:{parts.port}"
+        self._ssl = (ssl_context or ssl.create_default_context()) if https else None
+        self._policy = policy
+        self._slots = asyncio.Semaphore(max_connections)
+        self._idle: deque[_Connection] = deque()
+        self._closed = False
+
+    async def post_json(
+        self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
+    ) -> WireResponse:
+        """POST `body` as JSON; the whole exchange, queueing included, within `timeout_s`."""
+        request = self._request(path, orjson.dumps(body), headers)
+        try:
+            async with asyncio.timeout(timeout_s), self._slots:
+                return await self._exchange(request, timeout_s)
+        except TimeoutError:
+            raise WireError("timed out", timeout=True) from None
+
+    def _request(self, path: str, content: bytes, headers: Mapping[str, str]) -> bytes:
+        lines = [
+            f"POST {quote(path, safe=_PATH_SAFE)} HTTP/1.1",
+            f"Host: {self._authority}",
+            *(f"{name}: {value}" for name, value in {**BASE_HEADERS, **headers}.items()),
+            f"Content-Length: {len(content)}",
+        ]
+        if any("\r" in line or "\n" in line for line in lines):
+            raise WireError("invalid header: line breaks in a name or value")
+        try:
+            head = "\r\n".join(lines).encode("latin-1")
+        except UnicodeEncodeError as exc:
+            raise WireError(f"invalid header: {exc}") from None
+        return head + b"\r\n\r\n" + content
+
+    async def _exchange(self, request: bytes, timeout_s: float) -> WireResponse:
+        connection = self._take_idle() or await self._connect(min(CONNECT_TIMEOUT_S, timeout_s))
+        try:
+            response = await connection.exchange(request)
+        except BaseException:  # cancelled or failed mid-exchange: the stream's state is unknown
+            connection.close()
+            raise
+        if connection.reusable and not self._closed:
+            connection.idle_since = time.monotonic()
+            self._idle.append(connection)
+        else:
+            connection.close()
+        return response
+
+    def _take_idle(self) -> _Connection | None:
+        expired_before = time.monotonic() - IDLE_EXPIRY_S
+        while self._idle:
+            connection = self._idle.pop()
+            if connection.open and connection.idle_since > expired_before:
+                return connection
+            connection.close()
+        return None
+
+    async def _connect(self, timeout_s: float) -> _Connection:
+        """A new connection to the first checked address of the host that accepts one."""
+        try:
+            addresses = await self._policy.addresses(self._host, self._port)
+        except EgressRefused as refused:
+            raise WireError(f"refused by the judge URL policy: {refused}", refused=True) from None
+        except OSError as exc:
+            raise WireError(f"cannot resolve {self._host}: {exc}") from exc
+        loop = asyncio.get_running_loop()
+        failure = WireError(f"{self._host} has no address")
+        for address in addresses:  # the checked address itself: nothing is resolved again
+            try:
+                async with asyncio.timeout(timeout_s):
+                    _, connection = await loop.create_connection(
+                        _Connection,
+                        str(address),
+                        self._port,
+                        ssl=self._ssl,
+                        server_hostname=self._host if self._ssl is not None else None,
+                    )
+                return connection
+            except TimeoutError:
+                failure = WireError(f"connecting to {address} timed out", timeout=True)
+            except OSError as exc:  # refused, unreachable, TLS handshake failed
+                failure = WireError(f"cannot connect to {address}: {exc}")
+        raise failure
+
+    async def aclose(self) -> None:
+        """Close the idle connections; busy ones close when their exchange ends."""
+        self._closed = True
+        while self._idle:
+            self._idle.pop().close()
