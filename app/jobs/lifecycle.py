@@ -25,7 +25,7 @@ from fastapi import Depends, Header, Response
 from pydantic import BaseModel
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from app.auth.keys import Principal
 from app.config import Settings
@@ -301,7 +301,7 @@ async def run_item(
             job = new_job(
                 kind, request, plan, job_id, api_key_id, None, digest, timeout_s, services
             )
-            await insert_job(kind, job, session)
+            await insert_job(kind, job, await session.connection())
             await session.commit()
             stored = None
         else:
@@ -347,13 +347,12 @@ def new_job(
     return Job(row, plan, request, digest, dependents, keeper.tags(request.tags), values)
 
 
-async def insert_job(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) -> None:
-    """Insert the job's row, its dependents and its tags in the session's transaction.
+async def insert_job(kind: Kind[Any, Any], job: Job[Any], connection: AsyncConnection) -> None:
+    """Insert the job's row, its dependents and its tags in the connection's transaction.
 
     Core INSERTs: the ORM's unit of work for one new row of 30 columns cost more CPU than the
     statement. The answer is built from the transient row holding the same values.
     """
-    connection = await session.connection()
     await connection.execute(insert(kind.tables.job), [job.values])
     tags = [{"key": k, "value": v} for k, v in job.tags.items()]
     dependents = {**job.dependents}
@@ -368,7 +367,7 @@ async def insert_job(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession)
 async def reserve(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) -> None:
     """Insert and commit the job (409 when its key was taken meanwhile)."""
     try:
-        await insert_job(kind, job, session)
+        await insert_job(kind, job, await session.connection())
         await session.commit()
     except IntegrityError as exc:  # a concurrent request holds the same key
         await session.rollback()
@@ -382,8 +381,8 @@ async def insert_alone(kind: Kind[Any, Any], job: Job[Any], services: Services) 
     """`insert_job` through the group commit: under load the rows of many new jobs share one
     transaction (a transaction costs a session, a checkout, BEGIN and COMMIT whatever it holds)."""
 
-    async def insert(session: AsyncSession) -> None:
-        await insert_job(kind, job, session)
+    async def insert(connection: AsyncConnection) -> None:
+        await insert_job(kind, job, connection)
 
     await services.writes.run(insert)
 
@@ -490,10 +489,7 @@ async def write_final(
     """Store the final columns; False when the database is unreachable."""
     table: Any = tables.job
 
-    async def update_job(session: AsyncSession) -> None:
-        # A Core UPDATE on the session's connection: the session holds no row to keep in step,
-        # so the ORM's autoflush and bulk-update bookkeeping would be pure cost.
-        connection = await session.connection()
+    async def update_job(connection: AsyncConnection) -> None:
         await connection.execute(update(table).where(table.id == job_id).values(**values))
 
     try:

@@ -27,11 +27,11 @@ from typing import Any, Protocol
 
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.jobs.models import StoredCall
 
-Write = Callable[[AsyncSession], Awaitable[None]]
+Write = Callable[[AsyncConnection], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -59,13 +59,19 @@ class CallSink(Protocol):
 
 
 async def store_calls(session: AsyncSession, sink: CallSink, calls: Sequence[StagedCall]) -> None:
-    """Insert judge calls and what depends on them, in the session's transaction.
+    """Insert judge calls and what depends on them, in the session's transaction."""
+    await session.flush()  # rows the calls refer to, added through the ORM, go first
+    await insert_calls(await session.connection(), sink, calls)
+
+
+async def insert_calls(
+    connection: AsyncConnection, sink: CallSink, calls: Sequence[StagedCall]
+) -> None:
+    """`store_calls` on a connection's transaction.
 
     One Core INSERT for all of them: the ORM's unit of work per object cost more CPU than the
     statement.
     """
-    await session.flush()  # rows the calls refer to, added through the ORM, go first
-    connection = await session.connection()
     table = sink.table
     # The ids in the calls' order only when rows hang off them: ordering makes the driver's
     # batched INSERT carry and sort a sentinel, which the rollups' fold does not need.
@@ -77,7 +83,7 @@ async def store_calls(session: AsyncSession, sink: CallSink, calls: Sequence[Sta
 
 @dataclass(frozen=True)
 class _Pending:
-    """A write handed over: statements on the session, or a call for `store_calls`."""
+    """A write handed over: statements on a connection, or a call for `insert_calls`."""
 
     done: asyncio.Future[None]
     write: Write | None = None
@@ -95,18 +101,20 @@ class GroupCommit:
         max_flushes: int = 2,
         max_batch: int = 128,
     ) -> None:
-        self.sessionmaker = sessionmaker
+        # A connection, not a session: nothing here is tracked by the ORM, and a session's
+        # set-up and state bookkeeping per transaction cost more CPU than the statements.
+        self.engine: AsyncEngine = sessionmaker.kw["bind"]
         self.max_flushes = max_flushes
         self.max_batch = max_batch
         self._queue: list[_Pending] = []
         self._flushers: set[asyncio.Task[None]] = set()
 
     async def run(self, write: Write) -> None:
-        """Commit `write` (adds or statements on the session it is given); raise what it raised."""
+        """Commit `write` (statements on the connection it is given); raise what it raised."""
         await self._hand_over(_Pending(asyncio.get_running_loop().create_future(), write=write))
 
     async def store(self, sink: CallSink, call: StagedCall) -> None:
-        """Commit one judge call through `store_calls`; raise what the transaction raised."""
+        """Commit one judge call through `insert_calls`; raise what the transaction raised."""
         future = asyncio.get_running_loop().create_future()
         await self._hand_over(_Pending(future, sink=sink, call=call))
 
@@ -135,9 +143,8 @@ class GroupCommit:
 
     async def _commit(self, batch: list[_Pending]) -> None:
         try:
-            async with self.sessionmaker() as session:
-                await _apply(session, batch)
-                await session.commit()
+            async with self.engine.begin() as connection:
+                await _apply(connection, batch)
         except IntegrityError as exc:
             if len(batch) == 1:
                 _settle(batch, exc)
@@ -154,16 +161,16 @@ class GroupCommit:
             _settle(batch, None)
 
 
-async def _apply(session: AsyncSession, batch: list[_Pending]) -> None:
-    """The batch's writes in the order handed over, then its calls: one `store_calls` a kind."""
+async def _apply(connection: AsyncConnection, batch: list[_Pending]) -> None:
+    """The batch's writes in the order handed over, then its calls: one `insert_calls` a kind."""
     calls: dict[int, tuple[CallSink, list[StagedCall]]] = {}
     for pending in batch:
         if pending.write is not None:
-            await pending.write(session)
+            await pending.write(connection)
         elif pending.sink is not None and pending.call is not None:
             calls.setdefault(id(pending.sink), (pending.sink, []))[1].append(pending.call)
     for sink, staged in calls.values():
-        await store_calls(session, sink, staged)
+        await insert_calls(connection, sink, staged)
 
 
 def _settle(batch: list[_Pending], error: Exception | None) -> None:

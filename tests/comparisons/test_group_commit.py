@@ -9,9 +9,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from app.comparisons.models import Comparison, ComparisonTag
 from app.db import create_engine, create_sessionmaker, utcnow
@@ -56,8 +56,9 @@ async def a_comparison(maker: async_sessionmaker[AsyncSession]) -> str:
 
 
 def tag(comparison_id: str, key: str) -> Write:
-    async def add(session: AsyncSession) -> None:
-        session.add(ComparisonTag(comparison_id=comparison_id, key=key, value="v"))
+    async def add(connection: AsyncConnection) -> None:
+        row = {"comparison_id": comparison_id, "key": key, "value": "v"}
+        await connection.execute(insert(ComparisonTag), [row])
 
     return add
 

@@ -1,0 +1,145 @@
+"""CPU of the request path's writes alone: what one swap comparison costs the API in the database.
+
+    .venv/bin/python bench/bench_write_path.py [--comparisons 4000] [--concurrency 16]
+
+On a fresh migrated PostgreSQL database, `--concurrency` tasks each write comparisons the way
+`POST /v1/compare` does, through one `GroupCommit`: the job's row, its two calls (each through
+the write path, which folds the report's rollups) and its final columns. No judge and no HTTP:
+the figure is the API process's CPU for its writes (`time.process_time`, this process only), per
+comparison, next to the PostgreSQL backends' (from /proc) and the transactions committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+from sqlalchemy import event, insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from app.comparisons.models import Comparison
+from app.comparisons.service import COMPARISONS
+from app.db import create_engine, create_sessionmaker, utcnow
+from app.jobs.lifecycle import write_final
+from app.jobs.writes import GroupCommit, StagedCall
+from tests.support.databases import (
+    SERVER_URL,
+    create_migrated_template,
+    drop_database,
+    sqlalchemy_url,
+)
+from tests.support.rows import comparison_row
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def call_row(comparison_id: str, round_index: int) -> dict[str, Any]:
+    """One answered swap call, as the write path inserts it."""
+    order = "AB" if round_index == 0 else "BA"
+    now = utcnow()
+    return {
+        "comparison_id": comparison_id, "judge_name": "bench-judge", "judge_version": 1,
+        "judge_config_hash": "c" * 64, "judge_family": None, "role": "voter",
+        "protocol": "swap", "round": round_index, "design": True, "display_order": order,
+        "label_pair": "P/Q", "label_a": "P" if order == "AB" else "Q",
+        "label_b": "Q" if order == "AB" else "P", "first_slot_second_label": False,
+        "template_hash": "t" * 64, "nonces": [], "anonymized_replacements": 0,
+        "pick": "first", "mapped_winner": "A" if order == "AB" else "B", "confidence": 0.9,
+        "confidence_source": "stated", "latency_ms": 100.0, "started_at": now,
+        "finished_at": now, "retries": 0, "tokens_in": 500, "tokens_out": 20,
+    }  # fmt: skip
+
+
+async def one_comparison(writes: GroupCommit) -> None:
+    """The writes of one swap comparison, in the order the request path makes them."""
+    comparison_id = str(uuid.uuid4())
+    now = utcnow()
+    row = comparison_row(
+        comparison_id, now, status="running", completed_at=None,
+        deadline_at=now + timedelta(seconds=60), simulated=False, self_preference_risk=False,
+    )  # fmt: skip
+
+    async def insert_row(connection: AsyncConnection) -> None:
+        await connection.execute(insert(Comparison), [row])
+
+    await writes.run(insert_row)
+    await asyncio.gather(
+        *(writes.store(COMPARISONS.sink, StagedCall(call_row(comparison_id, r))) for r in (0, 1))
+    )
+    final = {"status": "complete", "winner": "A", "confidence": 0.9, "completed_at": utcnow()}
+    await write_final(COMPARISONS.tables, comparison_id, final, writes)
+
+
+async def backend_cpu(database: str) -> float:
+    """CPU seconds of the PostgreSQL backends connected to `database`."""
+    connection = await asyncpg.connect(SERVER_URL + "/postgres")
+    try:
+        rows = await connection.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1", database
+        )
+    finally:
+        await connection.close()
+    return sum(process_cpu(int(row["pid"])) for row in rows)
+
+
+def process_cpu(pid: int) -> float:
+    """User and system CPU seconds of a process (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--comparisons", type=int, default=4000)
+    parser.add_argument("--concurrency", type=int, default=16)
+    args = parser.parse_args()
+    database = await create_migrated_template()
+    engine = create_engine(sqlalchemy_url(database))
+    commits = [0]
+
+    @event.listens_for(engine.sync_engine, "commit")
+    def _count(_connection: object) -> None:
+        commits[0] += 1
+
+    writes = GroupCommit(create_sessionmaker(engine))
+    try:
+        queue = iter(range(args.comparisons))
+
+        async def worker() -> None:
+            for _ in queue:
+                await one_comparison(writes)
+
+        await asyncio.gather(*(worker() for _ in range(args.concurrency)))  # warm-up pass
+        queue = iter(range(args.comparisons))
+        commits[0], pg_before = 0, await backend_cpu(database)
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(args.concurrency)))
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        pg = await backend_cpu(database) - pg_before
+    finally:
+        await engine.dispose()
+        await drop_database(database)
+    n = args.comparisons
+    print(
+        f"| {n} | {args.concurrency} | {n / wall:.0f} | {1000 * cpu / n:.3f} | "
+        f"{1000 * pg / n:.3f} | {commits[0] / n:.2f} | {os.getloadavg()[0]:.2f} |"
+    )
+
+
+if __name__ == "__main__":
+    print("| comparisons | concurrency | comparisons/s | API CPU ms/cmp | PostgreSQL CPU ms/cmp "
+          "| commits/cmp | load |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    asyncio.run(main())
