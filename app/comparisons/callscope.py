@@ -211,6 +211,14 @@ def _neutral() -> ColumnElement[Any]:
     )
 
 
+def length_class(y_sum: Any, delta: Any, shorter: Any) -> tuple[Any, Any]:
+    """(`eligible`, `longer`) of an observation: y_c ≠ 0 and |Δlen| ≥ max(30, 0.1·min(len A,
+    len B)); the longer response was favoured."""
+    eligible = and_(y_sum != 0, func.abs(delta) >= 30, 10 * func.abs(delta) >= shorter)
+    longer = or_(and_(y_sum > 0, delta > 0), and_(y_sum < 0, delta < 0))
+    return eligible, longer
+
+
 def hour_of(dialect: str, moment: Any) -> ColumnElement[int]:
     """UTC hours since the epoch of a stored timestamp."""
     if dialect == "postgresql":

@@ -32,10 +32,15 @@ from sqlalchemy import (
     any_,
     bindparam,
     case,
+    cast,
     delete,
     func,
+    literal,
+    select,
     text,
     true,
+    tuple_,
+    union_all,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import Insert
@@ -44,7 +49,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from app.comparisons import callscope
 from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN
 from app.comparisons.models import Comparison, JudgeCall
-from app.jobs.rollups import OBSERVATION_COLUMNS, CallRollup, JudgeObservation
+from app.jobs.rollups import (
+    OBSERVATION_COLUMNS,
+    CallRollup,
+    JudgeObservation,
+    LengthRollup,
+    ObservationRollup,
+)
 
 CUBE_KEYS = ("judge", "version", "placebo", "protocol", "error_kind", "label_pair", "hour")
 _call, _cmp = JudgeCall, Comparison
@@ -79,8 +90,9 @@ def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert
     )
 
 
-def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Insert:
-    """Fold the selected calls into their (judge, comparison) rows of `judge_observations`."""
+def fold_observations(dialect: str, calls: ColumnElement[bool], *, track: bool = True) -> Insert:
+    """Fold the selected calls into their (judge, comparison) rows of `judge_observations`;
+    `track` keeps an updated row's former keys in its `prev_*` columns for `fold_moves`."""
     keys = [_call.judge_name, _call.comparison_id]
     rows = (
         callscope.calls_query(
@@ -105,14 +117,88 @@ def fold_observations(dialect: str, calls: ColumnElement[bool]) -> Insert:
             "last_at": case((new.last_at > old.last_at, new.last_at), else_=old.last_at),
             "first_hour": case((new.first_at < old.first_at, new.first_hour), else_=old.first_hour),
             "last_hour": case((new.last_at > old.last_at, new.last_hour), else_=old.last_hour),
+            **({f"prev_{name}": old[name] for name in _TRACKED} if track else {}),
         },
     )
+
+
+# What an observation's rollup keys depend on, kept as it was before a fold (`prev_*`).
+_TRACKED = ("y_n", "y_sum", "version", "p1", "p2", "first_hour", "last_hour")
+_MOVING = (*_TRACKED, "judge", "protocol", "delta", "shorter")
+MOVE_ROLLUPS = (ObservationRollup, LengthRollup)
+
+
+def _signed_keys(table: type[Any], s: Any, prev: bool) -> list[Any]:
+    """An observation's keys in one observation rollup, as it is (`prev=False`) or as it was
+    before the fold that last changed it."""
+
+    def c(name: str) -> Any:
+        return s.c[f"prev_{name}" if prev else name]
+
+    head = [s.c.judge, c("first_hour"), c("last_hour"), c("version"), s.c.protocol]
+    if table is LengthRollup:
+        values = [*head, s.c.delta, c("y_sum"), c("y_n")]
+    else:
+        eligible, longer = callscope.length_class(c("y_sum"), s.c.delta, s.c.shorter)
+        values = [*head, func.coalesce(c("p1"), ""), func.coalesce(c("p2"), ""), eligible, longer]
+    names = [column.name for column in table.__table__.primary_key]
+    return [value.label(name) for value, name in zip(values, names, strict=True)]
+
+
+def fold_moves(
+    dialect: str, table: type[Any], folded: Any, *, sign: int = 1, moving: bool = True
+) -> Insert:
+    """Move each folded observation (`folded`: rows with `judge_observations`' columns, just
+    folded) in `table` from the keys it had before its fold (if it existed) to its keys now:
+    −1 and +1, netted per key, in key order; counts left at 0 stay (a read sums them). Not
+    `moving`: add the observations as they are, times `sign` (−1 before deleting them)."""
+    keys = [column.name for column in table.__table__.primary_key]
+    now = select(*_signed_keys(table, folded, False), literal(sign).label("n"))
+    before = select(*_signed_keys(table, folded, True), literal(-sign).label("n")).where(
+        folded.c.prev_y_n > 0
+    )
+    moves = (union_all(now, before) if moving else now).subquery("moves")
+    grouped = [moves.c[name] for name in keys]
+    total = cast(func.sum(moves.c.n), BigInteger)
+    rows = select(*grouped, total).group_by(*grouped).having(total != 0).order_by(*grouped)
+    insert = _insert(dialect)(table).from_select([*keys, "n"], rows)
+    return insert.on_conflict_do_update(
+        index_elements=keys, set_={"n": table.__table__.c.n + insert.excluded.n}
+    )
+
+
+def _folded_keys(calls: ColumnElement[bool]) -> ColumnElement[bool]:
+    """The observations that `fold_observations` of these calls writes."""
+    keys = callscope.calls_query(
+        _call.judge_name,
+        _call.comparison_id,
+        conditions=[calls, PARSED_DESIGN, _cmp.placebo.is_(False)],
+    )
+    return tuple_(JudgeObservation.judge, JudgeObservation.comparison_id).in_(keys)
+
+
+def fold_observations_moving(dialect: str, calls: ColumnElement[bool]) -> Insert:
+    """PostgreSQL: `fold_observations` and both observation rollups' `fold_moves` in one
+    statement: the folded rows, as `RETURNING` gives them, feed the moves."""
+    table = JudgeObservation.__table__.c
+    folded = (
+        fold_observations(dialect, calls)
+        .returning(*[table[name] for name in _MOVING], *[table[f"prev_{n}"] for n in _TRACKED])
+        .cte("folded")
+    )
+    first, last = (fold_moves(dialect, rollup, folded) for rollup in MOVE_ROLLUPS)
+    return last.add_cte(first.cte("observation_moves"))
 
 
 @cache
 def _fold_new(dialect: str) -> tuple[Executable, ...]:
     ids = _call.id.in_(bindparam("ids", expanding=True))
-    return fold_observations(dialect, ids), fold_cube(dialect, ids)
+    if dialect == "postgresql":
+        return fold_observations_moving(dialect, ids), fold_cube(dialect, ids)
+    # SQLite has no INSERT in a WITH: the moves read the rows the fold just wrote.
+    folded = select(JudgeObservation).where(_folded_keys(ids)).subquery("folded")
+    moves = [fold_moves(dialect, rollup, folded) for rollup in MOVE_ROLLUPS]
+    return fold_observations(dialect, ids), *moves, fold_cube(dialect, ids)
 
 
 class _DriverStatement(NamedTuple):
@@ -138,7 +224,7 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     """
     ids = _call.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(BigInteger)))
     rendered = []
-    for statement in (fold_observations("postgresql", ids), fold_cube("postgresql", ids)):
+    for statement in (fold_observations_moving("postgresql", ids), fold_cube("postgresql", ids)):
         compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
         values = compiled.params
         rendered.append(
@@ -152,9 +238,10 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
 
 
 async def fold_calls(connection: AsyncConnection, ids: list[int]) -> None:
-    """Fold stored calls, by id, into both rollups (observations first, then the cube), in the
-    connection's transaction. Called by the write path (`app.jobs.writes.store_calls`) through
-    the comparisons' `PairCalls`, never by an ORM event."""
+    """Fold stored calls, by id, into the rollups (observations and their two rollups first,
+    then the cube), in the connection's transaction: two statements on PostgreSQL. Called by
+    the write path (`app.jobs.writes.store_calls`) through the comparisons' `PairCalls`,
+    never by an ORM event."""
     dialect = connection.dialect
     if dialect.name == "postgresql" and dialect.positional:
         for statement in _fold_new_rendered(dialect):
@@ -165,27 +252,51 @@ async def fold_calls(connection: AsyncConnection, ids: list[int]) -> None:
 
 
 def rebuild_statements(dialect: str) -> list[Executable]:
-    """Recompute both rollups from every stored call."""
+    """Recompute `call_rollup` and `judge_observations` from every stored call (what the
+    migration that made them ran: it knows no later column)."""
     return [
         delete(CallRollup),
         delete(JudgeObservation),
-        fold_observations(dialect, true()),
+        fold_observations(dialect, true(), track=False),
         fold_cube(dialect, true()),
     ]
 
 
+def rebuild_moved_statements(dialect: str) -> list[Executable]:
+    """Recompute both observation rollups from `judge_observations` as it stands."""
+    every = select(JudgeObservation).subquery("folded")
+    return [
+        *(delete(rollup) for rollup in MOVE_ROLLUPS),
+        *(fold_moves(dialect, rollup, every, moving=False) for rollup in MOVE_ROLLUPS),
+    ]
+
+
 async def rebuild(session: AsyncSession) -> None:
-    """Recompute both rollups (after writes that bypassed the ORM); the caller commits."""
+    """Recompute every rollup (after writes that bypassed the write path); the caller commits."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
         # Live writers fold into the rows being replaced: they wait instead of interleaving.
-        await session.execute(text("LOCK TABLE call_rollup, judge_observations IN EXCLUSIVE MODE"))
-    for statement in rebuild_statements(dialect):
+        await session.execute(
+            text(
+                "LOCK TABLE call_rollup, judge_observations, observation_rollup, length_rollup"
+                " IN EXCLUSIVE MODE"
+            )
+        )
+    for statement in [*rebuild_statements(dialect), *rebuild_moved_statements(dialect)]:
         await session.execute(statement)
 
 
 async def unfold(session: AsyncSession, calls: ColumnElement[bool]) -> None:
-    """Subtract calls about to be deleted from `call_rollup` (their observations go with their
+    """Subtract calls about to be deleted with their comparisons from `call_rollup`, and their
+    comparisons' observations from the observation rollups (the observations go with their
     comparison)."""
-    await session.execute(fold_cube(session.get_bind().dialect.name, calls, sign=-1))
+    dialect = session.get_bind().dialect.name
+    await session.execute(fold_cube(dialect, calls, sign=-1))
     await session.execute(delete(CallRollup).where(CallRollup.calls == 0))
+    gone = select(JudgeObservation).where(
+        JudgeObservation.comparison_id.in_(select(_call.comparison_id).where(calls))
+    )
+    for rollup in MOVE_ROLLUPS:
+        subtract = fold_moves(dialect, rollup, gone.subquery("folded"), sign=-1, moving=False)
+        await session.execute(subtract)
+        await session.execute(delete(rollup).where(rollup.n == 0))

@@ -64,6 +64,15 @@ class JudgeObservation(Base):
     last_at: Mapped[datetime] = mapped_column(UTCDateTime)
     first_hour: Mapped[int] = mapped_column(BigInteger)  # of first_at, in UTC hours since 1970
     last_hour: Mapped[int] = mapped_column(BigInteger)  # of last_at
+    # What the row held before the fold that last changed it (prev_y_n = 0: it was new), so
+    # that the same statement can move its count out of the observation rollups' old keys.
+    prev_y_n: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    prev_y_sum: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    prev_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    prev_p1: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    prev_p2: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    prev_first_hour: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    prev_last_hour: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
     __table_args__ = (
         # The few observations whose calls span hours: found without scanning the rest when
@@ -74,7 +83,53 @@ class JudgeObservation(Base):
             postgresql_where=text("last_hour > first_hour + 1"),
             sqlite_where=text("last_hour > first_hour + 1"),
         ),
+        # The conflicted observations (a few percent), which self-preference starts from.
+        Index(
+            "ix_judge_observations_conflicted",
+            "first_at",
+            postgresql_where=text("side IS NOT NULL"),
+            sqlite_where=text("side IS NOT NULL"),
+        ),
     )
+
+
+class ObservationRollup(Base):
+    """Observations counted per judge, first and last hour, version, protocol, picks of the
+    swap pair and length class: what the report's pairs and length-class parts and its
+    recent-bucket bound count, for whole hours."""
+
+    __tablename__ = "observation_rollup"
+
+    judge: Mapped[str] = mapped_column(String(100), primary_key=True)
+    first_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    last_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
+    # '' for no pick: a NULL in a key never conflicts, so it would never be summed.
+    p1: Mapped[str] = mapped_column(String(8), primary_key=True)
+    p2: Mapped[str] = mapped_column(String(8), primary_key=True)
+    eligible: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    longer: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+
+    n: Mapped[int] = mapped_column(BigInteger)
+
+
+class LengthRollup(Base):
+    """Observations counted per judge, first and last hour, version, protocol, Δlen and
+    (Σ outcome, calls): the length section's (Δlen, y) frequencies, for whole hours."""
+
+    __tablename__ = "length_rollup"
+
+    judge: Mapped[str] = mapped_column(String(100), primary_key=True)
+    first_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    last_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
+    delta: Mapped[int] = mapped_column(Integer, primary_key=True)
+    y_sum: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    y_n: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+    n: Mapped[int] = mapped_column(BigInteger)
 
 
 # In the order `queries.raw_observations` returns them (the two are UNIONed).

@@ -34,6 +34,7 @@ from app.config import Settings
 from app.db import values_of
 from app.labels.report import label_sections
 from app.reports import queries
+from app.reports.observation_rollups import observation_parts as observation_parts_from_rollups
 from app.reports.rollups import call_cube as cube_from_rollups
 from app.reports.schemas import (
     BiasReport,
@@ -525,7 +526,11 @@ async def collect(
     )
     for row in call_rows:
         judges[row.judge].add_calls(row)
-    parts = await queries.observation_parts(session, filters, stored=rollups)
+    parts = (
+        await observation_parts_from_rollups(session, filters)
+        if rollups
+        else await queries.observation_parts(session, filters, stored=False)
+    )
     for row in parts:
         judges[row.judge].add_observation(row)
     return judges, list(call_rows), [row for row in parts if row.part == "pairs"]

@@ -13,6 +13,7 @@ SQLite give identical numbers; `app.reports.bias` turns them into estimates.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import timedelta
 from typing import Any
 
@@ -46,6 +47,7 @@ from app.comparisons.callscope import (
     call_counts,
     calls_query,
     fetch,
+    length_class,
     observation_sums,
     scope,
     tagged,
@@ -174,16 +176,11 @@ def observations(
         if stored
         else raw_observations(dialect, filters)
     ).subquery()
-    y_sum, delta = base.c.y_sum, base.c.delta
     # A bucket is its first hour's number (`series.bucket_start`): integers group cheaply.
     bucket = base.c.first_hour if filters.bucket == "hour" else base.c.first_hour // 24 * 24
+    eligible, longer = length_class(base.c.y_sum, base.c.delta, base.c.shorter)
     query = select(
-        *base.c,
-        and_(y_sum != 0, func.abs(delta) >= 30, 10 * func.abs(delta) >= base.c.shorter).label(
-            "eligible"
-        ),
-        or_(and_(y_sum > 0, delta > 0), and_(y_sum < 0, delta < 0)).label("longer"),
-        bucket.label("bucket"),
+        *base.c, eligible.label("eligible"), longer.label("longer"), bucket.label("bucket")
     )
     if stored:
         # Each part scans the table with its own filters: cheaper than writing ~400k wide rows
@@ -295,14 +292,35 @@ def recent_buckets(counts: CTE) -> Any:
     )  # read twice, computed once
 
 
+def recent_bounds(pair_rows: list[Row[Any]]) -> dict[str, int | None]:
+    """Per judge, `recent_buckets` computed from the pairs part's rows: the earliest bucket from
+    which it has at most MAX_OBSERVATIONS observations; None when its latest bucket alone has
+    more."""
+    per_bucket: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for row in pair_rows:
+        per_bucket[row.judge][row.bucket] += row.n
+    bounds: dict[str, int | None] = {}
+    for judge, buckets in per_bucket.items():
+        newer, since = 0, None
+        for bucket in sorted(buckets, reverse=True):
+            newer += buckets[bucket]
+            if newer > MAX_OBSERVATIONS:
+                break
+            since = bucket
+        bounds[judge] = since
+    return bounds
+
+
 def recent_observations(obs: CTE, counts: CTE, filters: ReportFilters) -> Any:
     """(judge, Δlen, y_c) of at most MAX_OBSERVATIONS of each judge's most recent observations:
     whole buckets from the latest back while they fit, or, when the latest bucket alone is too
     large, exactly the most recent ones (ranking costs a sort). y_c = Σ outcome / calls."""
     recent = recent_buckets(counts)
     y = (cast(obs.c.y_sum, Float) / obs.c.y_n).label("y")
-    by_bucket = select(obs.c.judge, obs.c.delta, y).join(
-        recent, and_(recent.c.judge == obs.c.judge, obs.c.bucket >= recent.c.since)
+    by_bucket = (
+        select(obs.c.judge, obs.c.delta, y)
+        .join(recent, and_(recent.c.judge == obs.c.judge, obs.c.bucket >= recent.c.since))
+        .where(*_of_judges(obs, filters))
     )
     too_large = (
         select(
@@ -329,48 +347,81 @@ def _centred_ranks(freq: Any, value: str) -> Any:
     through = func.sum(counts.c.c).over(partition_by=counts.c.judge, order_by=counts.c[value])
     n = func.sum(counts.c.c).over(partition_by=counts.c.judge)
     rank = through - (counts.c.c - 1) / 2.0 - (n + 1) / 2.0
-    return select(counts.c.judge, counts.c[value], cast(rank, Float).label("r")).subquery(
-        f"ranks_{value}"
-    )
+    return select(
+        counts.c.judge, counts.c[value], counts.c.c, cast(rank, Float).label("r")
+    ).subquery(f"ranks_{value}")
 
 
-def length_part(obs: CTE, counts: CTE, filters: ReportFilters) -> Select[Any]:
-    """Spearman's ρ of (Δlen, y_c) per judge over its recent observations, as sums of centred
-    average ranks: n, Σ a·b, Σ a², Σ b² (ρ = Σab / √(Σa² Σb²), the Pearson correlation of the
-    ranks). Computed here, so that no observation travels to Python."""
-    rows = recent_observations(obs, counts, filters)
-    freq = (
+def length_frequencies(rows: Any) -> CTE:
+    """Recent observations counted per judge and distinct (Δlen, y)."""
+    return (
         select(rows.c.judge, rows.c.delta, rows.c.y, func.count().label("c"))
         .group_by(rows.c.judge, rows.c.delta, rows.c.y)
         .cte("freq")
     )  # read thrice
-    a, b = _centred_ranks(freq, "delta"), _centred_ranks(freq, "y")
-    joined = (
-        select(freq.c.judge, freq.c.c, a.c.r.label("a"), b.c.r.label("b"))
-        .join(a, and_(a.c.judge == freq.c.judge, a.c.delta == freq.c.delta))
+
+
+def length_part(obs: CTE, counts: CTE, filters: ReportFilters) -> Select[Any]:
+    """Spearman's ρ of (Δlen, y_c) per judge over its recent observations."""
+    return spearman_part(length_frequencies(recent_observations(obs, counts, filters)))
+
+
+def spearman_part(freq: Any) -> Select[Any]:
+    """Spearman's ρ of (Δlen, y_c) per judge from their frequencies (`freq`: judge, delta, y,
+    c; a (Δlen, y) may come in several rows, with signed counts), as sums of centred average
+    ranks a (of Δlen) and b (of y): n, Σ a·b, Σ a², Σ b² (ρ = Σab / √(Σa² Σb²), the Pearson
+    correlation of the ranks). Computed here, so that no observation travels to Python.
+
+    y takes a few values: their ranks are a small table, and Σ a·b = Σ_Δ a(Δ)·Σ_y c·b(y), so
+    the observations are grouped by judge and Δlen only. Ranks are halves and their products
+    quarters: every sum is exact, in any order."""
+    b = _centred_ranks(freq, "y")
+    per_delta = (
+        select(
+            freq.c.judge,
+            freq.c.delta,
+            func.sum(freq.c.c).label("c"),
+            cast(func.sum(freq.c.c * b.c.r), Float).label("w"),
+        )
         .join(b, and_(b.c.judge == freq.c.judge, b.c.y == freq.c.y))
-        .subquery("ranked")
+        .group_by(freq.c.judge, freq.c.delta)
+        .subquery("per_delta")
     )
-    c, ra, rb = joined.c.c, joined.c.a, joined.c.b
-    sums = {"s_ab": c * ra * rb, "s_aa": c * ra * ra, "s_bb": c * rb * rb}
-    values = [
-        cast(func.sum(sums[c]), Float) if c in sums else cast(null(), kind)
-        for c, kind in PART_COLUMNS.items()
-    ]
+    d = per_delta.c
+    n = func.sum(d.c).over(partition_by=d.judge)
+    through = func.sum(d.c).over(partition_by=d.judge, order_by=d.delta)
+    a = cast(through - (d.c - 1) / 2.0 - (n + 1) / 2.0, Float)
+    ranked = select(d.judge, d.c, d.w, a.label("a")).subquery("ranked")
+    r = ranked.c
+    by_delta = (
+        select(
+            r.judge,
+            cast(func.sum(r.a * r.w), Float).label("s_ab"),
+            cast(func.sum(r.c * r.a * r.a), Float).label("s_aa"),
+            cast(func.sum(r.c), BigInteger).label("n"),
+        )
+        .group_by(r.judge)
+        .subquery("by_delta")
+    )
+    by_y = (
+        select(b.c.judge, cast(func.sum(b.c.c * b.c.r * b.c.r), Float).label("s_bb"))
+        .group_by(b.c.judge)
+        .subquery("by_y")
+    )
+    sums = {"s_ab": by_delta.c.s_ab, "s_aa": by_delta.c.s_aa, "s_bb": by_y.c.s_bb}
+    values = [sums[c] if c in sums else cast(null(), kind) for c, kind in PART_COLUMNS.items()]
     return select(
         literal_column("'length'").label("part"),
-        joined.c.judge.label("judge"),
+        by_delta.c.judge.label("judge"),
         *[v.label(c) for v, c in zip(values, PART_COLUMNS, strict=True)],
-        cast(func.sum(joined.c.c), BigInteger).label("n"),
-    ).group_by(joined.c.judge)
+        by_delta.c.n,
+    ).join(by_y, by_y.c.judge == by_delta.c.judge)
 
 
-def self_preference_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
-    """Frequencies of (k_s, n_s, k_o, n_o) per judge over the comparisons where it was
-    conflicted, and whether they are among its most recent ones. o_c pools the decisive calls
-    of the neutral judges (whatever the judge filters)."""
-    # PostgreSQL sums bigints into numerics; the counts stay integers.
-    others = (
+def _pooled_others(obs: CTE) -> Any:
+    """Per comparison with a conflicted judge: Σ decisive calls and Σ A picks of its neutral
+    judges, grouped in one pass (for observations computed once, `MATERIALIZED`)."""
+    return (
         select(
             obs.c.comparison_id,
             cast(func.sum(obs.c.n_dec), BigInteger).label("n_o"),
@@ -384,20 +435,58 @@ def self_preference_part(obs: CTE, filters: ReportFilters) -> Select[Any]:
         .group_by(obs.c.comparison_id)
         .subquery("others")
     )
-    own_a = obs.c.side == "A"
-    joined = (
-        select(
-            obs.c.judge,
-            case((own_a, obs.c.n_a), else_=obs.c.n_dec - obs.c.n_a).label("k_s"),
-            obs.c.n_dec.label("n_s"),
-            case((own_a, others.c.a_o), else_=others.c.n_o - others.c.a_o).label("k_o"),
-            others.c.n_o,
-            most_recent(obs.c.judge, obs.c.last_at, obs.c.comparison_id),
+
+
+def _conflicted(obs: CTE, filters: ReportFilters, *, correlated: bool) -> Any:
+    """The judges' conflicted observations with the neutral judges' sums on their comparison.
+    `correlated`: looked up per conflicted observation (by index, a few per comparison)
+    instead of grouping every neutral observation: for stored observations, where conflicted
+    ones are found by a partial index."""
+    mine = [obs.c.side.is_not(None), obs.c.n_dec > 0, *_of_judges(obs, filters)]
+    own = [obs.c.judge, obs.c.comparison_id, obs.c.side, obs.c.n_dec, obs.c.n_a, obs.c.last_at]
+    if not correlated:
+        others = _pooled_others(obs)
+        return (
+            select(*own, others.c.n_o, others.c.a_o)
+            .join(others, others.c.comparison_id == obs.c.comparison_id)
+            .where(*mine)
+            .subquery("conflicted")
         )
-        .join(others, others.c.comparison_id == obs.c.comparison_id)
-        .where(obs.c.side.is_not(None), obs.c.n_dec > 0, *_of_judges(obs, filters))
-        .subquery("joined")
-    )
+    other = obs.alias("other")
+
+    def pooled(name: str) -> Any:
+        return (
+            select(cast(func.sum(other.c[name]), BigInteger))
+            .where(
+                other.c.comparison_id == obs.c.comparison_id,
+                other.c.neutral == 1,
+                other.c.n_dec > 0,
+            )
+            .scalar_subquery()
+        )
+
+    pooled_row = select(*own, pooled("n_dec").label("n_o"), pooled("n_a").label("a_o"))
+    # Materialized: the sums are read several times, each would be a lookup of its own.
+    looked_up = pooled_row.where(*mine).cte("looked_up").prefix_with("MATERIALIZED")
+    return select(looked_up).where(looked_up.c.n_o > 0).subquery("conflicted")
+
+
+def self_preference_part(
+    obs: CTE, filters: ReportFilters, *, correlated: bool = False
+) -> Select[Any]:
+    """Frequencies of (k_s, n_s, k_o, n_o) per judge over the comparisons where it was
+    conflicted, and whether they are among its most recent ones. o_c pools the decisive calls
+    of the neutral judges (whatever the judge filters)."""
+    mine = _conflicted(obs, filters, correlated=correlated)
+    own_a = mine.c.side == "A"
+    joined = select(
+        mine.c.judge,
+        case((own_a, mine.c.n_a), else_=mine.c.n_dec - mine.c.n_a).label("k_s"),
+        mine.c.n_dec.label("n_s"),
+        case((own_a, mine.c.a_o), else_=mine.c.n_o - mine.c.a_o).label("k_o"),
+        mine.c.n_o,
+        most_recent(mine.c.judge, mine.c.last_at, mine.c.comparison_id),
+    ).subquery("joined")
     keys = {name: joined.c[name] for name in ("kept", "k_s", "n_s", "k_o", "n_o")}
     return _part("self", joined.c.judge, keys)
 
@@ -414,6 +503,6 @@ async def observation_parts(
         pairs_part(counts),
         length_class_part(counts),
         length_part(obs, counts, filters),
-        self_preference_part(obs, filters),
+        self_preference_part(obs, filters, correlated=stored),
     )
     return list((await session.execute(statement)).all())

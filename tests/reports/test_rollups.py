@@ -18,7 +18,13 @@ from app.comparisons.models import Comparison, ComparisonTag
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.jobs.rollups import CallRollup, JudgeObservation
+from app.jobs.rollups import (
+    OBSERVATION_COLUMNS,
+    CallRollup,
+    JudgeObservation,
+    LengthRollup,
+    ObservationRollup,
+)
 from app.jobs.writes import GroupCommit, StagedCall, store_calls
 from app.reports.bias import build_report
 from app.reports.rollups import CubeRow
@@ -44,6 +50,18 @@ WINDOWS: list[dict[str, Any]] = [
     {"since": BASE_TIME + timedelta(minutes=50), "tags": (("team", "a"),)},
     {"since": BASE_TIME + timedelta(minutes=50), "protocol": "adaptive"},
     {"since": BASE_TIME + timedelta(minutes=50), "judge": "j-open", "judge_version": 2},
+    {
+        "since": BASE_TIME + timedelta(hours=5, minutes=13),
+        "until": BASE_TIME + timedelta(hours=30, minutes=41),
+        "bucket": "hour",
+    },  # hourly series, both edges inside hours
+    {
+        "since": BASE_TIME + timedelta(hours=2),
+        "until": BASE_TIME + timedelta(hours=20),
+        "protocol": "swap",
+        "bucket": "hour",
+    },  # both edges on the hour
+    {"since": BASE_TIME + timedelta(minutes=50), "judge": "j-anth", "tags": (("team", "b"),)},
 ]
 
 
@@ -102,34 +120,29 @@ async def report_pair(url: str, **filters: Any) -> tuple[dict[str, Any], dict[st
 
 
 async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]]:
-    """Both rollups' rows in key order; `rebuilt`: as `rollups.rebuild` recomputes them."""
+    """Every rollup's rows in key order (counts at 0 left out: a fold may leave them), without
+    the observations' `prev_*` columns; `rebuilt`: as `rollups.rebuild` recomputes them."""
     engine = create_engine(url)
+    tables: dict[str, tuple[Any, Any, str | None]] = {
+        "cube": (CallRollup, CallRollup.__table__.c, None),
+        "observations": (
+            JudgeObservation,
+            [JudgeObservation.__table__.c[name] for name in OBSERVATION_COLUMNS],
+            None,
+        ),
+        "observation_rollup": (ObservationRollup, ObservationRollup.__table__.c, "n"),
+        "length_rollup": (LengthRollup, LengthRollup.__table__.c, "n"),
+    }
     try:
         async with create_sessionmaker(engine)() as session:
             if rebuilt:
                 await rollups.rebuild(session)
-            rows = {
-                "cube": [
-                    tuple(r)
-                    for r in (
-                        await session.execute(
-                            select(*CallRollup.__table__.c).order_by(
-                                *CallRollup.__table__.primary_key
-                            )
-                        )
-                    )
-                ],
-                "observations": [
-                    tuple(r)
-                    for r in (
-                        await session.execute(
-                            select(*JudgeObservation.__table__.c).order_by(
-                                *JudgeObservation.__table__.primary_key
-                            )
-                        )
-                    )
-                ],
-            }
+            rows = {}
+            for name, (model, columns, count) in tables.items():
+                query = select(*columns).order_by(*model.__table__.primary_key)
+                if count is not None:
+                    query = query.where(model.__table__.c[count] != 0)
+                rows[name] = [tuple(r) for r in await session.execute(query)]
             await session.rollback()
     finally:
         await engine.dispose()
@@ -150,10 +163,62 @@ async def test_the_report_from_rollups_equals_regrouping_the_calls(
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
     await insert_in_pieces(url, traffic, one_by_one=writer == "one_by_one")
     assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)
+    shown: set[str] = set()
     for window in WINDOWS:
         from_rollups, from_calls = await report_pair(url, **window)
         assert from_calls["judges"], window  # the window holds traffic
         assert from_rollups == from_calls, window
+        for judge in from_calls["judges"]:  # Spearman reads only the filters' observations
+            assert judge["length"]["n_used"] <= judge["length"]["n"], window
+        shown |= sections_with_data(from_calls)
+    # Every section the rollups feed was compared with data in it, not only as empty sections.
+    assert shown == {"pairs", "length", "spearman", "self_preference", "hourly_series"}
+
+
+def sections_with_data(report: dict[str, Any]) -> set[str]:
+    """The rollup-fed parts of a report that hold data."""
+    shown = set()
+    for judge in report["judges"]:
+        shown |= {"pairs"} if judge["consistency"]["pairs"] else set()
+        shown |= {"length"} if judge["length"]["longer_win_n"] else set()
+        shown |= {"spearman"} if judge["length"]["spearman"] is not None else set()
+        shown |= {"self_preference"} if judge["self_preference"]["n"] else set()
+    # Hours of this sparse traffic fold into days in the series, but are grouped by hour.
+    if report["filters"]["bucket"] == "hour" and any(p["pairs"] for p in report["series"]):
+        shown.add("hourly_series")
+    return shown
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+async def test_a_fold_that_forgets_where_an_observation_was_is_caught(
+    backend: str,
+    clean_pg: str,
+    tmp_path: Path,
+    traffic: StoredData,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fold that adds an updated observation under its new keys without taking it out of
+    its old ones (its y, picks or hours changed) makes both checks above fail."""
+    url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
+    real = rollups.fold_moves
+
+    def forgetful(*args: Any, **kwargs: Any) -> Any:
+        return real(*args, **{**kwargs, "moving": False})
+
+    monkeypatch.setattr(rollups, "fold_moves", forgetful)
+    rollups._fold_new.cache_clear()
+    rollups._fold_new_rendered.cache_clear()
+    try:
+        await insert_in_pieces(url, traffic)
+    finally:
+        rollups._fold_new.cache_clear()
+        rollups._fold_new_rendered.cache_clear()
+    stored, rebuilt = await rollup_rows(url), await rollup_rows(url, rebuilt=True)
+    assert stored["observations"] == rebuilt["observations"]
+    assert stored["observation_rollup"] != rebuilt["observation_rollup"]
+    assert stored["length_rollup"] != rebuilt["length_rollup"]
+    from_rollups, from_calls = await report_pair(url, **WINDOWS[0])
+    assert from_rollups != from_calls
 
 
 async def test_running_comparisons_count_once_they_end(clean_pg: str) -> None:
