@@ -48,10 +48,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.comparisons import callscope
 from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN
-from app.comparisons.models import Comparison, JudgeCall
+from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.jobs.rollups import (
     OBSERVATION_COLUMNS,
     CallRollup,
+    CallTagRollup,
     JudgeObservation,
     LengthRollup,
     ObservationRollup,
@@ -66,9 +67,12 @@ def _insert(dialect: str) -> Callable[[Any], Insert]:
     return postgresql.insert if dialect == "postgresql" else sqlite.insert  # type: ignore[return-value]
 
 
-def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert:
-    """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`."""
-    keys = [
+def fold_cube(
+    dialect: str, calls: ColumnElement[bool], sign: int = 1, *, tagged: bool = False
+) -> Insert:
+    """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`, or
+    (`tagged`) to `call_tag_rollup` under each tag of their comparison."""
+    keys: list[Any] = [
         _call.judge_name,
         _call.judge_version,
         _cmp.placebo,
@@ -81,12 +85,27 @@ def fold_cube(dialect: str, calls: ColumnElement[bool], sign: int = 1) -> Insert
         column if sign == 1 else (sign * column.element).label(column.name)
         for column in callscope.call_counts()
     ]
-    rows = callscope.calls_query(*keys, *counts, conditions=[calls]).group_by(*keys).order_by(*keys)
-    insert = _insert(dialect)(CallRollup).from_select([*CUBE_KEYS, *CALL_COUNTS], rows)
-    table = CallRollup.__table__.c
+    table: Any = CallRollup
+    names: tuple[str, ...] = CUBE_KEYS
+    rows = callscope.calls_query(*keys, *counts, conditions=[calls])
+    if tagged:
+        keys = [ComparisonTag.key, ComparisonTag.value, *keys]
+        rows = callscope.calls_query(*keys, *counts, conditions=[calls]).join(
+            ComparisonTag, ComparisonTag.comparison_id == _call.comparison_id
+        )
+        table, names = CallTagRollup, ("tag_key", "tag_value", *CUBE_KEYS)
+    rows = rows.group_by(*keys).order_by(*keys)
+    insert = _insert(dialect)(table).from_select([*names, *CALL_COUNTS], rows)
     return insert.on_conflict_do_update(
-        index_elements=list(CUBE_KEYS),
-        set_={name: table[name] + insert.excluded[name] for name in CALL_COUNTS},
+        index_elements=list(names),
+        set_={name: table.__table__.c[name] + insert.excluded[name] for name in CALL_COUNTS},
+    )
+
+
+def fold_cubes(dialect: str, calls: ColumnElement[bool]) -> Insert:
+    """PostgreSQL: both cubes' folds in one statement (the tagged one as a WITH)."""
+    return fold_cube(dialect, calls).add_cte(
+        fold_cube(dialect, calls, tagged=True).cte("tag_counts")
     )
 
 
@@ -194,11 +213,12 @@ def fold_observations_moving(dialect: str, calls: ColumnElement[bool]) -> Insert
 def _fold_new(dialect: str) -> tuple[Executable, ...]:
     ids = _call.id.in_(bindparam("ids", expanding=True))
     if dialect == "postgresql":
-        return fold_observations_moving(dialect, ids), fold_cube(dialect, ids)
+        return fold_observations_moving(dialect, ids), fold_cubes(dialect, ids)
     # SQLite has no INSERT in a WITH: the moves read the rows the fold just wrote.
     folded = select(JudgeObservation).where(_folded_keys(ids)).subquery("folded")
     moves = [fold_moves(dialect, rollup, folded) for rollup in MOVE_ROLLUPS]
-    return fold_observations(dialect, ids), *moves, fold_cube(dialect, ids)
+    cubes = fold_cube(dialect, ids), fold_cube(dialect, ids, tagged=True)
+    return fold_observations(dialect, ids), *moves, *cubes
 
 
 class _DriverStatement(NamedTuple):
@@ -224,7 +244,7 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     """
     ids = _call.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(BigInteger)))
     rendered = []
-    for statement in (fold_observations_moving("postgresql", ids), fold_cube("postgresql", ids)):
+    for statement in (fold_observations_moving("postgresql", ids), fold_cubes("postgresql", ids)):
         compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
         values = compiled.params
         rendered.append(
@@ -263,9 +283,12 @@ def rebuild_statements(dialect: str) -> list[Executable]:
 
 
 def rebuild_moved_statements(dialect: str) -> list[Executable]:
-    """Recompute both observation rollups from `judge_observations` as it stands."""
+    """Recompute both observation rollups from `judge_observations` as it stands, and the
+    tags' cube from every stored call."""
     every = select(JudgeObservation).subquery("folded")
     return [
+        delete(CallTagRollup),
+        fold_cube(dialect, true(), tagged=True),
         *(delete(rollup) for rollup in MOVE_ROLLUPS),
         *(fold_moves(dialect, rollup, every, moving=False) for rollup in MOVE_ROLLUPS),
     ]
@@ -278,8 +301,8 @@ async def rebuild(session: AsyncSession) -> None:
         # Live writers fold into the rows being replaced: they wait instead of interleaving.
         await session.execute(
             text(
-                "LOCK TABLE call_rollup, judge_observations, observation_rollup, length_rollup"
-                " IN EXCLUSIVE MODE"
+                "LOCK TABLE call_rollup, call_tag_rollup, judge_observations, observation_rollup,"
+                " length_rollup IN EXCLUSIVE MODE"
             )
         )
     for statement in [*rebuild_statements(dialect), *rebuild_moved_statements(dialect)]:
@@ -291,8 +314,9 @@ async def unfold(session: AsyncSession, calls: ColumnElement[bool]) -> None:
     comparisons' observations from the observation rollups (the observations go with their
     comparison)."""
     dialect = session.get_bind().dialect.name
-    await session.execute(fold_cube(dialect, calls, sign=-1))
-    await session.execute(delete(CallRollup).where(CallRollup.calls == 0))
+    for cube in (CallRollup, CallTagRollup):
+        await session.execute(fold_cube(dialect, calls, sign=-1, tagged=cube is CallTagRollup))
+        await session.execute(delete(cube).where(cube.calls == 0))
     gone = select(JudgeObservation).where(
         JudgeObservation.comparison_id.in_(select(_call.comparison_id).where(calls))
     )

@@ -38,6 +38,34 @@ class CallRollup(Base):
     second_label: Mapped[int] = mapped_column(BigInteger)
 
 
+class CallTagRollup(Base):
+    """`call_rollup` per comparison tag: what a report filtered by one `key:value` tag counts,
+    for whole hours (a comparison's tags are written with it, before its calls)."""
+
+    __tablename__ = "call_tag_rollup"
+
+    tag_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tag_value: Mapped[str] = mapped_column(String(256), primary_key=True)
+    judge: Mapped[str] = mapped_column(String(100), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    placebo: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
+    error_kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    label_pair: Mapped[str] = mapped_column(String(64), primary_key=True)
+    hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+    calls: Mapped[int] = mapped_column(BigInteger)
+    failed: Mapped[int] = mapped_column(BigInteger)
+    design: Mapped[int] = mapped_column(BigInteger)
+    parsed: Mapped[int] = mapped_column(BigInteger)
+    ties: Mapped[int] = mapped_column(BigInteger)
+    design_parsed: Mapped[int] = mapped_column(BigInteger)
+    decisive: Mapped[int] = mapped_column(BigInteger)
+    first: Mapped[int] = mapped_column(BigInteger)
+    design_ties: Mapped[int] = mapped_column(BigInteger)
+    second_label: Mapped[int] = mapped_column(BigInteger)
+
+
 class JudgeObservation(Base):
     """One judge's observation of one non-placebo comparison, over its parsed design calls:
     `queries.observation_sums`, folded in as the calls are written."""

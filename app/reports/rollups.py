@@ -1,6 +1,7 @@
 """The bias report's reading of the call rollups (`app.jobs.rollups`, written with the calls by
-`app.comparisons.rollups`): the call cube of a window, its whole hours summed from `call_rollup`,
-its partial hours and the calls of comparisons still running counted from `judge_calls`.
+`app.comparisons.rollups`): the call cube of a window, its whole hours summed from `call_rollup`
+(or `call_tag_rollup`), its partial hours and the calls of comparisons still running counted
+from `judge_calls`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import callscope
 from app.comparisons.callscope import CALL_COUNTS, Bucket, ReportFilters
-from app.jobs.rollups import CallRollup
+from app.jobs.rollups import CallRollup, CallTagRollup
 from app.reports import queries
 
 
@@ -59,8 +60,9 @@ def bucket_of_hour(session: AsyncSession, hour: Any, bucket: Bucket) -> ColumnEl
 async def rolled_up(
     session: AsyncSession, filters: ReportFilters, first: int, end: int | None
 ) -> list[Row[Any]]:
-    """`call_rollup` summed per call-cube key over the hours [first, end)."""
-    r = CallRollup
+    """`call_rollup` summed per call-cube key over the hours [first, end); with one tag in the
+    filters, `call_tag_rollup` under that tag."""
+    r: Any = CallRollup if not filters.tags else CallTagRollup
     keys = [
         r.judge,
         r.version,
@@ -70,6 +72,9 @@ async def rolled_up(
         bucket_of_hour(session, r.hour, filters.bucket).label("bucket"),
     ]
     conditions = [r.hour >= first]
+    if filters.tags:
+        ((key, value),) = filters.tags
+        conditions += [r.tag_key == key, r.tag_value == value]
     if end is not None:
         conditions.append(r.hour < end)
     if filters.judge is not None:
@@ -102,12 +107,12 @@ def merged(parts: Sequence[tuple[int, Sequence[Any]]]) -> list[CubeRow]:
 
 
 async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[CubeRow]:
-    """`queries.call_cube`: the window's whole hours from `call_rollup` (minus the calls of
-    running comparisons, which it already counts), its partial hours from the calls. Tags are
-    not rolled up: a tag filter counts from the calls."""
+    """`queries.call_cube`: the window's whole hours from `call_rollup` (or, filtered by one
+    tag, `call_tag_rollup`) minus the calls of running comparisons, which it already counts;
+    its partial hours from the calls. Two tags or more count from the calls."""
     first = math.ceil(filters.since.timestamp() / 3600)
     end = None if filters.until is None else math.floor(filters.until.timestamp() / 3600)
-    if filters.tags or (end is not None and end <= first):
+    if len(filters.tags) > 1 or (end is not None and end <= first):
         return merged([(1, await queries.call_cube(session, filters))])
     whole = replace(
         filters, since=hour_start(first), until=None if end is None else hour_start(end)

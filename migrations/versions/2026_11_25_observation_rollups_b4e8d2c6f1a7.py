@@ -1,4 +1,5 @@
-"""Observation rollups: the report's pairs, length classes and (Δlen, y) frequencies per hour.
+"""Observation rollups: the report's pairs, length classes and (Δlen, y) frequencies per hour;
+call counts per hour and comparison tag.
 
 `judge_observations` keeps, per row, what it held before the fold that last changed it
 (`prev_*`), so that the fold can move the row's count from its old keys to its new ones in
@@ -22,6 +23,18 @@ down_revision: str | None = "e1f2a3b4c5d6"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+COUNTS = (
+    "calls",
+    "failed",
+    "design",
+    "parsed",
+    "ties",
+    "design_parsed",
+    "decisive",
+    "first",
+    "design_ties",
+    "second_label",
+)
 PREVIOUS: dict[str, sa.types.TypeEngine[object]] = {
     "prev_y_sum": sa.BigInteger(),
     "prev_version": sa.Integer(),
@@ -81,13 +94,39 @@ def upgrade() -> None:
         sa.Column("n", sa.BigInteger(), nullable=False),
         _keys("length_rollup", "delta", "y_sum", "y_n"),
     )
-    # Existing observations are counted once; from here on every fold moves its own.
+    op.create_table(
+        "call_tag_rollup",
+        sa.Column("tag_key", sa.String(length=64), nullable=False),
+        sa.Column("tag_value", sa.String(length=256), nullable=False),
+        sa.Column("judge", sa.String(length=100), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("placebo", sa.Boolean(), nullable=False),
+        sa.Column("protocol", sa.String(length=16), nullable=False),
+        sa.Column("error_kind", sa.String(length=32), nullable=False),
+        sa.Column("label_pair", sa.String(length=64), nullable=False),
+        sa.Column("hour", sa.BigInteger(), nullable=False),
+        *[sa.Column(name, sa.BigInteger(), nullable=False) for name in COUNTS],
+        sa.PrimaryKeyConstraint(
+            "tag_key",
+            "tag_value",
+            "judge",
+            "version",
+            "placebo",
+            "protocol",
+            "error_kind",
+            "label_pair",
+            "hour",
+            name=op.f("pk_call_tag_rollup"),
+        ),
+    )
+    # Existing observations and calls are counted once; from here on every fold does its own.
     bind = op.get_bind()
     for statement in rebuild_moved_statements(bind.dialect.name):
         bind.execute(statement)
 
 
 def downgrade() -> None:
+    op.drop_table("call_tag_rollup")
     op.drop_table("length_rollup")
     op.drop_table("observation_rollup")
     op.drop_index("ix_judge_observations_conflicted", table_name="judge_observations")

@@ -1,5 +1,6 @@
-"""The shared `clean_pg`, also emptying the observation rollups (the run-wide fixture's list of
-tables predates them), before the test as well: tests elsewhere leave their folds behind."""
+"""The shared `clean_pg`, also emptying the observation and tag rollups (the run-wide
+fixture's list of tables predates them), before the test as well: tests elsewhere leave their
+folds behind."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from sqlalchemy import text
 
 from app.db import create_engine
 
-ROLLUPS = "observation_rollup, length_rollup"
+ROLLUPS = "observation_rollup, length_rollup, call_tag_rollup"
 
 
 async def empty_rollups(url: str) -> None:
@@ -22,7 +23,7 @@ async def empty_rollups(url: str) -> None:
 
 @pytest.fixture
 async def clean_pg(clean_pg: str) -> AsyncIterator[str]:
-    """The run's database with empty observation rollups, emptied after the test."""
+    """The run's database with empty observation and tag rollups, emptied after the test."""
     await empty_rollups(clean_pg)
     yield clean_pg
     await empty_rollups(clean_pg)

@@ -21,6 +21,7 @@ from app.db import create_engine, create_sessionmaker
 from app.jobs.rollups import (
     OBSERVATION_COLUMNS,
     CallRollup,
+    CallTagRollup,
     JudgeObservation,
     LengthRollup,
     ObservationRollup,
@@ -61,7 +62,13 @@ WINDOWS: list[dict[str, Any]] = [
         "protocol": "swap",
         "bucket": "hour",
     },  # both edges on the hour
-    {"since": BASE_TIME + timedelta(minutes=50), "judge": "j-anth", "tags": (("team", "b"),)},
+    {
+        "since": BASE_TIME + timedelta(minutes=50),
+        "until": BASE_TIME + timedelta(hours=40, minutes=5),
+        "judge": "j-anth",
+        "tags": (("team", "b"),),
+    },
+    {"since": BASE_TIME + timedelta(minutes=50), "tags": (("team", "a"), ("env", "dev"))},
 ]
 
 
@@ -125,6 +132,7 @@ async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]
     engine = create_engine(url)
     tables: dict[str, tuple[Any, Any, str | None]] = {
         "cube": (CallRollup, CallRollup.__table__.c, None),
+        "tag_cube": (CallTagRollup, CallTagRollup.__table__.c, None),
         "observations": (
             JudgeObservation,
             [JudgeObservation.__table__.c[name] for name in OBSERVATION_COLUMNS],
