@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvloop
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -53,6 +54,19 @@ async def test_sequential_requests_share_one_keep_alive_connection() -> None:
     assert sent.headers["content-type"] == sent.headers["accept"] == "application/json"
     assert int(sent.headers["content-length"]) == len(sent.body)
     assert "accept-encoding" not in sent.headers
+
+
+def test_the_wire_works_on_uvloop_the_loop_the_api_runs() -> None:
+    """uvicorn runs the API on uvloop, whose transports are not asyncio's classes."""
+
+    async def exchange() -> tuple[list[Any], int]:
+        async with scripted_server([OK]) as server:
+            wire = _wire(server)
+            results = [await _post(wire, {"n": n}) for n in range(3)]
+            await wire.aclose()
+        return results, server.accepts
+
+    assert uvloop.run(exchange()) == ([(200, {"ok": True})] * 3, 1)
 
 
 async def test_concurrent_requests_never_exceed_max_connections() -> None:

@@ -23,7 +23,7 @@ import zlib
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import quote, urlsplit
 
 import httptools
@@ -121,8 +121,9 @@ class _Connection(asyncio.Protocol):
         self._until_eof = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport, self.open = transport, True
+        # uvloop's transports (the API's loop) have asyncio.Transport's methods without being
+        # its subclasses: an isinstance check here failed every connection in production.
+        self.transport, self.open = cast(asyncio.Transport, transport), True
 
     def data_received(self, data: bytes) -> None:
         if self._answer is None or self._answer.done():
