@@ -19,7 +19,7 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -35,6 +35,7 @@ from app.db import values_of
 from app.labels.report import label_sections
 from app.reports import queries
 from app.reports.observation_rollups import observation_parts as observation_parts_from_rollups
+from app.reports.rollups import Cubes
 from app.reports.rollups import call_cube as cube_from_rollups
 from app.reports.schemas import (
     BiasReport,
@@ -514,18 +515,18 @@ def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
 async def collect(
     session: AsyncSession, filters: ReportFilters, *, rollups: bool = True
 ) -> tuple[dict[str, JudgeData], list[Any], list[Any]]:
-    """Run the two statements and file their rows by judge; also returns the rows the series
-    reads (calls and pairs). From the rollups, or (`rollups=False`) regrouped from the calls:
-    the same numbers, which a test holds them to."""
+    """Run the statements and file their rows by judge; also returns the rows the series
+    reads (calls, and swap pairs per bucket). From the rollups, or (`rollups=False`)
+    regrouped from the calls: the same numbers, which a test holds them to."""
     await prepare(session)
     judges: dict[str, JudgeData] = defaultdict(JudgeData)
-    call_rows: Sequence[Any] = (
+    cubes = (
         await cube_from_rollups(session, filters)
         if rollups
-        else await queries.call_cube(session, filters)
+        else Cubes.of([(1, await queries.call_cube(session, filters))])
     )
-    for row in call_rows:
-        judges[row.judge].add_calls(row)
+    for cube_row in cubes.sections:
+        judges[cube_row.judge].add_calls(cube_row)
     parts = (
         await observation_parts_from_rollups(session, filters)
         if rollups
@@ -533,7 +534,7 @@ async def collect(
     )
     for row in parts:
         judges[row.judge].add_observation(row)
-    return judges, list(call_rows), [row for row in parts if row.part == "pairs"]
+    return judges, cubes.series, [row for row in parts if row.part == "buckets"]
 
 
 def filters_read(filters: ReportFilters) -> ReportFiltersRead:
@@ -553,7 +554,7 @@ async def build_report(
     session: AsyncSession, filters: ReportFilters, settings: Settings, *, rollups: bool = True
 ) -> BiasReport:
     """The whole bias report for the filters."""
-    judges, series_calls, pair_rows = await collect(session, filters, rollups=rollups)
+    judges, series_calls, bucket_rows = await collect(session, filters, rollups=rollups)
     reports = [judge_report(name, judges[name], settings) for name in sorted(judges)]
     adjust_across_judges(reports, settings)
     labels = await label_sections(session, filters, judges=[r.judge for r in reports])
@@ -570,7 +571,7 @@ async def build_report(
         reviewers=scoring.reviewers,
         position_score=scoring.position_score,
         length_score=scoring.length_score,
-        series=build_series(series_calls, pair_rows, filters.bucket),
+        series=build_series(series_calls, bucket_rows, filters.bucket),
     )
 
 

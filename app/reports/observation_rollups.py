@@ -170,8 +170,8 @@ def length_frequencies(window: Window, dialect: str, bounds: dict[str, int]) -> 
 
 async def observation_parts(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
     """`queries.observation_parts` from the rollups where they can give it: two statements
-    (the pairs, length-class and self-preference parts, then the length part, whose recent
-    buckets the first one's pairs bound)."""
+    (the pairs, buckets, length-class and self-preference parts, then the length part, whose
+    recent buckets the first one's buckets bound)."""
     dialect = session.get_bind().dialect.name
     if filters.tags:
         return await queries.observation_parts(session, filters)
@@ -182,11 +182,12 @@ async def observation_parts(session: AsyncSession, filters: ReportFilters) -> li
     obs = queries.observations(session, filters, with_straddling=window.cut)
     first = union_all(
         queries.pairs_part(counts),
+        queries.buckets_part(counts),
         queries.length_class_part(counts),
         queries.self_preference_part(obs, filters, correlated=True),
     )
     rows = list((await session.execute(first)).all())
-    bounds = queries.recent_bounds([row for row in rows if row.part == "pairs"])
+    bounds = queries.recent_bounds([row for row in rows if row.part == "buckets"])
     if None in bounds.values():
         return await queries.observation_parts(session, filters)
     if not bounds:

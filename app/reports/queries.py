@@ -206,6 +206,8 @@ PART_COLUMNS: dict[str, Any] = {
     "s_ab": Float(),
     "s_aa": Float(),
     "s_bb": Float(),
+    "pairs": BigInteger(),
+    "consistent": BigInteger(),
 }
 
 
@@ -251,10 +253,36 @@ def _summed(counts: CTE) -> Any:
 
 
 def pairs_part(counts: CTE) -> Select[Any]:
-    """Observations per judge, bucket and (AB pick, BA pick); p1/p2 are NULL where the
-    comparison has no swap pair."""
-    keys = {name: counts.c[name] for name in ("bucket", "p1", "p2")}
+    """Observations per judge and (AB pick, BA pick); p1/p2 are NULL where the comparison has
+    no swap pair."""
+    keys = {name: counts.c[name] for name in ("p1", "p2")}
     return _part("pairs", counts.c.judge, keys, _summed(counts))
+
+
+def buckets_part(counts: CTE) -> Select[Any]:
+    """Per judge and bucket: observations (`n`), swap pairs and consistent ones (the series,
+    and the recent-bucket bound)."""
+    c = counts.c
+    swap = and_(c.p1.is_not(None), c.p2.is_not(None))
+    consistent = or_(
+        and_(c.p1 == "first", c.p2 == "second"),
+        and_(c.p1 == "second", c.p2 == "first"),
+        and_(c.p1 == "tie", c.p2 == "tie"),
+    )
+    sums = {
+        "bucket": c.bucket,
+        "pairs": cast(func.coalesce(func.sum(c.n).filter(swap), 0), BigInteger),
+        "consistent": cast(func.coalesce(func.sum(c.n).filter(consistent), 0), BigInteger),
+    }
+    values = [
+        sums[name] if name in sums else cast(null(), kind) for name, kind in PART_COLUMNS.items()
+    ]
+    return select(
+        literal_column("'buckets'").label("part"),
+        c.judge.label("judge"),
+        *[v.label(name) for v, name in zip(values, PART_COLUMNS, strict=True)],
+        _summed(counts).label("n"),
+    ).group_by(c.judge, c.bucket)
 
 
 def length_class_part(counts: CTE) -> Select[Any]:
@@ -292,12 +320,12 @@ def recent_buckets(counts: CTE) -> Any:
     )  # read twice, computed once
 
 
-def recent_bounds(pair_rows: list[Row[Any]]) -> dict[str, int | None]:
-    """Per judge, `recent_buckets` computed from the pairs part's rows: the earliest bucket from
-    which it has at most MAX_OBSERVATIONS observations; None when its latest bucket alone has
-    more."""
+def recent_bounds(bucket_rows: list[Row[Any]]) -> dict[str, int | None]:
+    """Per judge, `recent_buckets` computed from the buckets part's rows: the earliest bucket
+    from which it has at most MAX_OBSERVATIONS observations; None when its latest bucket alone
+    has more."""
     per_bucket: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for row in pair_rows:
+    for row in bucket_rows:
         per_bucket[row.judge][row.bucket] += row.n
     bounds: dict[str, int | None] = {}
     for judge, buckets in per_bucket.items():
@@ -501,6 +529,7 @@ async def observation_parts(
     counts = observation_counts(obs, filters)
     statement = union_all(
         pairs_part(counts),
+        buckets_part(counts),
         length_class_part(counts),
         length_part(obs, counts, filters),
         self_preference_part(obs, filters, correlated=stored),

@@ -7,18 +7,19 @@ from `judge_calls`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from sqlalchemy import BigInteger, ColumnElement, Row, cast, func, literal_column, select
+from sqlalchemy import BigInteger, Row, cast, false, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import callscope
-from app.comparisons.callscope import CALL_COUNTS, Bucket, ReportFilters
+from app.comparisons.callscope import CALL_COUNTS, ReportFilters
 from app.jobs.rollups import CallRollup, CallTagRollup
 from app.reports import queries
+from app.reports.series import bucket_start
 
 
 class CubeRow(NamedTuple):
@@ -46,32 +47,30 @@ def hour_start(hour: int) -> datetime:
     return datetime.fromtimestamp(hour * 3600, UTC)
 
 
-def bucket_of_hour(session: AsyncSession, hour: Any, bucket: Bucket) -> ColumnElement[Any]:
-    """`callscope.bucket_of` for an hour number: the same type and value as for its calls."""
-    if session.get_bind().dialect.name == "postgresql":
-        return func.date_trunc(
-            literal_column(f"'{bucket}'"),
-            func.timezone(literal_column("'UTC'"), func.to_timestamp(hour * 3600)),
-        )
-    pattern = "'%Y-%m-%d %H:00:00'" if bucket == "hour" else "'%Y-%m-%d 00:00:00'"
-    return func.strftime(literal_column(pattern), hour * 3600, literal_column("'unixepoch'"))
+Shape = Literal["sections", "series"]
 
 
 async def rolled_up(
-    session: AsyncSession, filters: ReportFilters, first: int, end: int | None
+    session: AsyncSession, filters: ReportFilters, first: int, end: int | None, shape: Shape
 ) -> list[Row[Any]]:
-    """`call_rollup` summed per call-cube key over the hours [first, end); with one tag in the
-    filters, `call_tag_rollup` under that tag."""
+    """`call_rollup` summed over the hours [first, end) (with one tag in the filters,
+    `call_tag_rollup` under that tag), in the cube's layout: per judge, version, placebo,
+    error kind and label pair for the sections (no bucket); per judge, version and bucket off
+    placebo for the series."""
     r: Any = CallRollup if not filters.tags else CallTagRollup
+    # A bucket is its first hour's number (`series.bucket_start`): integers file cheaply.
+    bucket = r.hour if filters.bucket == "hour" else r.hour // 24 * 24
+    series = shape == "series"
     keys = [
         r.judge,
         r.version,
-        r.placebo,
-        func.nullif(r.error_kind, "").label("error_kind"),
-        r.label_pair,
-        bucket_of_hour(session, r.hour, filters.bucket).label("bucket"),
+        false().label("placebo") if series else r.placebo,
+        (null() if series else func.nullif(r.error_kind, "")).label("error_kind"),
+        (null() if series else r.label_pair).label("label_pair"),
+        (bucket if series else null()).label("bucket"),
     ]
-    conditions = [r.hour >= first]
+    grouped = [r.judge, r.version, bucket] if series else [*keys[:3], r.error_kind, r.label_pair]
+    conditions = [r.hour >= first, *([r.placebo.is_(False)] if series else [])]
     if filters.tags:
         ((key, value),) = filters.tags
         conditions += [r.tag_key == key, r.tag_value == value]
@@ -85,18 +84,44 @@ async def rolled_up(
         conditions.append(r.protocol == filters.protocol)
     # PostgreSQL sums bigints into numerics; the counts stay integers.
     sums = [cast(func.sum(r.__table__.c[name]), BigInteger).label(name) for name in CALL_COUNTS]
-    query = select(*keys, *sums).where(*conditions).group_by(*keys[:4], literal_column("bucket"))
-    return await callscope.fetch(session, query.group_by(r.label_pair))
+    query = select(*keys, *sums).where(*conditions).group_by(*grouped)
+    return await callscope.fetch(session, query)
 
 
-def merged(parts: Sequence[tuple[int, Sequence[Any]]]) -> list[CubeRow]:
-    """Rows of several cubes added key by key, each with its sign; empty keys dropped. Both
-    kinds of row put the six keys first and the counts after, in `CubeRow`'s order (read by
-    position: an hourly report has tens of thousands of rows)."""
+def hour_number(bucket: Any) -> int:
+    """A bucket as `queries.call_cube` returns it (timestamp or text) as its first hour's
+    number, as the rollups give it."""
+    return int(bucket_start(bucket).timestamp()) // 3600
+
+
+def _section_key(row: Any) -> tuple[Any, ...] | None:
+    return (row[0], row[1], bool(row[2]), row[3], row[4], None)
+
+
+def _series_key(row: Any) -> tuple[Any, ...] | None:
+    if row[2]:  # placebo calls are not in the series
+        return None
+    bucket = row[5] if isinstance(row[5], int) else hour_number(row[5])
+    return (row[0], row[1], False, None, None, bucket)
+
+
+KEYS: dict[Shape, Callable[[Any], tuple[Any, ...] | None]] = {
+    "sections": _section_key,
+    "series": _series_key,
+}
+
+
+def merged(parts: Sequence[tuple[int, Sequence[Any]]], shape: Shape) -> list[CubeRow]:
+    """Rows of several cubes added key by key in one shape, each with its sign; empty keys
+    dropped. Every row puts the six keys first and the counts after, in `CubeRow`'s order
+    (read by position: an hourly series has thousands of rows)."""
+    key_of = KEYS[shape]
     table: dict[tuple[Any, ...], list[int]] = {}
     for sign, rows in parts:
         for row in rows:
-            key = (row[0], row[1], bool(row[2]), row[3], row[4], row[5])
+            key = key_of(row)
+            if key is None:
+                continue
             counts = [sign * count for count in row[6:]]
             sums = table.get(key)
             if sums is None:
@@ -106,23 +131,39 @@ def merged(parts: Sequence[tuple[int, Sequence[Any]]]) -> list[CubeRow]:
     return [CubeRow(*key, *sums) for key, sums in table.items() if sums[0]]
 
 
-async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[CubeRow]:
-    """`queries.call_cube`: the window's whole hours from `call_rollup` (or, filtered by one
-    tag, `call_tag_rollup`) minus the calls of running comparisons, which it already counts;
-    its partial hours from the calls. Two tags or more count from the calls."""
+class Cubes(NamedTuple):
+    """The call cube in the two shapes the report reads."""
+
+    sections: list[CubeRow]  # per judge, version, placebo, error kind, label pair
+    series: list[CubeRow]  # per judge, version and bucket (an hour number), off placebo
+
+    @classmethod
+    def of(cls, parts: Sequence[tuple[int, Sequence[Any]]]) -> Cubes:
+        """Both shapes of signed full cube rows (`queries.call_cube`)."""
+        return cls(merged(parts, "sections"), merged(parts, "series"))
+
+
+async def call_cube(session: AsyncSession, filters: ReportFilters) -> Cubes:
+    """`queries.call_cube` in both shapes: the window's whole hours from `call_rollup` (or,
+    filtered by one tag, `call_tag_rollup`) minus the calls of running comparisons, which it
+    already counts; its partial hours from the calls. Two tags or more count from the
+    calls."""
     first = math.ceil(filters.since.timestamp() / 3600)
     end = None if filters.until is None else math.floor(filters.until.timestamp() / 3600)
     if len(filters.tags) > 1 or (end is not None and end <= first):
-        return merged([(1, await queries.call_cube(session, filters))])
+        return Cubes.of([(1, await queries.call_cube(session, filters))])
     whole = replace(
         filters, since=hour_start(first), until=None if end is None else hour_start(end)
     )
-    parts = [
-        (1, await rolled_up(session, filters, first, end)),
-        (-1, await queries.call_cube(session, whole, running=True)),
-    ]
+    raw = [(-1, await queries.call_cube(session, whole, running=True))]
     if filters.since < whole.since:
-        parts.append((1, await queries.call_cube(session, replace(filters, until=whole.since))))
+        raw.append((1, await queries.call_cube(session, replace(filters, until=whole.since))))
     if filters.until is not None and whole.until is not None and whole.until < filters.until:
-        parts.append((1, await queries.call_cube(session, replace(filters, since=whole.until))))
-    return merged(parts)
+        raw.append((1, await queries.call_cube(session, replace(filters, since=whole.until))))
+    shapes: tuple[Shape, Shape] = ("sections", "series")
+    return Cubes(
+        *[
+            merged([(1, await rolled_up(session, filters, first, end, shape)), *raw], shape)
+            for shape in shapes
+        ]
+    )
