@@ -103,11 +103,12 @@ class Window:
                 *in_window, or_(*edge), *([_obs.comparison_id.not_in(cut)] if self.cut else [])
             ),
             select(*columns, literal(-1).label("sign")).where(
-                *self.whole(_obs), _obs.comparison_id.in_(excluded)
+                *self.whole(_obs), queries.among(dialect, _obs.comparison_id, excluded)
             ),
         ]
         if self.cut:
-            raw = queries.raw_observations(dialect, f, JudgeCall.comparison_id.in_(cut))
+            ids = queries.among(dialect, JudgeCall.comparison_id, cut)
+            raw = queries.raw_observations(dialect, f, ids)
             parts.append(raw.add_columns(literal(1).label("sign")))
         return union_all(*parts).subquery("corrections")
 
