@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     # A live request may still be writing just past its deadline; the sweeper leaves it this long.
     sweep_grace_s: float = 10.0
     key_cache_ttl_s: float = 30.0
+    # How long a process trusts its read of the judges' current revisions: a change made through
+    # another process (a rotated key, a new URL, a retirement) reaches this one within it; 0 reads
+    # them on every request, as before issue 20 (one query per comparison).
+    judge_refresh_s: float = Field(default=1.0, ge=0, le=60)
     # Seeds label, nonce and order draws per request content: reproducible runs for tests and
     # benchmarks only (predictable nonces would let a response forge its block's end).
     draw_seed: int | None = None

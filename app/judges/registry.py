@@ -2,8 +2,11 @@
 per revision.
 
 Every change of a judge bumps its revision (app/judges/service.py); the request path reads the
-current (version, revision) of each judge with one light query, so a key rotation, a new `rpm` or
-URL reaches every API and worker process on its next call. A stored judge that cannot be built
+current (version, revision) of each judge with one light query, at most once every
+`judge_refresh_s` (1 s by default), so a key rotation, a new `rpm` or URL reaches every API and
+worker process within that time, and the process that made the change at once. A judge this
+process has not seen yet is looked up at once (never a 422 for a judge another process just
+created). A stored judge that cannot be built
 (a row an older release wrote, a key the secret no longer opens, a variable no longer allowed) is
 marked unavailable with its reason: start-up and every other judge go on, and a request naming it
 gets a problem+json.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 import tomllib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -128,6 +132,8 @@ class JudgeRegistry:
         self._clients: dict[str, RuntimeJudge] = {}
         self._unbuildable: dict[str, Unbuildable] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        self._current: dict[str, tuple[int, int]] = {}
+        self._current_read_at: float | None = None
 
     async def start(self) -> None:
         """Load the judges file, or register the simulated judge on a bare embedded default."""
@@ -216,10 +222,11 @@ class JudgeRegistry:
     ) -> tuple[list[RuntimeJudge], list[RuntimeJudge]]:
         """`resolve(names)` and `resolve_known(default_panel)` for the request path.
 
-        One light query of the current versions and revisions; whole rows are loaded only when a
-        judge's current revision has no client yet (a new or changed judge).
+        One light query of the current versions and revisions (at most every `judge_refresh_s`,
+        or when a named judge is not among them); whole rows are loaded only when a judge's
+        current revision has no client yet (a new or changed judge).
         """
-        current = {name: (v, r) for name, v, r in (await session.execute(_CURRENT_VERSIONS)).all()}
+        current = await self._current_versions(session, names)
         wanted = {*names, *self.default_panel}
         if any(not self._is_built(n, at) for n, at in current.items() if n in wanted):
             for judge, version in await service.list_judges(session):
@@ -228,6 +235,24 @@ class JudgeRegistry:
         _require_known(names, current)
         panel = [self._available(name) for name in names]
         return panel, [self._clients[n] for n in self.default_panel if self._usable(n, current)]
+
+    async def _current_versions(
+        self, session: AsyncSession, names: Sequence[str]
+    ) -> dict[str, tuple[int, int]]:
+        """Enabled judges' (version, revision), read again once `judge_refresh_s` passed."""
+        read_at = self._current_read_at
+        fresh = read_at is not None and time.monotonic() - read_at < self.settings.judge_refresh_s
+        if fresh and all(name in self._current for name in names):
+            return self._current
+        read_at = time.monotonic()
+        rows = (await session.execute(_CURRENT_VERSIONS)).all()
+        self._current = {name: (version, revision) for name, version, revision in rows}
+        self._current_read_at = read_at
+        return self._current
+
+    def changed(self) -> None:
+        """This process changed a judge: its next request reads the revisions again."""
+        self._current_read_at = None
 
     def _pick(
         self, listed: Sequence[tuple[Judge, JudgeVersion]], names: Sequence[str]

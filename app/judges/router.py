@@ -106,6 +106,7 @@ async def create_judge(
     judge, version = await service.create_judge(
         session, body, source="api", secret_key=settings.secret_key, rules=registry.api_rules
     )
+    registry.changed()
     return to_read(judge, version, registry)
 
 
@@ -122,4 +123,5 @@ async def update_judge(
     judge, version = await service.update_judge(
         session, name, body, secret_key=settings.secret_key, rules=registry.api_rules
     )
+    registry.changed()
     return to_read(judge, version, registry)

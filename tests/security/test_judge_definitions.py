@@ -133,7 +133,8 @@ async def test_a_revision_broken_behind_a_running_process_is_refused_once_built(
     clean_pg: str,
     capfd: pytest.CaptureFixture[str],
 ) -> None:
-    client: httpx2.AsyncClient = await live_factory(settings_factory())
+    # Revisions read on every request (the default window: tests/judges/test_registry_refresh.py).
+    client: httpx2.AsyncClient = await live_factory(settings_factory(judge_refresh_s=0))
     assert (await client.post("/v1/judges", headers=admin, json=JUDGE)).status_code == 201
     named = {**COMPARE, "judges": ["posted"]}
     assert (await client.post("/v1/compare", headers=comparer, json=named)).status_code == 200

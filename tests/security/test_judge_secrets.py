@@ -7,6 +7,7 @@ Changes (key, URL, limits) reach every process on its next call, without a resta
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -149,15 +150,16 @@ async def test_a_stored_key_never_follows_its_judge_to_another_origin(
     never_leaked([first, second], settings, FILE_JUDGE_KEY)
 
 
-async def test_changes_reach_another_process_on_its_next_call(
+async def test_changes_reach_another_process_once_its_refresh_window_passed(
     settings_factory: Callable[..., Settings],
     live_factory: Callable[..., Any],
     admin: dict[str, str],
     comparer: dict[str, str],
 ) -> None:
     # Two app instances on one database: two API replicas (a batch worker resolves judges the
-    # same way, through JudgeRegistry.resolve).
-    settings = settings_with_loopback(settings_factory)
+    # same way, through JudgeRegistry.resolve). Each trusts its read of the revisions for
+    # `judge_refresh_s`: a change reaches the other within it.
+    settings = settings_with_loopback(settings_factory, judge_refresh_s=0.2)
     async with recording_provider() as first, recording_provider() as second:
         writer = await live_factory(settings)
         other = await live_factory(settings)
@@ -171,6 +173,7 @@ async def test_changes_reach_another_process_on_its_next_call(
         )
         assert rotated.status_code == 200
         assert rotated.json()["version"] == 1  # a key or a limit is no new version
+        await asyncio.sleep(0.25)
         await compare_with(other, comparer, "posted")
         assert first.authorizations[-2:] == ["Bearer sk-rotated"] * 2
 
@@ -180,6 +183,7 @@ async def test_changes_reach_another_process_on_its_next_call(
             json={"base_url": second.base_url, "api_key": "sk-moved"},
         )
         assert moved.json()["version"] == 2  # any part of the URL is a new version
+        await asyncio.sleep(0.25)
         await compare_with(other, comparer, "posted")
     assert set(second.authorizations) == {"Bearer sk-moved"}
     never_leaked([first, second], settings, FILE_JUDGE_KEY)
