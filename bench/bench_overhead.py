@@ -119,6 +119,26 @@ async def pg_backends(database: str) -> list[int]:
     return [int(r["pid"]) for r in rows]
 
 
+async def commits(database: str | None) -> int:
+    """Transactions committed in the benchmark's database so far (pg_stat_database)."""
+    if database is None:
+        return 0
+    import asyncpg
+
+    from tests.support.databases import SERVER_URL
+
+    connection = await asyncpg.connect(SERVER_URL + "/postgres")
+    try:
+        # The statistics a backend reports when it goes idle; clear this backend's snapshot.
+        await connection.execute("SELECT pg_stat_clear_snapshot()")
+        value = await connection.fetchval(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = $1", database
+        )
+    finally:
+        await connection.close()
+    return int(value or 0)
+
+
 class CpuWindow:
     """CPU seconds of named process groups between `start()` and `stop()`.
 
@@ -185,8 +205,10 @@ async def drive(
     warmup: int,
     count: int,
     window: CpuWindow,
-) -> tuple[list[float], float, dict[str, float]]:
-    """`count` comparisons `concurrency` at a time after a warm-up: latencies, seconds, CPU."""
+) -> tuple[list[float], float, dict[str, float], int]:
+    """`count` comparisons `concurrency` at a time after a warm-up: latencies, seconds, CPU and
+    the transactions committed in the benchmark's database (PostgreSQL reports them about once
+    a second, so the window's two readings lag alike)."""
 
     async def run(numbers: Iterator[int], latencies: list[float]) -> None:
         async def worker() -> None:
@@ -199,11 +221,13 @@ async def drive(
 
     await run(iter(range(10_000_000, 10_000_000 + warmup)), [])
     latencies: list[float] = []
+    committed = await commits(window.database)
     await window.start()
     started = time.perf_counter()
     await run(iter(range(count)), latencies)
     seconds = time.perf_counter() - started
-    return latencies, seconds, await window.stop()
+    cpu = await window.stop()
+    return latencies, seconds, cpu, await commits(window.database) - committed
 
 
 def baseline_messages(count: int) -> list[tuple[list[dict[str, str]], list[dict[str, str]]]]:
@@ -309,7 +333,9 @@ async def measured(
     window = CpuWindow(groups, args.database)
     warmup = max(20, 2 * args.concurrency)
     try:
-        latencies, seconds, cpu = await drive(one, args.concurrency, warmup, args.count, window)
+        latencies, seconds, cpu, committed = await drive(
+            one, args.concurrency, warmup, args.count, window
+        )
     finally:
         await close()
     latencies.sort()
@@ -320,6 +346,7 @@ async def measured(
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
         "cpu_s": cpu,
         "pg_backends": window.backends_seen(),
+        "commits": committed,
         "steal": window.steal_share,
     }
 
@@ -415,7 +442,11 @@ def row(name: str, c: int, r: dict[str, Any], load: str, memory: str = "-") -> s
     n, cpu = r["count"], r["cpu_s"]
     per = {k: 1000 * v / n for k, v in cpu.items()}
     api = f"{per['api']:.2f}" if "api" in per else "-"
-    postgres = f"{per['postgres']:.2f} ({r['pg_backends']})" if "postgres" in per else "-"
+    postgres = (
+        f"{per['postgres']:.2f} ({r['pg_backends']}; {r['commits'] / n:.2f} commits)"
+        if "postgres" in per
+        else "-"
+    )
     return (
         f"| {name} | {c} | {n} | {n / r['seconds']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
         f"| {api} | {per['client']:.2f} | {postgres} | {per['sim']:.2f} "
@@ -546,7 +577,7 @@ def run_all(args: argparse.Namespace, name: str, url: str, folder: Path) -> None
         )
         print(
             "| run | concurrency | comparisons | comparisons/s | p50 ms | p99 ms "
-            "| API CPU ms/cmp | client CPU ms/cmp | PostgreSQL CPU ms/cmp (backends) "
+            "| API CPU ms/cmp | client CPU ms/cmp | PostgreSQL CPU ms/cmp (backends; commits/cmp) "
             "| sim CPU ms/cmp | failures | API RSS / peak MiB | load (1 min) | CPU stolen |"
         )
         print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
