@@ -131,7 +131,7 @@ def lifespan_for(settings: Settings, transport_for: TransportFactory | None = No
             async with sweeper:
                 yield state
                 await drain(in_flight, settings.shutdown_grace_s)
-                await writes.wait_idle()
+                await writes.aclose()
         await registry.aclose()
         await engine.dispose()
 

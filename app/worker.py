@@ -61,7 +61,7 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
             released = await runner.drain(0)
             await queue.enqueue(released)
     finally:
-        await writes.wait_idle()
+        await writes.aclose()
         await queue.shutdown()
         await registry.aclose()
         await engine.dispose()

@@ -65,7 +65,9 @@ async def services(settings_factory: Callable[..., Settings]) -> AsyncIterator[S
     sessionmaker = create_sessionmaker(engine)
     registry = JudgeRegistry(settings, sessionmaker, lambda _name: transport)
     await registry.start()
-    yield worker_services(settings, sessionmaker, registry)
+    services = worker_services(settings, sessionmaker, registry)
+    yield services
+    await services.writes.aclose()
     await registry.aclose()
     await engine.dispose()
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, insert, select
+from sqlalchemy import event, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
@@ -24,6 +24,22 @@ async def maker(clean_pg: str) -> AsyncIterator[async_sessionmaker[AsyncSession]
     engine = create_engine(clean_pg)
     yield create_sessionmaker(engine)
     await engine.dispose()
+
+
+@pytest.fixture
+async def group_commit(
+    maker: async_sessionmaker[AsyncSession],
+) -> AsyncIterator[Callable[..., GroupCommit]]:
+    """GroupCommits on the test's database, closed (their kept connections given back) after."""
+    made: list[GroupCommit] = []
+
+    def make(**options: Any) -> GroupCommit:
+        made.append(GroupCommit(maker, **options))
+        return made[-1]
+
+    yield make
+    for writes in made:
+        await writes.aclose()
 
 
 async def a_comparison(maker: async_sessionmaker[AsyncSession]) -> str:
@@ -81,31 +97,33 @@ async def stored_tags(maker: async_sessionmaker[AsyncSession], comparison_id: st
 
 
 async def test_writes_handed_over_together_share_one_transaction(
-    maker: async_sessionmaker[AsyncSession],
+    maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
 ) -> None:
     comparison_id = await a_comparison(maker)
     commits = count_commits(maker)
-    writes = GroupCommit(maker, max_flushes=1)
+    writes = group_commit(max_flushes=1)
     await asyncio.gather(*(writes.run(tag(comparison_id, f"k{i}")) for i in range(10)))
     assert commits[0] == 1
     assert await stored_tags(maker, comparison_id) == 10
 
 
 async def test_an_idle_process_commits_each_write_at_once(
-    maker: async_sessionmaker[AsyncSession],
+    maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
 ) -> None:
     comparison_id = await a_comparison(maker)
     commits = count_commits(maker)
-    writes = GroupCommit(maker)
+    writes = group_commit()
     for i in range(3):
         await writes.run(tag(comparison_id, f"k{i}"))
         assert commits[0] == i + 1
 
 
-async def test_a_conflicting_write_fails_alone(maker: async_sessionmaker[AsyncSession]) -> None:
+async def test_a_conflicting_write_fails_alone(
+    maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
+) -> None:
     comparison_id = await a_comparison(maker)
-    await GroupCommit(maker).run(tag(comparison_id, "taken"))
-    writes = GroupCommit(maker, max_flushes=1)
+    await group_commit().run(tag(comparison_id, "taken"))
+    writes = group_commit(max_flushes=1)
     outcomes = await asyncio.gather(
         *(writes.run(tag(comparison_id, key)) for key in ("a", "taken", "b")),
         return_exceptions=True,
@@ -116,10 +134,10 @@ async def test_a_conflicting_write_fails_alone(maker: async_sessionmaker[AsyncSe
 
 
 async def test_a_cancelled_caller_still_gets_its_write_committed(
-    maker: async_sessionmaker[AsyncSession],
+    maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
 ) -> None:
     comparison_id = await a_comparison(maker)
-    writes = GroupCommit(maker)
+    writes = group_commit()
     caller = asyncio.create_task(writes.run(tag(comparison_id, "k")))
     await asyncio.sleep(0)
     caller.cancel()
@@ -137,3 +155,48 @@ async def test_an_unreachable_database_reaches_every_writer() -> None:
     )
     await engine.dispose()
     assert all(isinstance(outcome, DATABASE_ERRORS) for outcome in outcomes)
+
+
+def count_checkouts(maker: async_sessionmaker[AsyncSession]) -> list[int]:
+    checkouts = [0]
+    engine: Any = maker.kw["bind"]
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _count(*_args: object) -> None:
+        checkouts[0] += 1
+
+    return checkouts
+
+
+async def test_the_connection_is_kept_between_transactions_and_given_back_at_close(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    comparison_id = await a_comparison(maker)
+    checkouts = count_checkouts(maker)
+    writes = GroupCommit(maker)
+    for i in range(5):
+        await writes.run(tag(comparison_id, f"k{i}"))
+    assert checkouts[0] == 1
+    pool: Any = maker.kw["bind"].sync_engine.pool
+    assert pool.checkedout() == 1
+    await writes.aclose()
+    assert pool.checkedout() == 0
+
+
+async def test_a_kept_connection_the_server_dropped_fails_one_write_and_is_replaced(
+    maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
+) -> None:
+    comparison_id = await a_comparison(maker)
+    writes = group_commit()
+    await writes.run(tag(comparison_id, "before"))
+    async with maker() as session:  # a restart or an operator ends the kept connection
+        await session.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+    with pytest.raises(DATABASE_ERRORS):
+        await writes.run(tag(comparison_id, "lost"))
+    await writes.run(tag(comparison_id, "after"))
+    assert await stored_tags(maker, comparison_id) == 2

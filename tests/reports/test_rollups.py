@@ -295,6 +295,8 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
             await writers[i % len(writers)].store(COMPARISONS.sink, StagedCall(row))
 
     await asyncio.gather(*(write(i, row) for i, row in enumerate(calls)))
+    for group in writers:
+        await group.aclose()
     await engine.dispose()
     stored = await rollup_rows(clean_pg)
     assert stored == await rollup_rows(clean_pg, rebuilt=True)
