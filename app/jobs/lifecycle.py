@@ -19,11 +19,12 @@ import uuid
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import lru_cache
 from typing import Annotated, Any, Generic, Protocol, TypeVar
 
 from fastapi import Depends, Header, Response
 from pydantic import BaseModel
-from sqlalchemy import insert, update
+from sqlalchemy import Table, Update, bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
@@ -353,7 +354,7 @@ async def insert_job(kind: Kind[Any, Any], job: Job[Any], connection: AsyncConne
     Core INSERTs: the ORM's unit of work for one new row of 30 columns cost more CPU than the
     statement. The answer is built from the transient row holding the same values.
     """
-    await connection.execute(insert(kind.tables.job), [job.values])
+    await connection.execute(insert(kind.tables.job), job.values)  # one row: no executemany
     tags = [{"key": k, "value": v} for k, v in job.tags.items()]
     dependents = {**job.dependents}
     if tags:
@@ -488,15 +489,28 @@ async def write_final(
 ) -> bool:
     """Store the final columns; False when the database is unreachable."""
     table: Any = tables.job
+    statement = final_update(table.__table__, tuple(values))
+    parameters = {"job_id": job_id, **{f"new_{name}": value for name, value in values.items()}}
 
     async def update_job(connection: AsyncConnection) -> None:
-        await connection.execute(update(table).where(table.id == job_id).values(**values))
+        await connection.execute(statement, parameters)
 
     try:
         await writes.run(update_job)
     except DATABASE_ERRORS:
         return False
     return True
+
+
+@lru_cache(maxsize=16)
+def final_update(table: Table, columns: tuple[str, ...]) -> Update:
+    """The UPDATE of a job's final columns, built once per set of columns: building it per job
+    made SQLAlchemy walk every value for the statement's cache key."""
+    return (
+        update(table)
+        .where(table.c.id == bindparam("job_id"))
+        .values({name: bindparam(f"new_{name}") for name in columns})
+    )
 
 
 def as_json(answer: Any) -> Any:
