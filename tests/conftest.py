@@ -29,8 +29,8 @@ TEST_SECRET_KEY = "0123456789abcdef" * 4
 TABLES = (
     "judge_calls, comparison_tags, comparisons, judge_versions, judges, api_keys, "
     "scores, score_calls, score_responses, score_session_tags, score_sessions, "
-    "batch_items, batches, labels, call_rollup, judge_observations, dashboard_sessions, "
-    "instance_secrets"
+    "batch_items, batches, labels, call_rollup, judge_observations, observation_rollup, "
+    "length_rollup, call_tag_rollup, dashboard_sessions, instance_secrets"
 )
 
 

@@ -135,6 +135,8 @@ def build_series(
     for (judge, start, granularity), cell in sorted(
         keyed.items(), key=lambda item: (item[0][1], item[0][0])
     ):
+        if not cell.versions:  # pairs whose calls the cube no longer holds (purged): no point
+            continue
         before = previous.get(judge)
         changed = len(cell.versions) > 1 or (before is not None and before != cell.versions)
         previous[judge] = cell.versions

@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx2
@@ -23,6 +24,7 @@ from app.judging.types import SimKnobs
 from app.reports import queries
 from app.reports.bias import build_report, kappa_from_confusion
 from app.reports.schemas import BiasReport, JudgeReport
+from app.reports.series import build_series
 from app.schema import upgrade
 from tests.reports.builders import (
     BASE_TIME,
@@ -90,7 +92,11 @@ async def traffic_report(pg_url: str, traffic: StoredData) -> BiasReport:
         engine = create_engine(pg_url)
         async with engine.begin() as conn:
             await conn.execute(
-                text("TRUNCATE judge_calls, comparison_tags, comparisons, call_rollup CASCADE")
+                text(
+                    "TRUNCATE judge_calls, comparison_tags, comparisons, call_rollup, "
+                    "judge_observations, observation_rollup, length_rollup, call_tag_rollup "
+                    "CASCADE"
+                )
             )
         await engine.dispose()
 
@@ -864,3 +870,9 @@ async def test_compared_through_the_api_then_reported(
     assert entry["length"]["n"] == 50
     assert entry["placebo"]["n"] == 0
     assert sum(p["n"] for p in body["series"]) == 100
+
+
+def test_a_bucket_with_pairs_but_no_counted_calls_is_no_point() -> None:
+    """Rollup rows left without their calls (a purge, a partial truncate) must not be a 500."""
+    pairs_only = SimpleNamespace(judge="j", bucket=490_000, pairs=3, consistent=2)
+    assert build_series([], [pairs_only], "hour") == []
