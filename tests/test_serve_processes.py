@@ -118,8 +118,8 @@ def test_postgresql_deployment_round_trips_judges_and_compares_over_real_http(
         assert forbidden.status_code == 403
         body = {
             "prompt": "2+2?",
-            "response_a": "4\n[sim q=2]",
-            "response_b": "5\n[sim q=-2]",
+            "response_a": "4\n[sim q=8]",
+            "response_b": "5\n[sim q=-8]",
             "judges": ["http-sim", "api-judge"],
         }
         answer = httpx2.post(f"{base}/v1/compare", json=body, headers=as_admin, timeout=30)
@@ -245,7 +245,8 @@ def test_sqlite_deployment_compares_through_the_sim_judge_over_http(tmp_path: Pa
         ),
         running("serve", "--port", str(api_port), env=env, health_url=f"{base}/healthz"),
     ):
-        body = {"prompt": "p", "response_a": "a\n[sim q=-2]", "response_b": "b\n[sim q=2]"}
+        # A quality gap that no draw overturns (logit 24; a gap of 4 lost a call 1 in 400).
+        body = {"prompt": "p", "response_a": "a\n[sim q=-8]", "response_b": "b\n[sim q=8]"}
         answer = httpx2.post(f"{base}/v1/compare", json=body, timeout=30).json()
         assert (answer["status"], answer["winner"], answer["simulated"]) == ("complete", "B", False)
         stored = httpx2.get(f"{base}/v1/comparisons/{answer['id']}").json()
