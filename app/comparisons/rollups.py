@@ -154,14 +154,25 @@ def _signed_keys(table: type[Any], s: Any, prev: bool) -> list[Any]:
     def c(name: str) -> Any:
         return s.c[f"prev_{name}" if prev else name]
 
-    head = [s.c.judge, c("first_hour"), c("last_hour"), c("version"), s.c.protocol]
+    values = {
+        "judge": s.c.judge,
+        "first_hour": c("first_hour"),
+        "last_hour": c("last_hour"),
+        "version": c("version"),
+        "protocol": s.c.protocol,
+    }
     if table is LengthRollup:
-        values = [*head, s.c.delta, c("y_sum"), c("y_n")]
+        values.update(delta=s.c.delta, y_sum=c("y_sum"), y_n=c("y_n"))
     else:
         eligible, longer = callscope.length_class(c("y_sum"), s.c.delta, s.c.shorter)
-        values = [*head, func.coalesce(c("p1"), ""), func.coalesce(c("p2"), ""), eligible, longer]
-    names = [column.name for column in table.__table__.primary_key]
-    return [value.label(name) for value, name in zip(values, names, strict=True)]
+        values.update(
+            p1=func.coalesce(c("p1"), ""),
+            p2=func.coalesce(c("p2"), ""),
+            eligible=eligible,
+            longer=longer,
+        )
+    # By name, in the table's key order (the order the rows are locked in).
+    return [values[column.name].label(column.name) for column in table.__table__.primary_key]
 
 
 def fold_moves(

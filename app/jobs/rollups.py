@@ -11,11 +11,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.db import Base, UTCDateTime
 
 
-class CallRollup(Base):
-    """Counts of judge calls per judge, version, placebo, protocol, error kind, label pair and
-    UTC hour: what `queries.call_cube` counts, for whole hours."""
-
-    __tablename__ = "call_rollup"
+class CubeColumns:
+    """A cube row's keys below its own and its counts: what `queries.call_cube` counts per
+    judge, version, placebo, protocol, error kind, label pair and UTC hour."""
 
     judge: Mapped[str] = mapped_column(String(100), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -38,7 +36,13 @@ class CallRollup(Base):
     second_label: Mapped[int] = mapped_column(BigInteger)
 
 
-class CallTagRollup(Base):
+class CallRollup(CubeColumns, Base):
+    """Counts of judge calls per cube key, for whole hours."""
+
+    __tablename__ = "call_rollup"
+
+
+class CallTagRollup(CubeColumns, Base):
     """`call_rollup` per comparison tag: what a report filtered by one `key:value` tag counts,
     for whole hours (a comparison's tags are written with it, before its calls)."""
 
@@ -46,24 +50,6 @@ class CallTagRollup(Base):
 
     tag_key: Mapped[str] = mapped_column(String(64), primary_key=True)
     tag_value: Mapped[str] = mapped_column(String(256), primary_key=True)
-    judge: Mapped[str] = mapped_column(String(100), primary_key=True)
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    placebo: Mapped[bool] = mapped_column(Boolean, primary_key=True)
-    protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
-    error_kind: Mapped[str] = mapped_column(String(32), primary_key=True)
-    label_pair: Mapped[str] = mapped_column(String(64), primary_key=True)
-    hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-
-    calls: Mapped[int] = mapped_column(BigInteger)
-    failed: Mapped[int] = mapped_column(BigInteger)
-    design: Mapped[int] = mapped_column(BigInteger)
-    parsed: Mapped[int] = mapped_column(BigInteger)
-    ties: Mapped[int] = mapped_column(BigInteger)
-    design_parsed: Mapped[int] = mapped_column(BigInteger)
-    decisive: Mapped[int] = mapped_column(BigInteger)
-    first: Mapped[int] = mapped_column(BigInteger)
-    design_ties: Mapped[int] = mapped_column(BigInteger)
-    second_label: Mapped[int] = mapped_column(BigInteger)
 
 
 class JudgeObservation(Base):
@@ -121,43 +107,42 @@ class JudgeObservation(Base):
     )
 
 
-class ObservationRollup(Base):
+class ObservationKeys:
+    """The keys an observation is counted under in both observation rollups (with their own),
+    and the count."""
+
+    judge: Mapped[str] = mapped_column(String(100), primary_key=True)
+    first_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    last_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+    n: Mapped[int] = mapped_column(BigInteger)
+
+
+class ObservationRollup(ObservationKeys, Base):
     """Observations counted per judge, first and last hour, version, protocol, picks of the
     swap pair and length class: what the report's pairs and length-class parts and its
     recent-bucket bound count, for whole hours."""
 
     __tablename__ = "observation_rollup"
 
-    judge: Mapped[str] = mapped_column(String(100), primary_key=True)
-    first_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    last_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
     # '' for no pick: a NULL in a key never conflicts, so it would never be summed.
     p1: Mapped[str] = mapped_column(String(8), primary_key=True)
     p2: Mapped[str] = mapped_column(String(8), primary_key=True)
     eligible: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     longer: Mapped[bool] = mapped_column(Boolean, primary_key=True)
 
-    n: Mapped[int] = mapped_column(BigInteger)
 
-
-class LengthRollup(Base):
+class LengthRollup(ObservationKeys, Base):
     """Observations counted per judge, first and last hour, version, protocol, Δlen and
     (Σ outcome, calls): the length section's (Δlen, y) frequencies, for whole hours."""
 
     __tablename__ = "length_rollup"
 
-    judge: Mapped[str] = mapped_column(String(100), primary_key=True)
-    first_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    last_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
     delta: Mapped[int] = mapped_column(Integer, primary_key=True)
     y_sum: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     y_n: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-
-    n: Mapped[int] = mapped_column(BigInteger)
 
 
 # In the order `queries.raw_observations` returns them (the two are UNIONed).
