@@ -190,6 +190,9 @@ class GroupCommit:
             connection, used_at = self._held.pop()
             if time.monotonic() - used_at < IDLE_BEFORE_PING_S:
                 return connection
+            # Idle too long to trust without a ping (the server may have restarted meanwhile),
+            # and a check-in would make the pool take it for fresh: dropped, not returned.
+            await connection.invalidate()
             await connection.close()
         return await self.engine.connect()
 

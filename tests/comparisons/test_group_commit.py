@@ -200,3 +200,19 @@ async def test_a_kept_connection_the_server_dropped_fails_one_write_and_is_repla
         await writes.run(tag(comparison_id, "lost"))
     await writes.run(tag(comparison_id, "after"))
     assert await stored_tags(maker, comparison_id) == 2
+
+
+async def test_a_kept_connection_idle_too_long_is_dropped_not_reused(
+    maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
+) -> None:
+    comparison_id = await a_comparison(maker)
+    writes = group_commit()
+    await writes.run(tag(comparison_id, "before"))
+    kept, used_at = writes._held[0]
+    driver: Any = (await kept.get_raw_connection()).driver_connection
+    # As if it had sat unused past the idle limit (during which the server may have restarted):
+    # given back to the pool, it would count as fresh and skip the pool's ping.
+    writes._held[0] = (kept, used_at - 60)
+    await writes.run(tag(comparison_id, "after"))
+    assert driver.is_closed()
+    assert await stored_tags(maker, comparison_id) == 2
