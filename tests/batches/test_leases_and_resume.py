@@ -254,7 +254,9 @@ async def reviewers(settings_factory: Callable[..., Settings]) -> AsyncIterator[
     sessionmaker = create_sessionmaker(engine)
     registry = JudgeRegistry(settings, sessionmaker, transports.__getitem__)
     await registry.start()
-    yield ItemRunner(worker_services(settings, sessionmaker, registry), "worker-a")
+    runner = ItemRunner(worker_services(settings, sessionmaker, registry), "worker-a")
+    yield runner
+    await runner.services.writes.aclose()
     await registry.aclose()
     await engine.dispose()
 
