@@ -10,9 +10,10 @@ chose. The rule, by the addresses a host name resolves to:
 - every other address is public and reached.
 Decimal, hex or IPv4-mapped spellings of an address resolve to the address and are judged as it.
 The check runs when a judge is saved (its URL) and again inside every connection a judge opens
-(`LeanWire` in app/judging/providers/wire.py; `GuardedBackend` for an httpx2 client): the client
-connects to an address it has just checked, so a name that resolves elsewhere after saving (DNS
-rebinding) reaches nothing forbidden.
+(`LeanWire` in app/judging/providers/wire.py): the client connects to an address it has just
+checked, so a name that resolves elsewhere after saving (DNS rebinding) reaches nothing
+forbidden. Environment proxies are never used: a proxy would connect on our behalf, past the
+check.
 """
 
 from __future__ import annotations
@@ -22,9 +23,7 @@ import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-import httpcore2
 import httpx2
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -127,63 +126,3 @@ class EgressPolicy:
             await self.addresses(parsed.host, port)
         except OSError:  # no such name (yet): the connection-time check still guards it
             return
-
-
-class GuardedBackend(httpcore2.AsyncNetworkBackend):
-    """Opens TCP connections only to addresses the policy allows, checked at connect time."""
-
-    def __init__(self, policy: EgressPolicy) -> None:
-        self.policy = policy
-        self._inner = httpcore2.AnyIOBackend()
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,  # noqa: ASYNC109 - httpcore2's backend interface
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore2.AsyncNetworkStream:
-        try:
-            addresses = await self.policy.addresses(host, port)
-        except EgressRefused as refused:
-            raise httpcore2.ConnectError(f"refused by the judge URL policy: {refused}") from None
-        except OSError as exc:
-            raise httpcore2.ConnectError(f"cannot resolve {host}: {exc}") from exc
-        last: Exception | None = None
-        for address in addresses:  # the checked address itself: nothing is resolved again
-            try:
-                return await self._inner.connect_tcp(
-                    str(address), port, timeout, local_address, socket_options
-                )
-            except (httpcore2.ConnectError, httpcore2.ConnectTimeout) as exc:
-                last = exc
-        raise last or httpcore2.ConnectError(f"{host} has no address")
-
-    async def connect_unix_socket(
-        self,
-        path: str,
-        timeout: float | None = None,  # noqa: ASYNC109 - httpcore2's backend interface
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore2.AsyncNetworkStream:
-        raise httpcore2.ConnectError("judges are reached over TCP only")
-
-    async def sleep(self, seconds: float) -> None:
-        await self._inner.sleep(seconds)
-
-
-class GuardedTransport(httpx2.AsyncHTTPTransport):
-    """httpx2's transport whose connections go through `GuardedBackend`.
-
-    Environment proxies are not used: a proxy would connect on our behalf, past the check.
-    """
-
-    def __init__(self, policy: EgressPolicy, max_connections: int) -> None:
-        super().__init__(trust_env=False)
-        self._pool = httpcore2.AsyncConnectionPool(
-            ssl_context=httpx2.create_ssl_context(trust_env=False),
-            max_connections=max_connections,
-            max_keepalive_connections=max_connections,
-            keepalive_expiry=5.0,
-            network_backend=GuardedBackend(policy),
-        )

@@ -14,7 +14,8 @@ import httpx2
 import pytest
 
 from app.config import Settings
-from app.judging.egress import Address, EgressPolicy, EgressRefused, GuardedTransport
+from app.judging.egress import Address, EgressPolicy, EgressRefused
+from app.judging.providers.wire import LeanWire, WireError
 from tests.security.provider import recording_provider
 
 JUDGE = {"name": "posted", "provider": "openai", "model": "m", "api_key": "sk-x"}
@@ -123,18 +124,20 @@ def rebinding(first: str, then: str) -> Callable[[str, int], Any]:
 async def test_a_name_rebound_to_loopback_after_saving_reaches_nothing() -> None:
     async with recording_provider() as provider:
         policy = EgressPolicy(resolver=rebinding("93.184.216.34", "127.0.0.1"))
-        url = f"http://judge.example:{provider.port}/v1/chat/completions"
-        await policy.check_url(url)  # saving: the name looks public
-        async with httpx2.AsyncClient(transport=GuardedTransport(policy, 4)) as client:
-            with pytest.raises(httpx2.ConnectError, match="FAIRPAIR_JUDGE_HOSTS_ALLOW"):
-                await client.post(url, json={})
+        base_url = f"http://judge.example:{provider.port}/v1"
+        await policy.check_url(base_url)  # saving: the name looks public
+        wire = LeanWire(base_url, policy, 4)  # the judges' HTTP client
+        with pytest.raises(WireError, match="FAIRPAIR_JUDGE_HOSTS_ALLOW"):
+            await wire.post_json("/v1/chat/completions", {}, {}, 5)
+        await wire.aclose()
         assert provider.authorizations == []
 
         # The same connection with loopback allowed does reach it: the guard is what stopped it.
         allowed = EgressPolicy.parse(["127.0.0.1"], resolver=rebinding("127.0.0.1", "127.0.0.1"))
-        async with httpx2.AsyncClient(transport=GuardedTransport(allowed, 4)) as client:
-            response = await client.post(url, json={"model": "m"})
-        assert response.status_code == 200
+        wire = LeanWire(base_url, allowed, 4)
+        response = await wire.post_json("/v1/chat/completions", {"model": "m"}, {}, 5)
+        await wire.aclose()
+        assert response.status == 200
         assert len(provider.authorizations) == 1
 
 
