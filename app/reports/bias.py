@@ -29,7 +29,7 @@ import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
-from app.comparisons.callscope import ReportFilters, prepare
+from app.comparisons.callscope import CALL_COUNTS, ReportFilters, prepare
 from app.config import Settings
 from app.db import values_of
 from app.labels.report import label_sections
@@ -68,20 +68,6 @@ INSUFFICIENT = "insufficient_data"
 _AB_WINNER = {"first": "A", "second": "B", "tie": "tie"}
 _BA_WINNER = {"first": "B", "second": "A", "tie": "tie"}
 _WINNER_INDEX = {"A": 0, "B": 1, "tie": 2}
-
-
-CALL_COUNTS = (
-    "calls",
-    "failed",
-    "design",
-    "parsed",
-    "ties",
-    "design_parsed",
-    "decisive",
-    "first",
-    "design_ties",
-    "second_label",
-)
 
 
 @dataclass
