@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 from app.judging.blocks import ResponseBlock, parse_response_blocks, text_outside_blocks
-from app.judging.types import SimKnobs, TokenLogprob
+from app.judging.types import DEFAULT_LABEL_POOL, LabelPool, SimKnobs, TokenLogprob
 from app.textpatterns import compile_linear
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
@@ -101,13 +101,28 @@ def _answer_tokens(
     )
 
 
+def label_sign(pool: LabelPool, first_label: str, second_label: str) -> float:
+    """JUDGING.md's s: +1 when the first-shown label is the second of its pool pair, -1 when it
+    is the first; 0 for labels that form no pair of the pool (the sim cannot tell which one the
+    bias would favour, so it adds none rather than guess)."""
+    for pair in pool:
+        if (first_label, second_label) == (pair[1], pair[0]):
+            return 1.0
+        if (first_label, second_label) == pair:
+            return -1.0
+    return 0.0
+
+
 def _decide_pair(
-    knobs: SimKnobs, first: ResponseBlock, second: ResponseBlock, rng: random.Random
+    knobs: SimKnobs,
+    first: ResponseBlock,
+    second: ResponseBlock,
+    rng: random.Random,
+    label_pool: LabelPool,
 ) -> tuple[str, dict[str, float]]:
     q1, text1 = latent_quality(first.text)
     q2, text2 = latent_quality(second.text)
-    # Label bias favours the alphabetically later label: the second of every default pair.
-    s = 1.0 if first.label.casefold() > second.label.casefold() else -1.0
+    s = label_sign(label_pool, first.label, second.label)
     z = (
         knobs.beta * (q1 - q2)
         + knobs.position_bias
@@ -127,9 +142,13 @@ def _decide_pair(
 
 
 def _pair_reply(
-    knobs: SimKnobs, blocks: Sequence[ResponseBlock], rng: random.Random, top_logprobs: int | None
+    knobs: SimKnobs,
+    blocks: Sequence[ResponseBlock],
+    rng: random.Random,
+    top_logprobs: int | None,
+    label_pool: LabelPool,
 ) -> tuple[str, tuple[TokenLogprob, ...] | None]:
-    winner, probabilities = _decide_pair(knobs, blocks[-2], blocks[-1], rng)
+    winner, probabilities = _decide_pair(knobs, blocks[-2], blocks[-1], rng, label_pool)
     confidence = probabilities[winner]
     # Tokens as a chat model would emit them; the label is token 4, after `"winner"`.
     tail = f'", "confidence": {confidence:.4f}, "reason": "Simulated judgement."}}'
@@ -217,8 +236,13 @@ def simulate_chat(
     *,
     attempt: int = 0,
     top_logprobs: int | None = None,
+    label_pool: LabelPool = DEFAULT_LABEL_POOL,
 ) -> SimReply:
-    """Answer one chat request the way JUDGING.md's simulated judge does."""
+    """Answer one chat request the way JUDGING.md's simulated judge does.
+
+    `label_pool` is the judge's pool: the prompt shows labels in display order only, so the
+    label bias needs the pool to know which label of a pair is the second.
+    """
     fault = _fault(knobs, _rng(knobs, model, messages, "fault", attempt))
     if fault is not None:
         return fault
@@ -232,5 +256,5 @@ def simulate_chat(
         return SimReply(200, text, tokens, latency)
     if len(blocks) < 2:
         return SimReply(400, "sim-judge: found no two response blocks", None, latency)
-    text, tokens = _pair_reply(knobs, blocks, rng, top_logprobs)
+    text, tokens = _pair_reply(knobs, blocks, rng, top_logprobs, label_pool)
     return SimReply(200, text, tokens, latency)

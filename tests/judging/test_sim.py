@@ -63,6 +63,28 @@ async def test_position_and_label_bias_rates_match_the_formula(deadline_in: Dead
         assert abs(observed - expected) < 3 * math.sqrt(expected * (1 - expected) / n)
 
 
+async def test_label_bias_follows_the_pools_second_label_not_the_alphabet(
+    deadline_in: Deadline,
+) -> None:
+    # Pairs whose second label comes first in the alphabet: the bias must still favour it.
+    judge = build_judge(
+        JudgeConfig(
+            name="sim-labels",
+            provider="sim",
+            model="sim-labels",
+            label_pool=(("Q", "P"), ("Y", "X")),
+            sim=SimKnobs(label_bias=2.0, seed=4),
+        )
+    )
+    rng, n = random.Random(8), 400
+    results = [
+        await judge.judge_pair("q", SAME, SAME, deadline=deadline_in(10), rng=rng) for _ in range(n)
+    ]
+    second_label_rate = sum(_picked_label(r) == r.label_pair.split("/")[1] for r in results) / n
+    # σ(2) ≈ 0.88; the alphabetical rule gave 1 − σ(2) ≈ 0.12.
+    assert second_label_rate > 0.8
+
+
 def _picked_label(result: PairCallResult) -> str:
     return result.first_label if result.pick == "first" else result.second_label
 
