@@ -38,8 +38,21 @@ def check_text(text: str) -> str:
     return text
 
 
+def check_not_blank(text: str) -> str:
+    """A text a judge must read (a prompt, a response, a criterion) says something: whitespace
+    alone would reach the judge as an empty text and get a verdict on nothing."""
+    if not text.strip():
+        raise ValueError("text must not be empty or whitespace only")
+    return text
+
+
 Text = Annotated[str, AfterValidator(check_text)]
-NonEmptyText = Annotated[str, StringConstraints(min_length=1), AfterValidator(check_text)]
+NonEmptyText = Annotated[
+    str,
+    StringConstraints(min_length=1),
+    AfterValidator(check_text),
+    AfterValidator(check_not_blank),
+]
 Name = Annotated[
     str, StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 ]
@@ -47,10 +60,16 @@ ShortText = Annotated[str, StringConstraints(max_length=200), AfterValidator(che
 TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(check_text)]
 TagValue = Annotated[str, StringConstraints(max_length=256), AfterValidator(check_text)]
 CriteriaText = Annotated[
-    str, StringConstraints(min_length=1, max_length=20_000), AfterValidator(check_text)
+    str,
+    StringConstraints(min_length=1, max_length=20_000),
+    AfterValidator(check_text),
+    AfterValidator(check_not_blank),
 ]
 CriterionName = Annotated[
-    str, StringConstraints(min_length=1, max_length=100), AfterValidator(check_text)
+    str,
+    StringConstraints(min_length=1, max_length=100),
+    AfterValidator(check_text),
+    AfterValidator(check_not_blank),
 ]
 Description = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)]
 Family = Annotated[str, StringConstraints(min_length=1, max_length=100)]

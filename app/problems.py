@@ -41,6 +41,7 @@ class Problem(BaseModel):
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem, "description": description}
     for status, description in [
+        (400, "the body is not JSON or cannot be decoded (bad-request)"),
         (401, "no valid API key"),
         (403, "the key lacks the scope"),
         (404, "not found"),
@@ -170,21 +171,48 @@ def _decode_failure(exc: StarletteHTTPException) -> str:
     return str(exc.detail)
 
 
+# What Starlette itself raises (routing, form parsing), by status: each a slug PRODUCT.md lists.
+HTTP_PROBLEMS: dict[int, tuple[str, str]] = {
+    400: (BadRequest.slug, BadRequest.title),
+    401: ("unauthorized", "A valid API key is required"),
+    403: ("forbidden", "The API key lacks the scope"),
+    404: ("not-found", "Not found"),
+    405: ("method-not-allowed", "The method is not allowed on this path"),
+    409: ("conflict", "Conflict"),
+    413: ("payload-too-large", "The request body is too large"),
+    429: ("rate-limited", "Too many requests"),
+    503: ("service-unavailable", "The service cannot answer now"),
+}
+
+
+def http_problem_type(status: int) -> tuple[str, str]:
+    """The slug and title of an HTTP error; another 4xx is a `bad-request` and another 5xx an
+    `internal-error`, so no answer carries a slug outside PRODUCT.md's list."""
+    if status in HTTP_PROBLEMS:
+        return HTTP_PROBLEMS[status]
+    if status < 500:
+        return BadRequest.slug, f"The request cannot be answered (HTTP {status})"
+    return InternalError.slug, InternalError.title
+
+
+def _http_detail(request: Request, exc: StarletteHTTPException) -> str:
+    if exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        return f"{request.method} is not allowed on {request.url.path}; allowed: {allowed}"
+    return str(exc.detail)
+
+
 async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:
         detail = _decode_failure(exc)
         return problem(400, BadRequest.slug, BadRequest.title, detail, instance=request.url.path)
-    slugs = {
-        404: "not-found",
-        405: "method-not-allowed",
-        413: "payload-too-large",
-    }
+    slug, title = http_problem_type(exc.status_code)
     return problem(
         exc.status_code,
-        slugs.get(exc.status_code, "http-error"),
-        str(exc.detail),
-        str(exc.detail),
+        slug,
+        title,
+        _http_detail(request, exc),
         instance=request.url.path,
         headers=dict(exc.headers) if exc.headers else None,
     )

@@ -27,7 +27,9 @@ from app.judges.registry import RegistryDep
 router = APIRouter(tags=["batches"])
 QUEUE_PROBE_S = 1.0
 BatchQueueDep = Annotated[ItemQueue, from_state("batch_queue")]
-BatchId = Annotated[str, Path(max_length=36, pattern=r"^[0-9a-f-]+$")]
+# Any string, as `/v1/comparisons/{id}` takes it: an id that names no batch is 404, whatever it
+# looks like (a pattern here made a malformed id 422 on batches and 404 on comparisons).
+BatchId = Annotated[str, Path(description="the batch's id")]
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"description": text, "content": {"application/problem+json": {}}}
     for code, text in [
@@ -93,7 +95,8 @@ async def list_batch_results(
 
 @router.delete("/v1/batches/{batch_id}", operation_id="cancel_batch", responses=PROBLEMS)
 async def cancel_batch(batch_id: BatchId, _: CompareKey, session: SessionDep) -> BatchRead:
-    """Cancel the items not started yet; running items finish and keep their results."""
+    """Cancel the items not started yet; running items finish and keep their results. A batch
+    with nothing left to run is left as it is (200, unchanged)."""
     return await service.cancel(session, batch_id)
 
 

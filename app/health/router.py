@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 router = APIRouter(tags=["health"])
 PROBE_TIMEOUT_S = 2.0
+# Said of Redis when the settings name none (the embedded queue): neither up nor down, and
+# still truthy, so a probe that checks every value reads the service as ready.
+NotConfigured = Literal["not_configured"]
+NOT_CONFIGURED: NotConfigured = "not_configured"
 
 
 @router.get("/healthz", operation_id="healthz")
@@ -36,9 +40,9 @@ async def _database_ready(engine: AsyncEngine) -> bool:
     return True
 
 
-async def _redis_ready(redis: Redis | None) -> bool:
+async def _redis_ready(redis: Redis | None) -> bool | NotConfigured:
     if redis is None:
-        return True
+        return NOT_CONFIGURED
     try:
         async with asyncio.timeout(PROBE_TIMEOUT_S):
             return bool(await redis.ping())
@@ -48,9 +52,13 @@ async def _redis_ready(redis: Redis | None) -> bool:
 
 @router.get("/readyz", operation_id="readyz", responses={503: {"description": "not ready"}})
 async def readyz(engine: EngineDep, redis: RedisDep) -> JSONResponse:
-    """The database (and Redis, when configured) answer."""
-    checks = {"database": await _database_ready(engine), "redis": await _redis_ready(redis)}
-    if all(checks.values()):
+    """The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
+    FAIRPAIR_REDIS_URL."""
+    checks: dict[str, bool | str] = {
+        "database": await _database_ready(engine),
+        "redis": await _redis_ready(redis),
+    }
+    if all(value is not False for value in checks.values()):
         return JSONResponse({"status": "ready", "checks": checks})
     return problem(
         503,

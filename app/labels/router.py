@@ -20,7 +20,8 @@ router = APIRouter(tags=["labels"])
     responses={200: {"model": LabelRead, "description": "the labeler's earlier label replaced"}},
 )
 async def create_label(
-    comparison_id: Annotated[str, Path(max_length=36)],
+    # Any string, as `GET /v1/comparisons/{id}` takes it: an unknown id is 404 on both.
+    comparison_id: Annotated[str, Path(description="the comparison's id")],
     body: LabelIn,
     _: LabelKey,
     session: SessionDep,

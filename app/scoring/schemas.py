@@ -16,7 +16,15 @@ from pydantic import (
 )
 
 from app.config import SelfPreferencePolicy
-from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue, check_text
+from app.fields import (
+    CriteriaText,
+    Name,
+    NonEmptyText,
+    TagKey,
+    TagValue,
+    check_not_blank,
+    check_text,
+)
 from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
 from app.scoring.stats import Classification, PooledCorrelationRead
 from app.stats import Interval, Tier
@@ -25,10 +33,16 @@ Status = Literal["running", "complete", "partial", "failed"]
 ScoreValue = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 # Every text reaches a judge prompt or a JSON column: no NUL bytes, no lone surrogates.
 LevelText = Annotated[
-    str, StringConstraints(min_length=1, max_length=2000), AfterValidator(check_text)
+    str,
+    StringConstraints(min_length=1, max_length=2000),
+    AfterValidator(check_text),
+    AfterValidator(check_not_blank),
 ]
 AnchorText = Annotated[
-    str, StringConstraints(min_length=1, max_length=4000), AfterValidator(check_text)
+    str,
+    StringConstraints(min_length=1, max_length=4000),
+    AfterValidator(check_text),
+    AfterValidator(check_not_blank),
 ]
 CalibrationReason = Literal["disconnected_design", "insufficient_data"]
 MAX_RESPONSES = 20
