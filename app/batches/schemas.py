@@ -48,7 +48,7 @@ class BatchItemIn(BaseModel):
 class BatchCreate(BaseModel):
     """Up to `FAIRPAIR_MAX_BATCH_ITEMS` (10,000) items, run by workers in the background.
 
-    Send it as JSON, or as NDJSON (`application/x-ndjson`): one item per line.
+    Send it as JSON (`Content-Type: application/json`).
     """
 
     model_config = ConfigDict(extra="forbid")

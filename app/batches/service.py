@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -177,16 +177,32 @@ async def find_replay(
 
 
 async def cancel(session: AsyncSession, batch_id: str) -> BatchRead:
-    """Cancel the items nobody started; running items finish. Cancelling twice is harmless."""
+    """Cancel the items nobody started; running items finish. Cancelling twice is harmless, and
+    a batch with nothing left to run (completed or failed) is left as it is: a no-op, 200 with
+    the batch unchanged, so that a cleanup that deletes every batch it made never turns a
+    finished batch into a "cancelled" one."""
     batch = await session.get(Batch, batch_id)
     if batch is None:
         raise NotFound(f"no batch with id '{batch_id}'")
     now = utcnow()
-    batch.cancelled_at = batch.cancelled_at or now
+    unfinished = (
+        select(BatchItem.id)
+        .where(BatchItem.batch_id == batch_id, BatchItem.status.in_(("queued", "running")))
+        .exists()
+    )
+    # One statement: a worker finishing the last item meanwhile cannot slip between a check
+    # and the write.
+    await session.execute(
+        update(Batch)
+        .where(Batch.id == batch_id, Batch.cancelled_at.is_(None), unfinished)
+        .values(cancelled_at=now)
+        .execution_options(synchronize_session=False)
+    )
     await session.execute(
         update(BatchItem)
         .where(BatchItem.batch_id == batch_id, BatchItem.status == "queued")
         .values(status="cancelled", finished_at=now, payload=None)
     )
     await session.commit()
+    await session.refresh(batch)
     return await queries.read_batch(session, batch)
