@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Annotated, Any
 from urllib.parse import urlparse
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import ValidationError
 
 from app.deps import AdminKey, ReadKey, SessionDep, SettingsDep
@@ -20,6 +21,7 @@ from app.judges.schemas import (
     JudgeUpdate,
     JudgeVersionRead,
 )
+from app.judging.families import family_of, parse_family_prefixes
 
 router = APIRouter(prefix="/v1/judges", tags=["judges"])
 
@@ -43,10 +45,12 @@ def to_read(
     judge: Judge,
     version: JudgeVersion,
     registry: JudgeRegistry,
+    prefixes: Sequence[tuple[str, str]],
     versions: list[JudgeVersion] | None = None,
 ) -> JudgeRead:
-    """The API's view of a judge: never a key."""
+    """The API's view of a judge: never a key; its family as the panels see it (`prefixes`)."""
     fields = stored_fields(version.config)
+    model = fields.model if fields else str(version.config.get("model", ""))
     known = fields is not None and official_openai(fields)
     reason = registry.unavailable_reason(judge, version)
     return JudgeRead(
@@ -59,8 +63,8 @@ def to_read(
         version=version.version,
         config_hash=version.config_hash,
         provider=fields.provider if fields else None,
-        model=fields.model if fields else str(version.config.get("model", "")),
-        family=fields.family if fields else None,
+        model=model,
+        family=family_of(model, fields.family if fields else None, prefixes),
         json_mode=fields.json_mode if fields and fields.json_mode is not None else known,
         logprobs=fields.logprobs if fields and fields.logprobs is not None else known,
         has_api_key=bool(version.api_key_ciphertext or (fields and fields.api_key_env)),
@@ -80,18 +84,32 @@ def to_read(
 
 
 @router.get("", operation_id="list_judges")
-async def list_judges(_: ReadKey, session: SessionDep, registry: RegistryDep) -> JudgeList:
-    """The enabled judges, with their current versions."""
-    rows = await service.list_judges(session)
-    return JudgeList(items=[to_read(j, v, registry) for j, v in rows])
+async def list_judges(
+    _: ReadKey,
+    session: SessionDep,
+    registry: RegistryDep,
+    settings: SettingsDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    cursor: Annotated[str | None, Query(max_length=500)] = None,
+) -> JudgeList:
+    """The enabled judges by name, with their current versions; pages like every list."""
+    rows, next_cursor = await service.list_judges_page(session, limit=limit, cursor=cursor)
+    prefixes = parse_family_prefixes(settings.family_prefixes)
+    return JudgeList(
+        items=[to_read(j, v, registry, prefixes) for j, v in rows], next_cursor=next_cursor
+    )
 
 
 @router.get("/{name}", operation_id="get_judge")
-async def get_judge(name: str, _: ReadKey, session: SessionDep, registry: RegistryDep) -> JudgeRead:
+async def get_judge(
+    name: str, _: ReadKey, session: SessionDep, registry: RegistryDep, settings: SettingsDep
+) -> JudgeRead:
     """One judge with every version it has had."""
     judge, version = await service.get_judge(session, name)
     versions = await service.list_versions(session, judge)
-    return to_read(judge, version, registry, versions)
+    return to_read(
+        judge, version, registry, parse_family_prefixes(settings.family_prefixes), versions
+    )
 
 
 @router.post("", status_code=201, operation_id="create_judge")
@@ -107,7 +125,7 @@ async def create_judge(
         session, body, source="api", secret_key=settings.secret_key, rules=registry.api_rules
     )
     registry.changed()
-    return to_read(judge, version, registry)
+    return to_read(judge, version, registry, parse_family_prefixes(settings.family_prefixes))
 
 
 @router.patch("/{name}", operation_id="update_judge")
@@ -124,4 +142,4 @@ async def update_judge(
         session, name, body, secret_key=settings.secret_key, rules=registry.api_rules
     )
     registry.changed()
-    return to_read(judge, version, registry)
+    return to_read(judge, version, registry, parse_family_prefixes(settings.family_prefixes))

@@ -188,7 +188,11 @@ class JudgeRead(BaseModel):
     config_hash: str
     provider: Provider | None = Field(description="null when the stored row no longer validates")
     model: str
-    family: str | None
+    family: str | None = Field(
+        description="the effective family the self-preference guard uses: `family` as configured,"
+        " else the family of the first FAIRPAIR_FAMILY_PREFIXES prefix of `model`; null when"
+        " unknown (`config.family` shows what was configured)"
+    )
     json_mode: bool
     logprobs: bool
     has_api_key: bool
@@ -197,6 +201,7 @@ class JudgeRead(BaseModel):
 
 
 class JudgeList(BaseModel):
-    """The enabled judges."""
+    """A page of the enabled judges, by name."""
 
     items: list[JudgeRead]
+    next_cursor: str | None = None

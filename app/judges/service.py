@@ -8,6 +8,8 @@ the same request, so an admin cannot redirect a key to a server of their own.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -112,9 +114,14 @@ async def get_judge(session: AsyncSession, name: str) -> tuple[Judge, JudgeVersi
 
 
 async def list_judges(
-    session: AsyncSession, *, enabled_only: bool = True
+    session: AsyncSession,
+    *,
+    enabled_only: bool = True,
+    after: str | None = None,
+    limit: int | None = None,
 ) -> list[tuple[Judge, JudgeVersion]]:
-    """Judges with their current versions, by name."""
+    """Judges with their current versions, by name (names are unique: the keyset of a page is
+    the last name shown); `limit` rows after `after`, or all."""
     query = (
         select(Judge, JudgeVersion)
         .join(JudgeVersion, JudgeVersion.judge_id == Judge.id)
@@ -123,7 +130,37 @@ async def list_judges(
     )
     if enabled_only:
         query = query.where(Judge.enabled.is_(True))
+    if after is not None:
+        query = query.where(Judge.name > after)
+    if limit is not None:
+        query = query.limit(limit)
     return [(j, v) for j, v in (await session.execute(query)).all()]
+
+
+def encode_cursor(name: str) -> str:
+    """An opaque cursor after the judge named `name`."""
+    return base64.urlsafe_b64encode(f"j{name}".encode()).decode()
+
+
+def decode_cursor(cursor: str) -> str:
+    """The judge name a cursor points after; 422 when it is not one of ours."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
+    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raise ValidationProblem("/cursor: not a valid cursor") from exc
+    if not raw.startswith("j") or len(raw) < 2:
+        raise ValidationProblem("/cursor: not a valid cursor")
+    return raw[1:]
+
+
+async def list_judges_page(
+    session: AsyncSession, *, limit: int, cursor: str | None
+) -> tuple[list[tuple[Judge, JudgeVersion]], str | None]:
+    """A page of the enabled judges by name, and the cursor of the next page (None at the end)."""
+    after = decode_cursor(cursor) if cursor else None
+    rows = await list_judges(session, after=after, limit=limit + 1)
+    page = rows[:limit]
+    return page, encode_cursor(page[-1][0].name) if len(rows) > limit else None
 
 
 async def list_versions(session: AsyncSession, judge: Judge) -> list[JudgeVersion]:
