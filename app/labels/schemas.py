@@ -59,17 +59,38 @@ class LabelRead(BaseModel):
     gold: GoldRead
 
 
+TextsWithheld = Literal["privacy", "purged"]
+
+
+class QueueLengths(BaseModel):
+    """Response lengths in characters (kept in privacy mode too)."""
+
+    a: int
+    b: int
+
+
 class QueueItem(BaseModel):
     """A comparison to label: what was asked and the two responses, never a judge's verdict
     (labelers who saw it would anchor on it)."""
 
     id: str
-    prompt: str | None = Field(description="null in privacy mode or after a texts-only purge")
+    prompt: str | None = Field(description="null when `texts_withheld` says why")
     response_a: str | None
     response_b: str | None
     reference: str | None
-    criteria: str | list[dict[str, Any]] | None
-    tags: dict[str, str]
+    criteria: str | list[dict[str, Any]] | None = Field(
+        description="null when `texts_withheld` is `privacy` (only their HMACs are stored)"
+    )
+    tags: dict[str, str] = Field(
+        description="as stored: in privacy mode the keys are clear and the values HMACs"
+    )
+    texts_withheld: TextsWithheld | None = Field(
+        None,
+        description="why prompt and responses are null: `privacy` (FAIRPAIR_PRIVACY=hash stores"
+        " only HMACs; a labeler needs the texts from the caller's own records, found by `id` or"
+        " `tags`) or `purged` (a texts-only retention purge removed them); null when shown",
+    )
+    lengths: QueueLengths = Field(description="response lengths in characters, always kept")
     created_at: datetime
 
 

@@ -16,7 +16,15 @@ from app.db import utcnow, values_of
 from app.errors import NotFound
 from app.labels import queries
 from app.labels.models import Label
-from app.labels.schemas import GoldRead, LabelIn, LabelingQueue, LabelRead, QueueItem
+from app.labels.schemas import (
+    GoldRead,
+    LabelIn,
+    LabelingQueue,
+    LabelRead,
+    QueueItem,
+    QueueLengths,
+    TextsWithheld,
+)
 
 MAX_SEED = 2**63 - 1
 
@@ -74,10 +82,28 @@ async def create_label(
     return label, stored.created_at == stored.updated_at
 
 
+def texts_withheld(comparison: Comparison) -> TextsWithheld | None:
+    """Why a comparison's texts cannot be shown: privacy mode kept only their HMACs, or a
+    texts-only purge removed them; None when they are there."""
+    if comparison.response_a is not None:
+        return None
+    return "privacy" if comparison.response_a_hmac is not None else "purged"
+
+
 def queue_item(comparison: Comparison, tags: dict[str, str]) -> QueueItem:
-    """What a labeler is shown of a comparison."""
+    """What a labeler is shown of a comparison: in privacy mode, what identifies it (id, tags,
+    lengths) and why its texts are missing; criteria then hold HMACs, so they are left out."""
     shown = ("id", "prompt", "response_a", "response_b", "reference", "criteria", "created_at")
-    return QueueItem(**values_of(comparison, *shown), tags=tags)
+    withheld = texts_withheld(comparison)
+    values = values_of(comparison, *shown)
+    if withheld == "privacy":
+        values["criteria"] = None
+    return QueueItem(
+        **values,
+        tags=tags,
+        texts_withheld=withheld,
+        lengths=QueueLengths(a=comparison.len_a, b=comparison.len_b),
+    )
 
 
 async def labeling_queue(
