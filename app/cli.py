@@ -1,4 +1,4 @@
-"""The `fairpair` command: serve, worker, migrate, keys, sim-judge, purge, report."""
+"""The `fairpair` command: serve, worker, migrate, keys, sim-judge, purge, report, demo."""
 
 from __future__ import annotations
 
@@ -276,9 +276,13 @@ def _remote_report(url: str, key: str | None, params: dict[str, Any]) -> dict[st
 
     query = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in params.items()}
     headers = {"Authorization": f"Bearer {key}"} if key else {}
-    response = httpx2.get(
-        f"{url.rstrip('/')}/v1/bias-report", params=query, headers=headers, timeout=120
-    )
+    try:
+        response = httpx2.get(
+            f"{url.rstrip('/')}/v1/bias-report", params=query, headers=headers, timeout=120
+        )
+    except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
+        # One line for the user, not a traceback: the server is down or the URL is wrong.
+        raise ValueError(f"cannot reach {url}: {exc}") from exc
     if response.status_code != 200:
         detail = response.json().get("detail", response.text) if response.content else ""
         raise ValueError(f"{response.status_code} from {url}: {detail}")
@@ -401,3 +405,114 @@ def report(
         typer.echo(f"report failed: {getattr(exc, 'detail', None) or exc}", err=True)
         raise typer.Exit(2) from exc
     typer.echo(json.dumps(data, indent=2) if output == "json" else _render_report(data))
+
+
+def _demo_guide(report: dict[str, Any], url: str) -> list[str]:
+    """What the demo's report should show, whether it does, and where to look next."""
+    from app.demo import DEMO_JUDGES, TAG, unexpected_flags
+
+    lines = ["", "The biases the demo injected, and the flag each should raise:"]
+    width = max(len(j.name) for j in DEMO_JUDGES)
+    for judge in DEMO_JUDGES:
+        flag = judge.expected_flag or "no flag"
+        lines.append(f"  {judge.name.ljust(width)}  {flag.ljust(13)}  {judge.injected}")
+    lines.append(
+        "  (a biased judge is also less consistent across display orders: red_flag or coin_toss"
+        " may join its flag)"
+    )
+    problems = unexpected_flags(report)
+    if problems:
+        found = "; ".join(f"{name}: {', '.join(what)}" for name, what in problems.items())
+        lines.append(f"Not as expected: {found}")
+    else:
+        lines.append("The report shows every injected bias, and nothing on demo-fair.")
+    lines += [
+        f"Dashboard: {url.rstrip('/')}/dashboard?tag={TAG}",
+        f"The same table: fairpair report --url {url} --tag {TAG}",
+        "Remove the demo's judges and comparisons: fairpair demo --purge",
+    ]
+    return lines
+
+
+async def _demo_run(url: str, key: str | None, count: int, seed: int) -> dict[str, Any]:
+    from app.demo import (
+        DemoClient,
+        comparison_bodies,
+        ensure_judges,
+        fetch_report,
+        send_comparisons,
+    )
+
+    async with DemoClient(url, key) as client:
+        done = await ensure_judges(client, seed)
+        typer.echo("demo judges: " + ", ".join(f"{n} {what}" for n, what in done.items()))
+        bodies = comparison_bodies(count, seed)
+        with typer.progressbar(length=count, label="comparisons", show_pos=True) as bar:
+            await send_comparisons(client, bodies, seed, on_done=lambda: bar.update(1))
+        return await fetch_report(client)
+
+
+async def _demo_purge_judges(url: str, key: str | None) -> list[str]:
+    from app.demo import DemoClient, retire_judges
+
+    async with DemoClient(url, key) as client:
+        return await retire_judges(client)
+
+
+async def _demo_purge_comparisons(session: AsyncSession) -> tuple[int, int]:
+    from app.demo import delete_demo_comparisons
+    from app.keyring.service import text_keeper
+
+    engine = session.bind
+    assert isinstance(engine, AsyncEngine)  # _with_session binds the session to an engine
+    keeper = await text_keeper(get_settings(), create_sessionmaker(engine))
+    return await delete_demo_comparisons(session, keeper)
+
+
+def _database_shown() -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(get_settings().database_url).render_as_string(hide_password=True)
+
+
+@app.command()
+def demo(
+    url: Annotated[
+        str, typer.Option(envvar="FAIRPAIR_URL", help="the running service")
+    ] = "http://127.0.0.1:8000",
+    key: Annotated[
+        str | None, typer.Option(envvar="FAIRPAIR_KEY", help="an admin key (none with auth off)")
+    ] = None,
+    count: Annotated[int, typer.Option(min=100, max=5000, help="comparisons to send")] = 400,
+    seed: Annotated[int, typer.Option(help="seed of the qualities and the judges")] = 1,
+    purge: Annotated[
+        bool,
+        typer.Option(
+            "--purge",
+            help="retire the demo judges (API) and delete the demo's comparisons "
+            "(FAIRPAIR_DATABASE_URL)",
+        ),
+    ] = False,
+) -> None:
+    """Show the bias report at work: three simulated judges (position-biased, label-biased,
+    fair) judge comparisons tagged fairpair:demo on the running service, then the report."""
+    from app.demo import DemoError
+    from app.errors import AppError
+
+    try:
+        if purge:
+            retired = asyncio.run(_demo_purge_judges(url, key))
+            comparisons, calls = asyncio.run(_with_session(_demo_purge_comparisons))
+        else:
+            data = asyncio.run(_demo_run(url, key, count, seed))
+    except (DemoError, AppError) as exc:
+        typer.echo(f"demo failed: {getattr(exc, 'detail', None) or exc}", err=True)
+        raise typer.Exit(2) from exc
+    if purge:
+        typer.echo(f"retired judges: {', '.join(retired) or 'none found'}")
+        typer.echo(
+            f"deleted {comparisons} demo comparisons and {calls} calls from {_database_shown()}"
+        )
+        return
+    typer.echo(_render_report(data))
+    typer.echo("\n".join(_demo_guide(data, url)))

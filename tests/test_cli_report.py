@@ -11,7 +11,7 @@ from typing import Any
 import httpx2
 
 from tests.conftest import SIM_JUDGES, make_key, write_judges_file
-from tests.support.processes import free_port, run_cli, running
+from tests.support.processes import free_port, run_cli, run_fairpair, running
 
 
 def without_time(report: dict[str, Any], *, since: bool = False) -> dict[str, Any]:
@@ -77,3 +77,14 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
     assert header.split()[:3] == ["judge", "calls", "failed"]
     assert [row.split()[:2] for row in rows] == [["sim-a", "24"], ["sim-b", "24"]]
     assert "\x1b[" not in table  # no colour when stdout is not a terminal
+
+
+def test_report_from_an_unreachable_server_says_so_in_one_line_without_a_traceback() -> None:
+    for url in (f"http://127.0.0.1:{free_port()}", "127.0.0.1:8000"):
+        result = run_fairpair("report", "--url", url, env={})
+        assert result.returncode != 0
+        assert result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, result.stderr
+        assert lines[0].startswith("report failed: ")
+        assert url in lines[0]

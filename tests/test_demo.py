@@ -1,0 +1,112 @@
+"""`fairpair demo` against a running service: the injected biases are flagged, the fair judge is
+not, a rerun adds nothing, and `--purge` leaves no demo data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+from app.demo import DEMO_JUDGE_NAMES, TAG, comparison_bodies
+from tests.conftest import make_key
+from tests.support.processes import free_port, run_cli, run_fairpair, running
+
+SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+
+def _demo_judges(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {j["judge"]: j for j in report["judges"] if j["judge"] in DEMO_JUDGE_NAMES}
+
+
+def _tagged_comparisons(http: httpx2.Client) -> int:
+    total, cursor = 0, None
+    while True:
+        params: dict[str, Any] = {"tag": TAG, "limit": 200}
+        if cursor:
+            params["cursor"] = cursor
+        page = http.get("/v1/comparisons", params=params).json()
+        total += len(page["items"])
+        cursor = page["next_cursor"]
+        if not cursor:
+            return total
+
+
+def test_demo_bodies_know_the_better_answer_and_keep_both_answers_equally_long() -> None:
+    bodies = comparison_bodies(400, seed=1)
+    assert bodies == comparison_bodies(400, seed=1)
+    for body in bodies:
+        a, b = body["response_a"]["text"], body["response_b"]["text"]
+        assert len(a) == len(b)
+        assert {a.splitlines()[-1][:7], b.splitlines()[-1][:7]} == {"[sim q="}
+        assert body["tags"] == {"fairpair": "demo"}
+
+
+async def test_demo_flags_the_injected_biases_only_and_purge_removes_its_data(
+    own_pg: str, tmp_path: Path
+) -> None:
+    env = {
+        "FAIRPAIR_DATABASE_URL": own_pg,
+        "FAIRPAIR_SECRET_KEY": SECRET,
+        # Label, nonce and order draws seeded by the request: the same report on every run.
+        "FAIRPAIR_DRAW_SEED": "7",
+    }
+    admin = await make_key(own_pg, "admin", ["admin"])
+    key = admin["Authorization"].removeprefix("Bearer ")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with running("serve", "--port", str(port), env=env, health_url=f"{base}/healthz"):
+        keyless = run_fairpair("demo", "--url", base, env={**env, "FAIRPAIR_KEY": ""})
+        first = run_cli("demo", "--url", base, "--key", key, env=env)
+        again = run_cli("demo", "--url", base, env={**env, "FAIRPAIR_KEY": key})
+        with httpx2.Client(base_url=base, headers=admin, timeout=60) as http:
+            report = http.get("/v1/bias-report", params={"tag": TAG}).json()
+            stored = _tagged_comparisons(http)
+            purged = run_cli("demo", "--purge", "--url", base, "--key", key, env=env)
+            after_report = http.get("/v1/bias-report").json()
+            after_comparisons = _tagged_comparisons(http)
+            judges_after = [j["name"] for j in http.get("/v1/judges").json()["items"]]
+
+    assert keyless.returncode != 0
+    assert len(keyless.stderr.strip().splitlines()) == 1, keyless.stderr
+    assert "admin key" in keyless.stderr
+
+    judges = _demo_judges(report)
+    assert set(judges) == set(DEMO_JUDGE_NAMES)
+    position, label, fair = judges["demo-position"], judges["demo-label"], judges["demo-fair"]
+    assert "position_bias" in position["flags"]
+    assert "label_bias" in label["flags"]
+    assert fair["flags"] == []
+    # Far past the thresholds, not near them: the demo must not depend on luck.
+    assert position["position"]["p_adjusted"] < 1e-6
+    assert label["label"]["p_adjusted"] < 1e-6
+    assert position["position"]["tier"] in ("moderate", "high")
+    assert label["label"]["tier"] in ("moderate", "high")
+    assert fair["consistency"]["position_consistency"] > 0.9
+
+    # The terminal shows the same table and says what to look for.
+    assert "demo judges: demo-position created, demo-label created, demo-fair created" in first
+    rows = {line.split()[0]: line for line in first.splitlines() if line.startswith("demo-")}
+    assert "position_bias" in rows["demo-position"]
+    assert "label_bias" in rows["demo-label"]
+    assert "The report shows every injected bias, and nothing on demo-fair." in first
+    assert f"Dashboard: {base}/dashboard?tag={TAG}" in first
+
+    # A rerun updates the judges in place and replays the same comparisons: nothing doubles.
+    assert "demo-position updated" in again
+    assert stored == 400
+    assert position["calls"]["total"] == 800
+
+    assert "retired judges: demo-position, demo-label, demo-fair" in purged
+    assert "deleted 400 demo comparisons and 2400 calls" in purged
+    assert after_comparisons == 0
+    assert not _demo_judges(after_report)
+    assert not set(DEMO_JUDGE_NAMES) & set(judges_after)
+
+
+def test_demo_against_an_unreachable_server_says_so_in_one_line() -> None:
+    result = run_fairpair("demo", "--url", f"http://127.0.0.1:{free_port()}", env={})
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("demo failed: cannot reach http://127.0.0.1:")
