@@ -10,19 +10,25 @@ Rules decided here, where PRODUCT.md is silent:
 - Agreement: voters whose winner equals the verdict / voters with a result.
 - Confidence: the mean confidence of the voters whose winner equals the verdict (those without a
   confidence ignored, ``None`` when none has one); 0.5 when no voter's winner equals the verdict
-  (an even A/B split without tie votes), the confidence a disagreeing swap pair gets.
+  (an even A/B split without tie votes: each side's share of the voters).
+- Its source: the backing voters' one ``confidence_source``, ``"mixed"`` when the mean is over
+  confidences of different sources (the answer says so rather than hiding it), ``"votes"`` for
+  an even split, ``None`` when no backing voter has a confidence.
 - Position consistency: ``False`` when any voter was inconsistent, ``None`` when no voter could tell
   (``single``), else ``True``. ``bias_detected``: any voter detected position bias.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app.comparisons.protocols import Winner
 from app.jobs.panels import Role
 
 SPLIT_CONFIDENCE = 0.5
+MIXED = "mixed"
+SPLIT_SOURCE = "votes"
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,23 @@ class JudgeResult:
     position_consistent: bool | None = None
     bias_detected: bool = False
     role: Role = "voter"
+    confidence_source: str | None = None
+
+
+def stored_result(name: str, role: Role, stored: Mapping[str, Any] | None) -> JudgeResult:
+    """A judge's result as the panel sees it, from the result stored with the comparison."""
+    if stored is None:
+        return JudgeResult(name=name, winner=None, role=role)
+    return JudgeResult(
+        name=name,
+        winner=stored["winner"],
+        confidence=stored["confidence"],
+        position_consistent=stored["position_consistent"],
+        # A judge detects position bias exactly when one of its pairs disagreed with itself.
+        bias_detected=stored["position_consistent"] is False,
+        role=role,
+        confidence_source=stored.get("confidence_source"),
+    )
 
 
 @dataclass(frozen=True)
@@ -46,6 +69,7 @@ class PanelVerdict:
     agreement: float
     position_consistent: bool | None
     bias_detected: bool
+    confidence_source: str | None = None
 
 
 def panel_verdict(results: Sequence[JudgeResult]) -> PanelVerdict | None:
@@ -61,7 +85,16 @@ def panel_verdict(results: Sequence[JudgeResult]) -> PanelVerdict | None:
         agreement=len(backing) / len(voters),
         position_consistent=_position_consistent(voters),
         bias_detected=any(result.bias_detected for result in voters),
+        confidence_source=panel_confidence_source(voters, winner),
     )
+
+
+def panel_confidence_source(results: Sequence[JudgeResult], winner: str | None) -> str | None:
+    """The source of a stored panel verdict's confidence (see the module docstring)."""
+    if winner is None:
+        return None
+    voters = [result for result in results if result.role == "voter" and result.winner is not None]
+    return _backing_source([result for result in voters if result.winner == winner])
 
 
 def _decisive_majority(winners: Sequence[Winner | None]) -> Winner:
@@ -77,6 +110,15 @@ def _backing_confidence(backing: Sequence[JudgeResult]) -> float | None:
     confidences = [result.confidence for result in backing if result.confidence is not None]
     # fsum is exactly rounded, so the mean does not depend on the order of the judges.
     return math.fsum(confidences) / len(confidences) if confidences else None
+
+
+def _backing_source(backing: Sequence[JudgeResult]) -> str | None:
+    if not backing:
+        return SPLIT_SOURCE
+    sources = {result.confidence_source for result in backing if result.confidence is not None}
+    if len(sources) > 1:
+        return MIXED
+    return sources.pop() if sources else None
 
 
 def _position_consistent(voters: Sequence[JudgeResult]) -> bool | None:

@@ -24,12 +24,24 @@ Rules decided here, where PRODUCT.md is silent:
   voted for it, the verdict is ``tie`` (a tie by majority and a tie by split are the same answer);
   otherwise the judge has no result (``None``), never a fabricated tie. Under ``swap`` a failed call
   therefore means no result.
-- Confidence of a majority over several pairs: votes for the verdict / pairs that voted. A tie
-  reached by a split counts only the pairs that voted ``tie``, so ``{A, B}`` gives tie with 0.0.
-- ``swap``, and ``adaptive`` when it ran one pair only: the agreeing pair's mean call confidence
-  (calls without one ignored; ``None`` when neither has one), or 0.5 for a disagreeing pair.
+- A verdict's confidence is the probability of the winner it returns, and says what it rests on
+  (``confidence_basis``): ``calls``, ``votes`` or ``inconsistent``.
+- Confidence of a majority over several pairs: votes for the verdict / pairs that voted
+  (``votes``). A tie reached by a split, where no option has a majority, gets the share of the
+  best-backed option: ``{A, B}`` gives tie with 0.5, as a disagreeing pair does, and a split's
+  confidence is never above 0.5, a majority's always is.
+- ``swap``, ``single``, and ``adaptive`` when it ran one pair only: the agreeing pair's (or the
+  call's) mean call confidence (calls without one ignored; ``None`` when neither has one;
+  ``calls``). A disagreeing pair gets a fixed 0.5 (``inconsistent``).
+- A winner chosen between A and B is never named with a confidence below 0.5: when the calls
+  that picked it put its probability below one half, their picks and their probabilities
+  contradict each other and the verdict gets the fixed 0.5 (``inconsistent``). Call-level
+  confidence is untouched (JUDGING.md: with ties it is a three-way share and may be below 0.5),
+  and so is a ``tie`` verdict's.
 - Position consistency over several pairs: ``True`` when every pair that voted agreed with itself;
   ``bias_detected`` is its negation. ``single`` cannot tell: ``None`` and ``False``.
+- ``pairs_agree``: whether every pair that voted cast the same vote; ``None`` with fewer than two
+  voting pairs (``swap``, ``single``, an ``adaptive`` that stopped after one pair).
 - ``adaptive`` escalates when its first pair did not agree: a disagreement, or a failed call (the
   next pairs may still decide). ``max_pairs = 1`` is exactly ``swap``.
 - ``pairs_run`` counts pairs with at least one stored call; ``single`` runs no pair and reports 0.
@@ -50,6 +62,9 @@ WINNERS: tuple[Winner, ...] = ("A", "B", "tie")
 SHUFFLE_PAIRS = range(2, 6)
 ADAPTIVE_MAX_PAIRS = range(1, 6)
 DISAGREEMENT_CONFIDENCE = 0.5
+# What a verdict's confidence rests on: the calls' own confidences, the pairs' votes, or nothing
+# but a fixed 0.5 because the judge contradicted itself.
+ConfidenceBasis = Literal["calls", "votes", "inconsistent"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +118,8 @@ class JudgeVerdict:
     position_consistent: bool | None
     bias_detected: bool
     pairs_run: int
+    confidence_basis: ConfidenceBasis = "calls"
+    pairs_agree: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -201,12 +218,14 @@ def _single_call(outcomes: Sequence[CallOutcome]) -> CallOutcome | None:
 def _single_verdict(call: CallOutcome | None) -> JudgeVerdict | None:
     if call is None or call.winner is None:
         return None
+    confidence, basis = _calls_confidence(call.winner, call.confidence)
     return JudgeVerdict(
         winner=call.winner,
-        confidence=call.confidence,
+        confidence=confidence,
         position_consistent=None,
         bias_detected=False,
         pairs_run=0,
+        confidence_basis=basis,
     )
 
 
@@ -214,8 +233,20 @@ def _pair_verdict(pair: _Pair) -> JudgeVerdict | None:
     if pair.vote is None:
         return None
     if not pair.agreed:
-        return JudgeVerdict("tie", DISAGREEMENT_CONFIDENCE, False, True, pairs_run=1)
-    return JudgeVerdict(pair.vote, _mean(pair.confidences), True, False, pairs_run=1)
+        return JudgeVerdict(
+            "tie", DISAGREEMENT_CONFIDENCE, False, True, 1, confidence_basis="inconsistent"
+        )
+    confidence, basis = _calls_confidence(pair.vote, _mean(pair.confidences))
+    return JudgeVerdict(pair.vote, confidence, True, False, 1, confidence_basis=basis)
+
+
+def _calls_confidence(
+    winner: Winner, confidence: float | None
+) -> tuple[float | None, ConfidenceBasis]:
+    """The calls' confidence in their winner, unless it contradicts a choice between A and B."""
+    if winner != "tie" and confidence is not None and confidence < DISAGREEMENT_CONFIDENCE:
+        return DISAGREEMENT_CONFIDENCE, "inconsistent"
+    return confidence, "calls"
 
 
 def _majority_verdict(pairs: Sequence[_Pair], planned: int) -> JudgeVerdict | None:
@@ -224,17 +255,20 @@ def _majority_verdict(pairs: Sequence[_Pair], planned: int) -> JudgeVerdict | No
     # Pairs that failed or never ran could still have voted anything.
     open_pairs = planned - len(voted)
     winner = _majority(votes, planned)
-    if winner is None:
-        if any(_can_reach(votes[option], open_pairs, planned) for option in ("A", "B")):
-            return None
-        winner = "tie"
+    if winner is None and any(_can_reach(votes[o], open_pairs, planned) for o in ("A", "B")):
+        return None
+    # A split (no majority) is a tie; the best-backed option's share says how far that got.
+    backing = votes[winner] if winner is not None else max(votes.values())
+    winner = winner or "tie"
     consistent = all(pair.agreed for pair in voted)
     return JudgeVerdict(
         winner=winner,
-        confidence=votes[winner] / len(voted),
+        confidence=backing / len(voted),
         position_consistent=consistent,
         bias_detected=not consistent,
         pairs_run=len(pairs),
+        confidence_basis="votes",
+        pairs_agree=len(votes) == 1 if len(voted) > 1 else None,
     )
 
 

@@ -13,7 +13,8 @@ from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.comparisons.protocols import JudgeVerdict, Protocol
+from app.comparisons.panels import MIXED, panel_confidence_source, stored_result
+from app.comparisons.protocols import JudgeVerdict
 from app.comparisons.schemas import (
     CallRead,
     ComparisonList,
@@ -30,27 +31,26 @@ from app.jobs.models import usage_of
 from app.params import as_utc
 
 
-def confidence_source(
-    protocol: Protocol, calls: Sequence[JudgeCall], verdict: JudgeVerdict
-) -> str | None:
-    """Where a judge result's confidence comes from; never a mix of sources."""
-    if verdict.pairs_run > 1 and protocol.kind in ("shuffle", "adaptive"):
-        return "votes"
-    sources = {c.confidence_source for c in calls if c.pick is not None}
-    return sources.pop() if len(sources) == 1 else None
+def confidence_source(calls: Sequence[JudgeCall], verdict: JudgeVerdict) -> str | None:
+    """Where a judge result's confidence comes from; ``mixed`` when its calls' sources differ."""
+    if verdict.confidence_basis != "calls":
+        return verdict.confidence_basis  # "votes", or "inconsistent": a fixed 0.5
+    sources = {c.confidence_source for c in calls if c.confidence is not None}
+    if len(sources) > 1:
+        return MIXED
+    return sources.pop() if sources else None
 
 
-def result_json(
-    protocol: Protocol, calls: Sequence[JudgeCall], verdict: JudgeVerdict | None
-) -> dict[str, Any] | None:
+def result_json(calls: Sequence[JudgeCall], verdict: JudgeVerdict | None) -> dict[str, Any] | None:
     """A judge's result as stored with the comparison."""
     if verdict is None:
         return None
     return {
         "winner": verdict.winner,
         "confidence": verdict.confidence,
-        "confidence_source": confidence_source(protocol, calls, verdict),
+        "confidence_source": confidence_source(calls, verdict),
         "position_consistent": verdict.position_consistent,
+        "pairs_agree": verdict.pairs_agree,
         "pairs_run": verdict.pairs_run,
     }
 
@@ -66,6 +66,7 @@ def call_read(call: JudgeCall) -> CallRead:
         mapped_winner=call.mapped_winner,
         confidence=call.confidence,
         confidence_source=call.confidence_source,
+        provider_model=call.provider_model,
         **usage_of(call),
     )
 
@@ -85,6 +86,8 @@ def to_read(
     for call in sorted(calls, key=lambda c: (c.judge_name, c.round)):
         by_judge[call.judge_name].append(call)
     results = comparison.judge_results or {}
+    roles = [(name, role) for name, _version, role in comparison.panel["judges"]]
+    panel = [stored_result(name, role, results.get(name)) for name, role in roles]
     entries = [
         JudgeEntry(
             judge=name,
@@ -97,6 +100,7 @@ def to_read(
     ]
     return ComparisonRead(
         **values_of(comparison, *VERDICT),
+        confidence_source=panel_confidence_source(panel, comparison.winner),
         judges=entries,
         excluded=[ExcludedRead(judge=n, reason=r) for n, r in comparison.panel["excluded"]],
         conflicted=comparison.panel.get("conflicted", []),

@@ -14,6 +14,8 @@ from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
 
 Winner = Literal["A", "B", "tie"]
 Status = Literal["running", "complete", "partial", "failed"]
+JudgeConfidenceSource = Literal["logprobs", "stated", "mixed", "votes", "inconsistent"]
+PanelConfidenceSource = JudgeConfidenceSource
 
 
 class ProtocolIn(BaseModel):
@@ -76,18 +78,47 @@ class CallRead(BaseModel):
     error: str | None
     started_at: datetime
     finished_at: datetime
+    provider_model: str | None = Field(
+        None,
+        description="the model the provider reports having answered with (e.g. a dated "
+        "snapshot); null when it reported none or the call failed before an answer",
+    )
 
 
 class JudgeResultRead(BaseModel):
     """What one judge's calls add up to."""
 
     winner: Winner
-    confidence: float | None
-    confidence_source: Literal["logprobs", "stated", "votes"] | None = Field(
-        description="votes: the share of swap pairs voting for the verdict"
+    confidence: float | None = Field(
+        description=(
+            "the probability of `winner`: never below 0.5 for A or B (a winner whose calls put "
+            "it below one half gets 0.5, source inconsistent); see confidence_source"
+        )
     )
-    position_consistent: bool | None
+    confidence_source: JudgeConfidenceSource | None = Field(
+        description=(
+            "logprobs or stated: the mean of the calls' confidences of that source; mixed: of "
+            "calls of different sources; votes: the share of swap pairs voting for the verdict "
+            "(for a tie by a split, the best-backed option's share, at most 0.5); inconsistent: "
+            "a fixed 0.5, because the judge contradicted itself (its two orders disagreed, or its "
+            "picks and its own probabilities did)"
+        )
+    )
+    position_consistent: bool | None = Field(
+        description=(
+            "true when every swap pair that voted picked the same response in both display "
+            "orders; false when one changed its pick with the order (it voted tie); null for "
+            "single, which shows one order only"
+        )
+    )
     pairs_run: int
+    pairs_agree: bool | None = Field(
+        None,
+        description=(
+            "true when every swap pair that voted cast the same vote, false when they voted "
+            "differently (e.g. one A, one B); null with fewer than two voting pairs"
+        ),
+    )
 
 
 class JudgeEntry(BaseModel):
@@ -120,9 +151,26 @@ class ComparisonRead(BaseModel):
     id: str
     status: Status
     winner: Winner | None
-    confidence: float | None
-    position_consistent: bool | None
-    bias_detected: bool | None
+    confidence: float | None = Field(
+        description=(
+            "the probability of `winner`: the mean confidence of the voting judges whose winner "
+            "it is (0.5 for an even split), so never below 0.5 for A or B"
+        )
+    )
+    position_consistent: bool | None = Field(
+        description=(
+            "false when any voting judge changed its pick when only the display order changed; "
+            "true when every voting judge that could tell was consistent; null when none could "
+            "(single) or no judge has a result"
+        )
+    )
+    bias_detected: bool | None = Field(
+        description=(
+            "true when any voting judge showed position bias on this comparison (a swap pair "
+            "that disagreed with itself): exactly `position_consistent == false`; null when no "
+            "judge has a result"
+        )
+    )
     agreement: float | None
     simulated: bool
     self_preference_risk: bool
@@ -135,6 +183,13 @@ class ComparisonRead(BaseModel):
     lengths: Lengths
     created_at: datetime
     completed_at: datetime | None
+    confidence_source: PanelConfidenceSource | None = Field(
+        None,
+        description=(
+            "where `confidence` comes from: the backing judges' one source, mixed when they "
+            "differ, votes for an even split of the panel"
+        ),
+    )
 
 
 class ComparisonList(BaseModel):

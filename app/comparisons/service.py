@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from app.auth.keys import Principal
 from app.comparisons import queries, rollups
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.comparisons.panels import JudgeResult, panel_verdict
+from app.comparisons.panels import panel_verdict, stored_result
 from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_calls
 from app.comparisons.schemas import CompareRequest, ComparisonRead
 from app.db import Base
@@ -144,7 +144,8 @@ class CompareKind:
         )
 
     def verdict(self, job: Job[ComparisonPlan], calls: StoredCalls) -> dict[str, Any]:
-        values = verdict_values(job.plan.protocol, job.plan.judges, calls)
+        panel = [(judge.name, role) for judge, role in job.plan.judges]
+        values = verdict_values(job.plan.protocol, panel, calls)
         metrics.record_comparison(job.row, values["status"], calls)
         return values
 
@@ -310,43 +311,25 @@ def call_values(
 
 
 def verdict_values(
-    protocol: Protocol, judges: list[tuple[RuntimeJudge, Role]], calls: dict[str, list[JudgeCall]]
+    protocol: Protocol, panel: Sequence[tuple[str, Role]], calls: Mapping[str, Sequence[JudgeCall]]
 ) -> dict[str, Any]:
     """The comparison's final columns: status, panel verdict, per-judge results."""
-    results = {
-        judge.name: judge_result(protocol, judge.name, role, calls[judge.name])
-        for judge, role in judges
-    }
-    verdict = panel_verdict(list(results.values()))
-    complete = all(r.winner is not None for r in results.values())
+    stored = {name: stored_verdict(protocol, calls.get(name, ())) for name, _role in panel}
+    results = [stored_result(name, role, stored[name]) for name, role in panel]
+    verdict = panel_verdict(results)
+    complete = all(r.winner is not None for r in results)
     status = "failed" if verdict is None else "complete" if complete else "partial"
-    values: dict[str, Any] = {
+    return {
         "status": status,
         "winner": verdict.winner if verdict else None,
         "confidence": verdict.confidence if verdict else None,
         "agreement": verdict.agreement if verdict else None,
         "position_consistent": verdict.position_consistent if verdict else None,
         "bias_detected": verdict.bias_detected if verdict else None,
-        "judge_results": {
-            name: queries.result_json(
-                protocol, calls[name], judge_verdict(protocol, [outcome_of(c) for c in calls[name]])
-            )
-            for name in results
-        },
+        "judge_results": stored,
     }
-    return values
 
 
-def judge_result(protocol: Protocol, name: str, role: Role, calls: list[JudgeCall]) -> JudgeResult:
-    """One judge's verdict as the panel sees it."""
-    verdict = judge_verdict(protocol, [outcome_of(c) for c in calls])
-    if verdict is None:
-        return JudgeResult(name=name, winner=None, role=role)
-    return JudgeResult(
-        name=name,
-        winner=verdict.winner,
-        confidence=verdict.confidence,
-        position_consistent=verdict.position_consistent,
-        bias_detected=verdict.bias_detected,
-        role=role,
-    )
+def stored_verdict(protocol: Protocol, calls: Sequence[JudgeCall]) -> dict[str, Any] | None:
+    """One judge's result as stored with the comparison (None: no result)."""
+    return queries.result_json(calls, judge_verdict(protocol, [outcome_of(c) for c in calls]))

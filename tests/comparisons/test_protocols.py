@@ -204,7 +204,9 @@ def test_swap_verdict_for_every_pick_combination(
 )
 def test_inconsistent_orders_give_tie_and_flag_bias(ab_pick: Pick, ba_pick: Pick) -> None:
     outcomes = pair_calls(0, (ab_pick, ba_pick), (0.9, 0.8))
-    assert judge_verdict(SWAP, outcomes) == JudgeVerdict("tie", 0.5, False, True, pairs_run=1)
+    assert judge_verdict(SWAP, outcomes) == JudgeVerdict(
+        "tie", 0.5, False, True, pairs_run=1, confidence_basis="inconsistent"
+    )
 
 
 @pytest.mark.parametrize(
@@ -243,7 +245,7 @@ SHUFFLE_TABLE: list[tuple[int, list[Winner | None], Winner | None, float | None,
     # pairs, scripted votes, winner, confidence, pairs run
     (2, ["A", "A"], "A", 1.0, 2),
     (2, ["B", "B"], "B", 1.0, 2),
-    (2, ["A", "B"], "tie", 0.0, 2),
+    (2, ["A", "B"], "tie", 0.5, 2),  # a split: the best-backed option's share
     (2, ["A", "tie"], "tie", 0.5, 2),
     (2, ["tie", "tie"], "tie", 1.0, 2),
     (2, ["tie", "B"], "tie", 0.5, 2),
@@ -255,12 +257,12 @@ SHUFFLE_TABLE: list[tuple[int, list[Winner | None], Winner | None, float | None,
     (4, ["A", "A", "A", "B"], "A", 1.0, 3),
     (4, ["A", "B", "A", "A"], "A", 0.75, 4),
     (4, ["A", "B", "tie", "A"], "tie", 1 / 3, 3),  # nothing can reach 3 of 4 any more
-    (4, ["A", "A", "B", "B"], "tie", 0.0, 4),
+    (4, ["A", "A", "B", "B"], "tie", 0.5, 4),
     (4, ["tie", "tie", "tie", "A"], "tie", 1.0, 3),
     (5, ["A", "A", "A", "B", "B"], "A", 1.0, 3),
     (5, ["A", "B", "A", "B", "A"], "A", 0.6, 5),
     (5, ["A", "B", "tie", "B", "tie"], "tie", 0.4, 5),
-    (5, ["A", "B", "A", "B", "tie"], "tie", 0.2, 5),
+    (5, ["A", "B", "A", "B", "tie"], "tie", 0.4, 5),
     (5, ["tie", "tie", "tie", "A", "A"], "tie", 1.0, 3),
 ]
 
@@ -328,8 +330,8 @@ def test_shuffle_verdict_is_undecided_before_the_run_is_done() -> None:
 def test_shuffle_position_consistency_needs_every_voting_pair_to_agree() -> None:
     consistent, _ = run(Protocol("shuffle", pairs=3), [VOTE_A, AGREED_TIE, VOTE_A])
     inconsistent, _ = run(Protocol("shuffle", pairs=3), [VOTE_A, POSITION_TIE, VOTE_A])
-    assert consistent == JudgeVerdict("A", 2 / 3, True, False, pairs_run=3)
-    assert inconsistent == JudgeVerdict("A", 2 / 3, False, True, pairs_run=3)
+    assert consistent == JudgeVerdict("A", 2 / 3, True, False, 3, "votes", pairs_agree=False)
+    assert inconsistent == JudgeVerdict("A", 2 / 3, False, True, 3, "votes", pairs_agree=False)
 
 
 # --- failures --------------------------------------------------------------------------------
@@ -362,7 +364,7 @@ def test_failed_pairs_give_no_result_unless_the_winner_is_decided(
 
 def test_decided_tie_with_a_failed_pair_counts_only_pairs_that_voted() -> None:
     verdict, _ = run_votes(Protocol("shuffle", pairs=4), ["tie", "tie", "A", None])
-    assert verdict == JudgeVerdict("tie", 2 / 3, False, True, pairs_run=4)
+    assert verdict == JudgeVerdict("tie", 2 / 3, False, True, 4, "votes", pairs_agree=False)
 
 
 def test_adaptive_cut_short_after_a_disagreement_has_no_result() -> None:
@@ -391,7 +393,7 @@ ADAPTIVE_TABLE: list[tuple[int, list[PairScript], Winner, float, int]] = [
     (2, [POSITION_TIE, VOTE_A], "tie", 0.5, 2),
     (4, [POSITION_TIE, VOTE_B, VOTE_B, VOTE_B], "B", 0.75, 4),
     (5, [POSITION_TIE, VOTE_A, VOTE_A, VOTE_A], "A", 0.75, 4),
-    (5, [POSITION_TIE, VOTE_A, VOTE_B, VOTE_A, VOTE_B], "tie", 0.2, 5),
+    (5, [POSITION_TIE, VOTE_A, VOTE_B, VOTE_A, VOTE_B], "tie", 0.4, 5),
 ]
 
 
