@@ -4,6 +4,10 @@ Per response: the counted raw scores by reviewer (never rewritten), the calibrat
 raw − β_reviewer with the offsets the session was answered with (not clipped to the rubric;
 null for a reviewer without an offset), the length-normalized raw scores when asked, and the
 mean of each over the reviewers that have one. Audit scores are shown apart and count nowhere.
+
+Under `exclude` (or after a failed call) responses are scored by different reviewers, so their
+`raw_mean`s mix harsh and generous reviewers differently; `shared_raw_mean` is the mean over the
+session's `shared_reviewers` (counted on every response) and compares across responses.
 """
 
 from __future__ import annotations
@@ -60,8 +64,9 @@ def response_scores(
     scores: Sequence[Score],
     offsets: Mapping[str, float | None] | None,
     excluded: Sequence[str],
+    shared: Sequence[str],
 ) -> ResponseScores:
-    """One response's scores and means."""
+    """One response's scores and means (`shared`: the reviewers counted on every response)."""
     raw = {s.reviewer: s.score for s in sorted(scores, key=lambda s: s.reviewer) if s.counted}
     calibrated: dict[str, float | None] = {}
     for name, score in raw.items():
@@ -87,9 +92,21 @@ def response_scores(
         audit={s.reviewer: s.score for s in scores if not s.counted},
         excluded=list(excluded),
         raw_mean=mean(list(raw.values())),
+        shared_raw_mean=mean([raw[name] for name in shared]),
         calibrated_mean=mean([v for v in calibrated.values() if v is not None]),
         length_normalized_mean=mean(list(normalized.values())) if normalized else None,
     )
+
+
+def shared_reviewers(
+    responses: Sequence[ScoreResponse], by_response: Mapping[int, Sequence[Score]]
+) -> list[str]:
+    """The reviewers with a counted score on every response, sorted: the one reviewer set over
+    which the responses' means compare."""
+    counted = [
+        {s.reviewer for s in by_response.get(r.response_index, []) if s.counted} for r in responses
+    ]
+    return sorted(set.intersection(*counted)) if counted else []
 
 
 def to_read(stored: StoredSession) -> ScoreSessionRead:
@@ -105,6 +122,7 @@ def to_read(stored: StoredSession) -> ScoreSessionRead:
     for score in stored.scores:
         by_response.setdefault(score.response_index, []).append(score)
     calls = {call.judge_name: call for call in stored.calls}
+    shared = shared_reviewers(stored.responses, by_response)
     responses = [
         response_scores(
             session,
@@ -112,6 +130,7 @@ def to_read(stored: StoredSession) -> ScoreSessionRead:
             by_response.get(response.response_index, []),
             {name: o.offset for name, o in offsets.items()} if snapshot else None,
             plan.responses[response.response_index].excluded,
+            shared,
         )
         for response in stored.responses
     ]
@@ -143,6 +162,7 @@ def to_read(stored: StoredSession) -> ScoreSessionRead:
             ExcludedReviewerRead(judge=name, reason="self_preference") for name in plan.excluded
         ],
         conflicted=list(plan.conflicted),
+        shared_reviewers=list(shared),
         calibration=(
             CalibrationRead(
                 rubric=snapshot["rubric"],

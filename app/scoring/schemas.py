@@ -180,9 +180,17 @@ class ResponseScores(BaseModel):
     )
     audit: dict[str, float] = Field(description="scores of conflicted audit reviewers, uncounted")
     excluded: list[str] = Field(description="reviewers kept off this response (self-preference)")
-    raw_mean: float | None
+    raw_mean: float | None = Field(
+        description="over the reviewers in `raw`, who differ between responses when a reviewer"
+        " was excluded or failed: compare responses by `shared_raw_mean` (or `calibrated_mean`)"
+    )
     calibrated_mean: float | None = Field(description="over reviewers with an offset")
     length_normalized_mean: float | None
+    shared_raw_mean: float | None = Field(
+        None,
+        description="over the session's `shared_reviewers` only (the same set on every response,"
+        " so comparable across responses); null when no reviewer scored every response",
+    )
 
 
 class CalibrationRead(BaseModel):
@@ -220,6 +228,11 @@ class ScoreSessionRead(BaseModel):
     tags: dict[str, str]
     created_at: datetime
     completed_at: datetime | None
+    shared_reviewers: list[str] = Field(
+        default_factory=list,
+        description="reviewers with a counted score on every response: each `shared_raw_mean`"
+        " is over exactly these",
+    )
 
 
 # Report sections (STATISTICS.md "Pointwise scoring"; the names are part of the report's contract)
