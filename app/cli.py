@@ -436,14 +436,14 @@ def _demo_guide(report: dict[str, Any], url: str) -> list[str]:
 
 async def _demo_run(url: str, key: str | None, count: int, seed: int) -> dict[str, Any]:
     from app.demo import (
-        DemoClient,
         comparison_bodies,
         ensure_judges,
         fetch_report,
+        open_demo_client,
         send_comparisons,
     )
 
-    async with DemoClient(url, key) as client:
+    async with open_demo_client(url, key) as client:
         done = await ensure_judges(client, seed)
         typer.echo("demo judges: " + ", ".join(f"{n} {what}" for n, what in done.items()))
         bodies = comparison_bodies(count, seed)
@@ -453,9 +453,9 @@ async def _demo_run(url: str, key: str | None, count: int, seed: int) -> dict[st
 
 
 async def _demo_purge_judges(url: str, key: str | None) -> list[str]:
-    from app.demo import DemoClient, retire_judges
+    from app.demo import open_demo_client, retire_judges
 
-    async with DemoClient(url, key) as client:
+    async with open_demo_client(url, key) as client:
         return await retire_judges(client)
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import httpx2
@@ -46,8 +47,9 @@ class DemoJudge:
 
 # Strengths chosen so that every flag is far past its threshold at the default count (400
 # comparisons, 800 calls a judge; STATISTICS.md tiers: `high` for calls, `moderate` for swap
-# pairs): a logit offset of 2 against quality gaps of β·Δq ≈ 3 moves the first-pick (or
-# second-label) rate to about 0.63, over six standard errors from 0.5. The fair judge sees gaps
+# pairs): a logit offset of 2 against quality gaps of β·Δq ≈ 3 moves the first-pick rate to about
+# 0.63 (2.5: the second-label rate to about 0.69, its test being on calls, not swap pairs), six
+# standard errors or more from 0.5 (p < 1e-6 in every trial run). The fair judge sees gaps
 # it resolves in both orders (β = 2, Δq ≥ 1.5: position consistency ≈ 0.95, above the 0.80
 # floor), and both responses of a comparison have the same length, so no length effect can show.
 DEMO_JUDGES = (
@@ -59,9 +61,9 @@ DEMO_JUDGES = (
     ),
     DemoJudge(
         "demo-label",
-        {"label_bias": 2.0},
+        {"label_bias": 2.5},
         "label_bias",
-        "picks the second label of its pair (Y, Q, M, S, H) more often (label_bias = 2)",
+        "picks the second label of its pair (Y, Q, M, S, H) more often (label_bias = 2.5)",
     ),
     DemoJudge("demo-fair", {"beta": 2.0}, None, "no bias: it picks the better response"),
 )
@@ -119,39 +121,19 @@ def _problem(response: httpx2.Response) -> str:
     return " ".join(text.split())
 
 
-@dataclass
+@dataclass(frozen=True)
 class DemoClient:
     """The running service's API, as the demo uses it; every failure is a `DemoError`."""
 
+    http: httpx2.AsyncClient
     url: str
-    key: str | None = None
-    transport: httpx2.AsyncBaseTransport | None = None
-    _client: httpx2.AsyncClient | None = field(default=None, init=False)
-
-    async def __aenter__(self) -> DemoClient:
-        headers = {"Authorization": f"Bearer {self.key}"} if self.key else {}
-        try:
-            self._client = httpx2.AsyncClient(
-                base_url=self.url.rstrip("/"),
-                headers=headers,
-                timeout=120,
-                transport=self.transport,
-            )
-        except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
-            raise DemoError(f"cannot reach {self.url}: {exc}") from exc
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._client is not None:
-            await self._client.aclose()
 
     async def call(
         self, method: str, path: str, *, ok: Sequence[int] = (200,), **options: Any
     ) -> httpx2.Response:
         """The answer to one request, or a DemoError unless its status is in `ok`."""
-        assert self._client is not None, "use DemoClient as an async context manager"
         try:
-            response = await self._client.request(method, path, **options)
+            response = await self.http.request(method, path, **options)
         except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
             raise DemoError(f"cannot reach {self.url}: {exc}") from exc
         if response.status_code not in ok:
@@ -161,6 +143,18 @@ class DemoClient:
                 f"{method} {path} answered {response.status_code}: {_problem(response)}{hint}"
             )
         return response
+
+
+@asynccontextmanager
+async def open_demo_client(url: str, key: str | None) -> AsyncIterator[DemoClient]:
+    """A client of the service at `url`, with `key` (none with auth off)."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    try:
+        http = httpx2.AsyncClient(base_url=url.rstrip("/"), headers=headers, timeout=120)
+    except httpx2.InvalidURL as exc:
+        raise DemoError(f"cannot reach {url}: {exc}") from exc
+    async with http:
+        yield DemoClient(http, url)
 
 
 async def ensure_judges(client: DemoClient, seed: int) -> dict[str, str]:
@@ -262,8 +256,11 @@ async def retire_judges(client: DemoClient) -> list[str]:
 async def delete_demo_comparisons(session: AsyncSession, keeper: TextKeeper) -> tuple[int, int]:
     """Delete every finished comparison tagged `fairpair:demo` with its calls (their tags and
     labels go with them: foreign keys cascade); (comparisons, calls) deleted, one transaction."""
+    # Stored as is, or as its HMAC in privacy mode: both forms, so that a purge run without the
+    # server's FAIRPAIR_PRIVACY still finds them.
+    stored_values = (TAG_VALUE, keeper.digest(TAG_VALUE))
     tagged = select(ComparisonTag.comparison_id).where(
-        ComparisonTag.key == TAG_KEY, ComparisonTag.value == keeper.token(TAG_VALUE)
+        ComparisonTag.key == TAG_KEY, ComparisonTag.value.in_(stored_values)
     )
     demo = select(Comparison.id).where(Comparison.id.in_(tagged), Comparison.status != "running")
     await rollups.unfold(session, JudgeCall.comparison_id.in_(demo))

@@ -3,12 +3,27 @@ not, a rerun adds nothing, and `--purge` leaves no demo data."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 
-from app.demo import DEMO_JUDGE_NAMES, TAG, comparison_bodies
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.demo import (
+    DEMO_JUDGE_NAMES,
+    TAG,
+    DemoClient,
+    comparison_bodies,
+    delete_demo_comparisons,
+    ensure_judges,
+    retire_judges,
+    run_demo,
+    unexpected_flags,
+)
+from app.keyring.service import text_keeper
 from tests.conftest import make_key
 from tests.support.processes import free_port, run_cli, run_fairpair, running
 
@@ -42,6 +57,7 @@ def test_demo_bodies_know_the_better_answer_and_keep_both_answers_equally_long()
         assert body["tags"] == {"fairpair": "demo"}
 
 
+@pytest.mark.slow
 async def test_demo_flags_the_injected_biases_only_and_purge_removes_its_data(
     own_pg: str, tmp_path: Path
 ) -> None:
@@ -110,3 +126,34 @@ def test_demo_against_an_unreachable_server_says_so_in_one_line() -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("demo failed: cannot reach http://127.0.0.1:")
+
+
+async def test_demo_in_process_with_auth_off_reruns_in_place_and_purges_in_privacy_mode(
+    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any], clean_pg: str
+) -> None:
+    settings = settings_factory(auth="off", privacy="hash")
+    http: httpx2.AsyncClient = await live_factory(settings)
+    client = DemoClient(http, "http://127.0.0.1")
+
+    report = await run_demo(client, count=400, seed=3)
+    assert unexpected_flags(report) == {}
+    assert await ensure_judges(client, seed=3) == dict.fromkeys(DEMO_JUDGE_NAMES, "updated")
+    # Unchanged settings make no new judge version.
+    for name in DEMO_JUDGE_NAMES:
+        assert (await http.get(f"/v1/judges/{name}")).json()["version"] == 1
+
+    assert await retire_judges(client) == list(DEMO_JUDGE_NAMES)
+    engine = create_engine(clean_pg)
+    try:
+        sessionmaker = create_sessionmaker(engine)
+        # The CLI's keeper without privacy mode: the tag values stored as HMACs are found anyway.
+        plain = await text_keeper(settings.model_copy(update={"privacy": "off"}), sessionmaker)
+        async with sessionmaker() as session:
+            assert await delete_demo_comparisons(session, plain) == (400, 2400)
+    finally:
+        await engine.dispose()
+    left = (await http.get("/v1/comparisons", params={"tag": TAG})).json()["items"]
+    assert left == []
+    assert (await http.get("/v1/bias-report")).json()["judges"] == []
+    listed = [j["name"] for j in (await http.get("/v1/judges")).json()["items"]]
+    assert not set(DEMO_JUDGE_NAMES) & set(listed)
