@@ -128,10 +128,8 @@ def test_demo_against_an_unreachable_server_says_so_in_one_line() -> None:
     assert lines[0].startswith("demo failed: cannot reach http://127.0.0.1:")
 
 
-async def test_demo_in_process_with_auth_off_reruns_in_place_and_purges_in_privacy_mode(
-    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any], clean_pg: str
-) -> None:
-    settings = settings_factory(auth="off", privacy="hash")
+async def _demo_in_process(settings: Settings, live_factory: Callable[..., Any]) -> None:
+    """Run, rerun, purge: the demo's steps against the app in process, auth off."""
     http: httpx2.AsyncClient = await live_factory(settings)
     client = DemoClient(http, "http://127.0.0.1")
 
@@ -143,10 +141,10 @@ async def test_demo_in_process_with_auth_off_reruns_in_place_and_purges_in_priva
         assert (await http.get(f"/v1/judges/{name}")).json()["version"] == 1
 
     assert await retire_judges(client) == list(DEMO_JUDGE_NAMES)
-    engine = create_engine(clean_pg)
+    engine = create_engine(settings.database_url)
     try:
         sessionmaker = create_sessionmaker(engine)
-        # The CLI's keeper without privacy mode: the tag values stored as HMACs are found anyway.
+        # The CLI's keeper without privacy mode: tag values stored as HMACs are found anyway.
         plain = await text_keeper(settings.model_copy(update={"privacy": "off"}), sessionmaker)
         async with sessionmaker() as session:
             assert await delete_demo_comparisons(session, plain) == (400, 2400)
@@ -157,3 +155,19 @@ async def test_demo_in_process_with_auth_off_reruns_in_place_and_purges_in_priva
     assert (await http.get("/v1/bias-report")).json()["judges"] == []
     listed = [j["name"] for j in (await http.get("/v1/judges")).json()["items"]]
     assert not set(DEMO_JUDGE_NAMES) & set(listed)
+
+
+async def test_demo_in_process_with_auth_off_reruns_in_place_and_purges_in_privacy_mode(
+    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any]
+) -> None:
+    await _demo_in_process(settings_factory(auth="off", privacy="hash"), live_factory)
+
+
+async def test_demo_on_the_embedded_default_database_as_the_readme_runs_it(
+    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any], tmp_path: Path
+) -> None:
+    # `bash scripts/serve` on a fresh clone: SQLite, auth off, no judges file.
+    settings = settings_factory(
+        auth="off", database_url=f"sqlite+aiosqlite:///{tmp_path}/fairpair.db", judges_file=None
+    )
+    await _demo_in_process(settings, live_factory)
