@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -21,7 +21,7 @@ from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.panels import panel_verdict, stored_result
 from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_calls
-from app.comparisons.schemas import CompareRequest, ComparisonRead
+from app.comparisons.schemas import CompareRequest, ComparisonRead, ProtocolIn
 from app.db import Base
 from app.jobs.closing import JobTables
 from app.jobs.lifecycle import Job, Outcome, Run, Services, run_request
@@ -62,7 +62,11 @@ async def compare(
 
 def to_protocol(request: CompareRequest) -> Protocol:
     """The protocol the request asks for, with the spec's defaults."""
-    spec = request.protocol
+    return protocol_of(request.protocol)
+
+
+def protocol_of(spec: ProtocolIn) -> Protocol:
+    """A protocol as asked for (or stored), with the spec's defaults."""
     return Protocol(kind=spec.kind, pairs=spec.pairs or 2, max_pairs=spec.max_pairs or 3)
 
 
@@ -71,6 +75,25 @@ def to_criteria(request: CompareRequest) -> str | tuple[Criterion, ...] | None:
     if isinstance(request.criteria, list):
         return tuple(Criterion(c.name, c.weight, c.description) for c in request.criteria)
     return request.criteria
+
+
+async def settle_interrupted(session: AsyncSession, comparison_ids: Sequence[str]) -> None:
+    """The verdict of interrupted comparisons from the judges that finished (the kernel keeps
+    their status `partial`): a judge whose pair agreed keeps its winner."""
+    comparisons = await session.scalars(select(Comparison).where(Comparison.id.in_(comparison_ids)))
+    calls: dict[str, StoredCalls] = defaultdict(lambda: defaultdict(list))
+    for call in await session.scalars(
+        select(JudgeCall).where(JudgeCall.comparison_id.in_(comparison_ids))
+    ):
+        calls[call.comparison_id][call.judge_name].append(call)
+    for row in list(comparisons):
+        panel = [(name, role) for name, _version, role in row.panel["judges"]]
+        protocol = protocol_of(
+            ProtocolIn.model_validate({"kind": row.protocol, **row.protocol_params})
+        )
+        values = verdict_values(protocol, panel, calls[row.id])
+        del values["status"]  # interrupted: the kernel's rule decides it
+        await session.execute(update(Comparison).where(Comparison.id == row.id).values(**values))
 
 
 class PairCalls:
@@ -88,7 +111,11 @@ class CompareKind:
     """A comparison: one pairwise protocol per judge over two responses."""
 
     tables = JobTables.of(
-        Comparison, JudgeCall, ComparisonTag, answered=JudgeCall.pick.is_not(None)
+        Comparison,
+        JudgeCall,
+        ComparisonTag,
+        answered=JudgeCall.pick.is_not(None),
+        settle=settle_interrupted,
     )
     sink = PairCalls()
     noun = "comparison"
@@ -225,13 +252,13 @@ async def plan_judges(
     settings, registry = services.settings, services.registry
     prefixes = parse_family_prefixes(settings.family_prefixes)
     panel, defaults = await registry.resolve_panel(session, names)
-    family = {j.name: family_of(j.model, j.family, prefixes) for j in [*panel, *defaults]}
+    # The judge's family as its calls store it (`RuntimeJudge.family`), so the two cannot differ.
     plan = plan_panel(
-        [PanelJudge(j.name, family[j.name]) for j in panel],
+        [PanelJudge(j.name, j.family) for j in panel],
         family_a=family_of(request.response_a.model, request.response_a.family, prefixes),
         family_b=family_of(request.response_b.model, request.response_b.family, prefixes),
         policy=request.self_preference or settings.self_preference,
-        default_panel=[PanelJudge(j.name, family[j.name]) for j in defaults],
+        default_panel=[PanelJudge(j.name, j.family) for j in defaults],
         audit_draw=lambda _name: _audit_rng.random(),
         audit_rate=settings.self_preference_audit_rate,
     )

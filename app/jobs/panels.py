@@ -22,19 +22,28 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+# A judge's and a response's family are resolved by one function, below the judges registry.
+from app.judging.families import (
+    DEFAULT_FAMILY_PREFIXES,
+    family_of,
+    normalized_family,
+    parse_family_prefixes,
+)
+
+__all__ = [
+    "DEFAULT_FAMILY_PREFIXES",
+    "PanelJudge",
+    "PanelPlan",
+    "Role",
+    "SelfPreferencePolicy",
+    "family_of",
+    "parse_family_prefixes",
+    "plan_panel",
+]
+
 Role = Literal["voter", "audit"]
 SelfPreferencePolicy = Literal["exclude", "substitute", "audit", "warn", "allow"]
 ExclusionReason = Literal["self_preference"]
-
-DEFAULT_FAMILY_PREFIXES: tuple[tuple[str, str], ...] = (
-    ("gpt-", "openai"),
-    ("o1", "openai"),
-    ("o3", "openai"),
-    ("o4", "openai"),
-    ("claude-", "anthropic"),
-    ("gemini-", "google"),
-    ("llama", "meta"),
-)
 
 
 @dataclass(frozen=True)
@@ -60,35 +69,6 @@ class PanelPlan:
     def running(self) -> tuple[str, ...]:
         """Every judge to call: voters and audits."""
         return tuple(sorted(self.voters + self.audits))
-
-
-def family_of(
-    model: str | None,
-    explicit_family: str | None,
-    prefixes: Sequence[tuple[str, str]] = DEFAULT_FAMILY_PREFIXES,
-) -> str | None:
-    """A response's family: its explicit family, else its model's first matching prefix."""
-    explicit = _normalized_family(explicit_family)
-    if explicit is not None or not model:
-        return explicit
-    model_name = model.strip().casefold()
-    for prefix, family in prefixes:
-        if model_name.startswith(prefix.casefold()):
-            return _normalized_family(family)
-    return None
-
-
-def parse_family_prefixes(text: str) -> tuple[tuple[str, str], ...]:
-    """Parse a setting like ``"gpt-=openai,o1=openai,claude-=anthropic"``, keeping its order."""
-    parsed = []
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            continue
-        prefix, separator, family = item.partition("=")
-        if not separator or not prefix.strip() or not family.strip():
-            raise ValueError(f"family prefix {item!r} is not of the form prefix=family")
-        parsed.append((prefix.strip(), family.strip().casefold()))
-    return tuple(parsed)
 
 
 def plan_panel(
@@ -118,16 +98,12 @@ def plan_panel(
     return _exclude(clean, conflicted, audit_draw, audit_rate)
 
 
-def _normalized_family(family: str | None) -> str | None:
-    return (family or "").strip().casefold() or None
-
-
 def _families(*families: str | None) -> frozenset[str]:
-    return frozenset(f for f in map(_normalized_family, families) if f is not None)
+    return frozenset(f for f in map(normalized_family, families) if f is not None)
 
 
 def _is_conflicted(judge: PanelJudge, response_families: Collection[str]) -> bool:
-    family = _normalized_family(judge.family)
+    family = normalized_family(judge.family)
     return family is not None and family in response_families
 
 

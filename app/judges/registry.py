@@ -38,6 +38,7 @@ from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JudgeCreate, JudgeFields, JudgesFile, SimSettings
 from app.judging.base import Judge as JudgeClient
 from app.judging.egress import EgressPolicy
+from app.judging.families import family_of, parse_family_prefixes
 from app.judging.providers import build_judge
 from app.judging.ratelimit import LimiterFactory, RateLimiter
 
@@ -78,6 +79,8 @@ class RuntimeJudge:
     version: int
     config_hash: str
     model: str
+    # The effective family (`family_of`: explicit, else FAIRPAIR_FAMILY_PREFIXES of the model),
+    # resolved once here so that the panel is planned with the family its calls are stored with.
     family: str | None
     simulated: bool
     client: JudgeClient
@@ -124,6 +127,7 @@ class JudgeRegistry:
         self.transport_for = transport_for or (lambda _name: None)
         self.limiters = limiters
         self.default_panel: list[str] = settings.panel_names()
+        self.family_prefixes = parse_family_prefixes(settings.family_prefixes)
         self.api_rules = service.ApiJudgeRules(
             key_envs=settings.judge_key_env_names(),
             egress=EgressPolicy.parse(settings.judge_hosts_allowed()),
@@ -335,7 +339,7 @@ class JudgeRegistry:
             revision=judge.revision,
             config_hash=version.config_hash,
             model=fields.model,
-            family=fields.family,
+            family=family_of(fields.model, fields.family, self.family_prefixes),
             simulated=fields.provider == "sim",
             client=client,
             timeout_s=config.timeout_s,

@@ -1,0 +1,171 @@
+"""Issue 21, honest answers, through the API on PostgreSQL: per-call provider model, what the
+verdict fields say, pairs that agree, interrupted comparisons, and the family stored on calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import httpx2
+from sqlalchemy import delete, select, update
+
+from app.comparisons.models import Comparison, JudgeCall
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker, utcnow
+
+BODY = {"prompt": "What is 2+2?", "response_a": "4\n[sim q=4]", "response_b": "5\n[sim q=-4]"}
+
+
+async def stored_calls(url: str, comparison_id: str) -> list[JudgeCall]:
+    engine = create_engine(url)
+    async with create_sessionmaker(engine)() as session:
+        rows = await session.scalars(
+            select(JudgeCall)
+            .where(JudgeCall.comparison_id == comparison_id)
+            .order_by(JudgeCall.judge_name, JudgeCall.round)
+        )
+        calls = list(rows)
+    await engine.dispose()
+    return calls
+
+
+async def test_each_call_shows_the_model_the_provider_reported(
+    client: httpx2.AsyncClient, comparer: dict[str, str], clean_pg: str
+) -> None:
+    answer = (await client.post("/v1/compare", headers=comparer, json=BODY)).json()
+    shown = answer["judges"][0]["calls"]
+    stored = await stored_calls(clean_pg, answer["id"])
+    assert [c["provider_model"] for c in shown] == [c.provider_model for c in stored]
+    assert all(c["provider_model"] == "sim-a" for c in shown)
+    fetched = (await client.get(f"/v1/comparisons/{answer['id']}", headers=comparer)).json()
+    assert fetched["judges"][0]["calls"][0]["provider_model"] == "sim-a"
+
+
+async def test_answer_schema_says_what_bias_detected_and_position_consistent_mean(
+    client: httpx2.AsyncClient,
+) -> None:
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    comparison = schemas["ComparisonRead"]["properties"]
+    result = schemas["JudgeResultRead"]["properties"]
+    assert "display order" in comparison["position_consistent"]["description"]
+    assert "position_consistent == false" in comparison["bias_detected"]["description"]
+    assert "both display orders" in result["position_consistent"]["description"]
+    assert "inconsistent" in result["confidence_source"]["description"]
+    assert "same vote" in result["pairs_agree"]["description"]
+
+
+async def test_shuffle_result_says_its_pairs_agree_and_the_answer_names_its_source(
+    client: httpx2.AsyncClient, comparer: dict[str, str]
+) -> None:
+    body = {**BODY, "protocol": {"kind": "shuffle", "pairs": 2}}
+    answer = (await client.post("/v1/compare", headers=comparer, json=body)).json()
+    result = answer["judges"][0]["result"]
+    assert (result["winner"], result["pairs_agree"], result["confidence_source"]) == (
+        "A",
+        True,
+        "votes",
+    )
+    assert answer["confidence_source"] == "votes"
+
+
+async def test_swap_result_cannot_tell_whether_pairs_agree_and_keeps_its_calls_source(
+    client: httpx2.AsyncClient, comparer: dict[str, str]
+) -> None:
+    answer = (await client.post("/v1/compare", headers=comparer, json=BODY)).json()
+    result = answer["judges"][0]["result"]
+    assert result["pairs_agree"] is None
+    assert answer["confidence_source"] == result["confidence_source"] == "stated"
+    assert answer["confidence"] >= 0.5
+
+
+async def orphan_before_the_verdict(url: str, comparison_id: str, unfinished_judge: str) -> None:
+    """Leave a comparison as a process killed before `unfinished_judge` answered and before
+    the verdict was written leaves it."""
+    past = utcnow() - timedelta(minutes=5)
+    engine = create_engine(url)
+    async with create_sessionmaker(engine)() as session:
+        await session.execute(
+            delete(JudgeCall).where(
+                JudgeCall.comparison_id == comparison_id, JudgeCall.judge_name == unfinished_judge
+            )
+        )
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == comparison_id)
+            .values(
+                status="running",
+                completed_at=None,
+                deadline_at=past,
+                winner=None,
+                confidence=None,
+                agreement=None,
+                position_consistent=None,
+                bias_detected=None,
+                judge_results=None,
+            )
+        )
+        await session.commit()
+    await engine.dispose()
+
+
+async def test_interrupted_comparison_keeps_the_verdict_of_a_judge_that_finished_its_pair(
+    client: httpx2.AsyncClient, comparer: dict[str, str], clean_pg: str
+) -> None:
+    body = {**BODY, "judges": ["sim-a", "sim-b"]}
+    answer = (await client.post("/v1/compare", headers=comparer, json=body)).json()
+    assert answer["winner"] == "A"
+    await orphan_before_the_verdict(clean_pg, answer["id"], "sim-b")
+    read = (await client.get(f"/v1/comparisons/{answer['id']}", headers=comparer)).json()
+    assert (read["status"], read["error_kind"], read["winner"]) == ("partial", "interrupted", "A")
+    results = {j["judge"]: j["result"] for j in read["judges"]}
+    assert results["sim-a"]["winner"] == "A"
+    assert results["sim-b"] is None
+    assert read["confidence"] == results["sim-a"]["confidence"]
+    assert read["position_consistent"] is True
+    assert read["bias_detected"] is False
+
+
+PREFIX_FAMILY_JUDGES = """
+default_panel = ["gpt-sim"]
+
+[[judges]]
+name = "gpt-sim"
+provider = "sim"
+model = "gpt-sim-1"
+
+[[judges]]
+name = "plain-sim"
+provider = "sim"
+model = "plain-sim-1"
+"""
+
+
+async def test_judge_whose_family_comes_from_the_prefixes_is_stored_with_it_and_audited(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+    reader: dict[str, str],
+    clean_pg: str,
+) -> None:
+    # gpt-sim has no explicit family: FAIRPAIR_FAMILY_PREFIXES makes it openai, so it is
+    # conflicted on a gpt- response, exactly as the panel was planned.
+    client = await live_factory(settings_factory(PREFIX_FAMILY_JUDGES))
+    body = {
+        **BODY,
+        "response_a": {"text": "4\n[sim q=4]", "model": "gpt-4o"},
+        "response_b": {"text": "5\n[sim q=-4]", "model": "claude-3-5-sonnet"},
+        "judges": ["gpt-sim", "plain-sim"],
+        "self_preference": "audit",
+    }
+    answer = (await client.post("/v1/compare", headers=comparer, json=body)).json()
+    roles = {j["judge"]: j["role"] for j in answer["judges"]}
+    assert roles == {"gpt-sim": "audit", "plain-sim": "voter"}
+    families = {c.judge_name: c.judge_family for c in await stored_calls(clean_pg, answer["id"])}
+    assert families == {"gpt-sim": "openai", "plain-sim": None}
+    listed = (await client.get("/v1/judges", headers=reader)).json()["items"]
+    assert {j["name"]: j["family"] for j in listed}["gpt-sim"] == "openai"
+    report = (await client.get("/v1/bias-report", headers=reader)).json()
+    section = next(j for j in report["judges"] if j["judge"] == "gpt-sim")["self_preference"]
+    assert section["n"] == 1
+    assert section["reason"] != "no_audit_data"
