@@ -53,6 +53,8 @@ def serve(
         "port": port,
         "log_config": None,
         "timeout_graceful_shutdown": int(settings.shutdown_grace_s),
+        # A request uvicorn cannot parse gets a 400 problem+json, not plain text.
+        "http": "app.middleware:ProblemHttpProtocol",
     }
     if workers == 1:
         from app.main import create_app
@@ -334,6 +336,7 @@ def _judge_row(judge: dict[str, Any]) -> list[str]:
         str(calls["total"]),
         _cell(failed),
         _rate(judge["position"], "first_pick_rate", "n"),
+        _rate(judge["label"], "second_label_pick_rate", "n"),
         _rate(consistency, "position_consistency", "pairs"),
         _cell(consistency.get("preference_fairness")),
         _cell(judge["position"].get("tie_rate")),
@@ -349,6 +352,7 @@ def _render_report(report: dict[str, Any]) -> str:
         "calls",
         "failed",
         "first-pick rate",
+        "2nd-label rate",
         "PC",
         "PF",
         "ties",
