@@ -7,7 +7,9 @@ query, as a 500. Such values are 422 `validation-error` naming where they were; 
 is not UTF-8 is 400 `bad-request` (FastAPI's parser answers the other undecodable bodies, see
 app/problems.py). Anything a handler did not expect becomes a 500 problem whose log line names the
 exception's type and place, never its message (which may quote the request or SQL parameters).
-A request cancelled before its answer started (server shutdown) is answered 503.
+A request cancelled before its answer started (server shutdown) is answered 503. A request the
+HTTP parser itself refuses (a bad request line, header or Content-Length) never reaches the app:
+`ProblemHttpProtocol` makes uvicorn answer it with the same 400 `bad-request` problem.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from urllib.parse import unquote_to_bytes
 import structlog
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.errors import BadRequest, PayloadTooLarge, ServiceUnavailable, ValidationProblem
 from app.fields import encodes_as_utf8
@@ -340,3 +343,33 @@ async def _send_stopping(scope: Scope, send: Send) -> None:
     ]
     await send({"type": "http.response.start", "status": 503, "headers": headers})
     await send({"type": "http.response.body", "body": encoded})
+
+
+def unparseable_http_answer(default_headers: list[tuple[bytes, bytes]]) -> bytes:
+    """The whole 400 answer to a request that is not HTTP/1.1 the parser can read."""
+    body = json.dumps(
+        {
+            "type": BadRequest.slug,
+            "title": "The request is not valid HTTP",
+            "status": 400,
+            "detail": "the HTTP parser refused the request line, a header or the body framing "
+            "(Content-Length, Transfer-Encoding)",
+        }
+    ).encode()
+    headers = [
+        *default_headers,
+        (b"content-type", PROBLEM_JSON.encode()),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    head = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+    return b"HTTP/1.1 400 Bad Request\r\n" + head + b"\r\n" + body
+
+
+class ProblemHttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol (httptools, what its `auto` picks here), except that a request
+    it cannot parse gets a 400 problem+json, as every other refusal does, not plain text."""
+
+    def send_400_response(self, msg: str) -> None:
+        self.transport.write(unparseable_http_answer(self.server_state.default_headers))
+        self.transport.close()
