@@ -41,7 +41,7 @@ class Problem(BaseModel):
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem, "description": description}
     for status, description in [
-        (400, "the body is not JSON or cannot be decoded (bad-request)"),
+        (400, "bad-request: a body that is not JSON or cannot be decoded, or unparseable HTTP"),
         (401, "no valid API key"),
         (403, "the key lacks the scope"),
         (404, "not found"),

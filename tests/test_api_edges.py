@@ -78,7 +78,8 @@ async def test_a_bad_batch_id_is_answered_like_a_bad_comparison_id(
         label = await client.post(
             f"/v1/comparisons/{bad}/labels", headers=admin, json={"winner": "A", "labeler": "ann"}
         )
-        answers = (batch, comparison, results, cancel, label)
+        session = await client.get(f"/v1/score-sessions/{bad}", headers=admin)
+        answers = (batch, comparison, results, cancel, label, session)
         assert {(a.status_code, a.json()["type"]) for a in answers} == {(404, "not-found")}, bad
 
 
