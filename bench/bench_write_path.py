@@ -2,11 +2,12 @@
 
     .venv/bin/python bench/bench_write_path.py [--comparisons 4000] [--concurrency 16]
 
-On a fresh migrated PostgreSQL database, `--concurrency` tasks each write comparisons the way
-`POST /v1/compare` does, through one `GroupCommit`: the job's row, its two calls (each through
-the write path, which folds the report's rollups) and its final columns. No judge and no HTTP:
-the figure is the API process's CPU for its writes (`time.process_time`, this process only), per
-comparison, next to the PostgreSQL backends' (from /proc) and the transactions committed.
+On a fresh migrated PostgreSQL database, `--concurrency` tasks each write comparisons the way `POST
+/v1/compare` does, through one `GroupCommit`: the job's row with its first call, then its second
+call with its final columns (calls through the write path, which folds the report's rollups). No
+judge and no HTTP: the figure is the API process's CPU for its writes (`time.process_time`, this
+process only), per comparison, next to the PostgreSQL backends' (from /proc) and the transactions
+committed.
 """
 
 from __future__ import annotations
@@ -19,17 +20,15 @@ import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import asyncpg
-from sqlalchemy import event, insert
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.comparisons.models import Comparison
 from app.comparisons.service import COMPARISONS
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.jobs.lifecycle import write_final
+from app.jobs.lifecycle import CallWriter, final_parameters, final_update
 from app.jobs.writes import GroupCommit, StagedCall
 from tests.support.databases import (
     SERVER_URL,
@@ -37,26 +36,9 @@ from tests.support.databases import (
     drop_database,
     sqlalchemy_url,
 )
-from tests.support.rows import comparison_row
+from tests.support.rows import call_row, comparison_row
 
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def call_row(comparison_id: str, round_index: int) -> dict[str, Any]:
-    """One answered swap call, as the write path inserts it."""
-    order = "AB" if round_index == 0 else "BA"
-    now = utcnow()
-    return {
-        "comparison_id": comparison_id, "judge_name": "bench-judge", "judge_version": 1,
-        "judge_config_hash": "c" * 64, "judge_family": None, "role": "voter",
-        "protocol": "swap", "round": round_index, "design": True, "display_order": order,
-        "label_pair": "P/Q", "label_a": "P" if order == "AB" else "Q",
-        "label_b": "Q" if order == "AB" else "P", "first_slot_second_label": False,
-        "template_hash": "t" * 64, "nonces": [], "anonymized_replacements": 0,
-        "pick": "first", "mapped_winner": "A" if order == "AB" else "B", "confidence": 0.9,
-        "confidence_source": "stated", "latency_ms": 100.0, "started_at": now,
-        "finished_at": now, "retries": 0, "tokens_in": 500, "tokens_out": 20,
-    }  # fmt: skip
 
 
 async def one_comparison(writes: GroupCommit) -> None:
@@ -68,15 +50,16 @@ async def one_comparison(writes: GroupCommit) -> None:
         deadline_at=now + timedelta(seconds=60), simulated=False, self_preference_risk=False,
     )  # fmt: skip
 
-    async def insert_row(connection: AsyncConnection) -> None:
-        await connection.execute(insert(Comparison), [row])
-
-    await writes.run(insert_row)
+    # As `run_request` writes: the row rides with the first call, the last call waits for the
+    # verdict and goes with the final columns.
+    writer = CallWriter(COMPARISONS.sink, writes, [(Comparison, [row])], defer_last=True)
     await asyncio.gather(
-        *(writes.store(COMPARISONS.sink, StagedCall(call_row(comparison_id, r))) for r in (0, 1))
+        writer.store(StagedCall(call_row(comparison_id, 0))),
+        writer.store(StagedCall(call_row(comparison_id, 1)), last=True),
     )
     final = {"status": "complete", "winner": "A", "confidence": 0.9, "completed_at": utcnow()}
-    await write_final(COMPARISONS.tables, comparison_id, final, writes)
+    statement = final_update(Comparison.__table__, tuple(final))
+    assert await writer.close([(statement, final_parameters(comparison_id, final))])
 
 
 async def backend_cpu(database: str) -> float:
@@ -129,6 +112,7 @@ async def main() -> None:
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         pg = await backend_cpu(database) - pg_before
     finally:
+        await writes.aclose()
         await engine.dispose()
         await drop_database(database)
     n = args.comparisons

@@ -11,11 +11,16 @@ the next. An idle process pays one transaction per write; a busy one pays a shar
 is where the request path's CPU went (a transaction costs a checkout, a ping, BEGIN and COMMIT
 whatever it carries). The calls of one transaction go in one INSERT per kind.
 
-No-loss: `run` and `store` return only once their write is committed, and no answer is sent
-before every write of the job returned, so a crash can lose only writes nobody was told about,
+A job's writes that belong together go as one `Work`: a new job's row rides with its first call,
+and its final columns with its last call (`app.jobs.lifecycle.CallWriter`); within a
+transaction the rows of all its works go first (what the calls refer to), then the calls, then
+the updates, each merged into one statement per table, sink and UPDATE.
+
+No-loss: `run`, `store` and `commit` return only once their write is committed, and no answer is
+sent before every write of the job returned, so a crash can lose only writes nobody was told about,
 exactly as with a transaction per write; a write waits for at most the transactions in flight
-before it. A caller that is cancelled (shutdown) does not take its write back: it is committed
-all the same.
+before it. A caller that is cancelled (shutdown) does not take its write back: it is committed all
+the same.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
-from sqlalchemy import insert
+from sqlalchemy import Executable, Insert, insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -83,14 +89,28 @@ async def insert_calls(
     await sink.after_insert(connection, calls, list(inserted.scalars()))
 
 
+Rows = Sequence[tuple[Any, list[dict[str, Any]]]]  # (table, rows) in the order to insert them
+Updates = Sequence[tuple[Executable, dict[str, Any]]]  # (statement, parameters)
+
+
+@dataclass(frozen=True)
+class Work:
+    """Writes of one job that commit together: rows that others refer to (a new job's row and
+    what hangs off it), calls through `insert_calls`, then UPDATEs with their parameters."""
+
+    rows: Rows = ()
+    sink: CallSink | None = None
+    calls: Sequence[StagedCall] = ()
+    updates: Updates = ()
+
+
 @dataclass(frozen=True)
 class _Pending:
-    """A write handed over: statements on a connection, or a call for `insert_calls`."""
+    """A write handed over: statements on a connection, or a job's `Work`."""
 
     done: asyncio.Future[None]
     write: Write | None = None
-    sink: CallSink | None = None
-    call: StagedCall | None = None
+    work: Work | None = None
 
 
 class GroupCommit:
@@ -120,8 +140,12 @@ class GroupCommit:
 
     async def store(self, sink: CallSink, call: StagedCall) -> None:
         """Commit one judge call through `insert_calls`; raise what the transaction raised."""
+        await self.commit(Work(sink=sink, calls=(call,)))
+
+    async def commit(self, work: Work) -> None:
+        """Commit a job's writes together; raise what the transaction raised."""
         future = asyncio.get_running_loop().create_future()
-        await self._hand_over(_Pending(future, sink=sink, call=call))
+        await self._hand_over(_Pending(future, work=work))
 
     async def _hand_over(self, pending: _Pending) -> None:
         self._queue.append(pending)
@@ -198,15 +222,44 @@ class GroupCommit:
 
 
 async def _apply(connection: AsyncConnection, batch: list[_Pending]) -> None:
-    """The batch's writes in the order handed over, then its calls: one `insert_calls` a kind."""
+    """The batch's rows (one INSERT a table), its writes in the order handed over, its calls
+    (one `insert_calls` a kind), then its updates (one executemany a statement)."""
+    rows: dict[Any, list[dict[str, Any]]] = {}
     calls: dict[int, tuple[CallSink, list[StagedCall]]] = {}
+    updates: dict[Executable, list[dict[str, Any]]] = {}
+    for work in (pending.work for pending in batch if pending.work is not None):
+        for table, values in work.rows:
+            rows.setdefault(table, []).extend(values)
+        if work.sink is not None and work.calls:
+            calls.setdefault(id(work.sink), (work.sink, []))[1].extend(work.calls)
+        for statement, parameters in work.updates:
+            updates.setdefault(statement, []).append(parameters)
+    await insert_rows(connection, list(rows.items()))
     for pending in batch:
         if pending.write is not None:
             await pending.write(connection)
-        elif pending.sink is not None and pending.call is not None:
-            calls.setdefault(id(pending.sink), (pending.sink, []))[1].append(pending.call)
     for sink, staged in calls.values():
         await insert_calls(connection, sink, staged)
+    for statement, many in updates.items():
+        await connection.execute(statement, _one_or_many(many))
+
+
+async def insert_rows(connection: AsyncConnection, rows: Rows) -> None:
+    """One INSERT a table, in the order given."""
+    for table, values in rows:
+        if values:
+            await connection.execute(_insert(table), _one_or_many(values))
+
+
+@lru_cache(maxsize=32)
+def _insert(table: Any) -> Insert:
+    return insert(table)
+
+
+def _one_or_many(rows: list[dict[str, Any]]) -> dict[str, Any] | list[dict[str, Any]]:
+    # One row as a dict: a list makes SQLAlchemy take the executemany path, which costs more
+    # for one row than the statement.
+    return rows[0] if len(rows) == 1 else rows
 
 
 def _settle(batch: list[_Pending], error: Exception | None) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -43,3 +43,20 @@ def comparison_row(
 def tag_rows(comparison_id: str, tags: dict[str, str] | None) -> list[dict[str, Any]]:
     """The comparison's tag rows."""
     return [{"comparison_id": comparison_id, "key": k, "value": v} for k, v in (tags or {}).items()]
+
+
+def call_row(comparison_id: str, round_index: int) -> dict[str, Any]:
+    """One answered swap call, as the write path inserts it."""
+    order = "AB" if round_index == 0 else "BA"
+    now = datetime.now(UTC)
+    return {
+        "comparison_id": comparison_id, "judge_name": "bench-judge", "judge_version": 1,
+        "judge_config_hash": "c" * 64, "judge_family": None, "role": "voter",
+        "protocol": "swap", "round": round_index, "design": True, "display_order": order,
+        "label_pair": "P/Q", "label_a": "P" if order == "AB" else "Q",
+        "label_b": "Q" if order == "AB" else "P", "first_slot_second_label": False,
+        "template_hash": "t" * 64, "nonces": [], "anonymized_replacements": 0,
+        "pick": "first", "mapped_winner": "A" if order == "AB" else "B", "confidence": 0.9,
+        "confidence_source": "stated", "latency_ms": 100.0, "started_at": now,
+        "finished_at": now, "retries": 0, "tokens_in": 500, "tokens_out": 20,
+    }  # fmt: skip
