@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
 from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue, Text
 from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
+
+
+def _plain_string_is_text(value: Any) -> Any:
+    return {"text": value} if isinstance(value, str) else value
+
+
+# A response as the API takes it: `{text, model?, family?}` or the text alone. The schema says
+# both (anyOf), so that generated clients accept the plain string the README shows.
+ResponseOrText = Annotated[
+    ResponseIn,
+    BeforeValidator(_plain_string_is_text, json_schema_input_type=NonEmptyText | ResponseIn),
+]
 
 Winner = Literal["A", "B", "tie"]
 Status = Literal["running", "complete", "partial", "failed"]
@@ -42,8 +54,8 @@ class CompareRequest(JobRequestIn):
     model_config = ConfigDict(extra="forbid")
 
     prompt: NonEmptyText
-    response_a: ResponseIn
-    response_b: ResponseIn
+    response_a: ResponseOrText
+    response_b: ResponseOrText
     criteria: CriteriaText | list[CriterionIn] | None = None
     reference: Text | None = None
     judges: list[Name] | None = Field(None, min_length=1, max_length=50)
@@ -51,11 +63,6 @@ class CompareRequest(JobRequestIn):
     tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)
     self_preference: SelfPreferencePolicy | None = None
     timeout_s: float | None = Field(None, gt=0, le=3600)
-
-    @field_validator("response_a", "response_b", mode="before")
-    @classmethod
-    def _plain_string_is_text(cls, value: Any) -> Any:
-        return {"text": value} if isinstance(value, str) else value
 
 
 class CallRead(BaseModel):

@@ -169,3 +169,14 @@ async def test_judge_whose_family_comes_from_the_prefixes_is_stored_with_it_and_
     section = next(j for j in report["judges"] if j["judge"] == "gpt-sim")["self_preference"]
     assert section["n"] == 1
     assert section["reason"] != "no_audit_data"
+
+
+async def test_schema_accepts_a_response_as_plain_text_or_an_object(
+    client: httpx2.AsyncClient,
+) -> None:
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    request = schemas["CompareRequest"]["properties"]
+    for side in ("response_a", "response_b"):
+        forms = request[side]["anyOf"]
+        assert {"type": "string", "minLength": 1} in forms
+        assert {"$ref": "#/components/schemas/ResponseIn"} in forms
