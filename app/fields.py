@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from pydantic import AfterValidator, StringConstraints
+from pydantic import AfterValidator, GetJsonSchemaHandler, StringConstraints
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 
 @dataclass
@@ -46,12 +48,26 @@ def check_not_blank(text: str) -> str:
     return text
 
 
+class AdvertiseNotBlank:
+    """Says in the JSON schema what `check_not_blank` enforces (`pattern: \\S`, "holds a
+    non-whitespace character"), so that a client or fuzzer generating from the schema sends
+    texts the API takes."""
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler.resolve_ref_schema(handler(core_schema))
+        schema["pattern"] = r"\S"
+        return schema
+
+
 Text = Annotated[str, AfterValidator(check_text)]
 NonEmptyText = Annotated[
     str,
     StringConstraints(min_length=1),
     AfterValidator(check_text),
     AfterValidator(check_not_blank),
+    AdvertiseNotBlank(),
 ]
 Name = Annotated[
     str, StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
@@ -64,12 +80,14 @@ CriteriaText = Annotated[
     StringConstraints(min_length=1, max_length=20_000),
     AfterValidator(check_text),
     AfterValidator(check_not_blank),
+    AdvertiseNotBlank(),
 ]
 CriterionName = Annotated[
     str,
     StringConstraints(min_length=1, max_length=100),
     AfterValidator(check_text),
     AfterValidator(check_not_blank),
+    AdvertiseNotBlank(),
 ]
 Description = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)]
 Family = Annotated[str, StringConstraints(min_length=1, max_length=100)]

@@ -89,3 +89,11 @@ async def test_readyz_says_redis_is_not_configured_when_there_is_none(
     answer = await client.get("/readyz")
     assert answer.status_code == 200
     assert answer.json()["checks"] == {"database": True, "redis": "not_configured"}
+
+
+async def test_the_schema_advertises_which_texts_must_not_be_blank(
+    client: httpx2.AsyncClient,
+) -> None:
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    for model, field in (("CompareRequest", "prompt"), ("ResponseIn", "text")):
+        assert schemas[model]["properties"][field]["pattern"] == r"\S", (model, field)

@@ -17,6 +17,7 @@ from pydantic import (
 
 from app.config import SelfPreferencePolicy
 from app.fields import (
+    AdvertiseNotBlank,
     CriteriaText,
     Name,
     NonEmptyText,
@@ -37,12 +38,14 @@ LevelText = Annotated[
     StringConstraints(min_length=1, max_length=2000),
     AfterValidator(check_text),
     AfterValidator(check_not_blank),
+    AdvertiseNotBlank(),
 ]
 AnchorText = Annotated[
     str,
     StringConstraints(min_length=1, max_length=4000),
     AfterValidator(check_text),
     AfterValidator(check_not_blank),
+    AdvertiseNotBlank(),
 ]
 CalibrationReason = Literal["disconnected_design", "insufficient_data"]
 MAX_RESPONSES = 20
