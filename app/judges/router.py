@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Any
 from urllib.parse import urlparse
 
@@ -21,7 +20,7 @@ from app.judges.schemas import (
     JudgeUpdate,
     JudgeVersionRead,
 )
-from app.judging.families import family_of, parse_family_prefixes
+from app.judging.families import family_of
 
 router = APIRouter(prefix="/v1/judges", tags=["judges"])
 
@@ -45,10 +44,9 @@ def to_read(
     judge: Judge,
     version: JudgeVersion,
     registry: JudgeRegistry,
-    prefixes: Sequence[tuple[str, str]],
     versions: list[JudgeVersion] | None = None,
 ) -> JudgeRead:
-    """The API's view of a judge: never a key; its family as the panels see it (`prefixes`)."""
+    """The API's view of a judge: never a key; its effective family, as the panels see it."""
     fields = stored_fields(version.config)
     model = fields.model if fields else str(version.config.get("model", ""))
     known = fields is not None and official_openai(fields)
@@ -64,7 +62,7 @@ def to_read(
         config_hash=version.config_hash,
         provider=fields.provider if fields else None,
         model=model,
-        family=family_of(model, fields.family if fields else None, prefixes),
+        family=family_of(model, fields.family if fields else None, registry.family_prefixes),
         json_mode=fields.json_mode if fields and fields.json_mode is not None else known,
         logprobs=fields.logprobs if fields and fields.logprobs is not None else known,
         has_api_key=bool(version.api_key_ciphertext or (fields and fields.api_key_env)),
@@ -88,28 +86,20 @@ async def list_judges(
     _: ReadKey,
     session: SessionDep,
     registry: RegistryDep,
-    settings: SettingsDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query(max_length=500)] = None,
 ) -> JudgeList:
     """The enabled judges by name, with their current versions; pages like every list."""
     rows, next_cursor = await service.list_judges_page(session, limit=limit, cursor=cursor)
-    prefixes = parse_family_prefixes(settings.family_prefixes)
-    return JudgeList(
-        items=[to_read(j, v, registry, prefixes) for j, v in rows], next_cursor=next_cursor
-    )
+    return JudgeList(items=[to_read(j, v, registry) for j, v in rows], next_cursor=next_cursor)
 
 
 @router.get("/{name}", operation_id="get_judge")
-async def get_judge(
-    name: str, _: ReadKey, session: SessionDep, registry: RegistryDep, settings: SettingsDep
-) -> JudgeRead:
+async def get_judge(name: str, _: ReadKey, session: SessionDep, registry: RegistryDep) -> JudgeRead:
     """One judge with every version it has had."""
     judge, version = await service.get_judge(session, name)
     versions = await service.list_versions(session, judge)
-    return to_read(
-        judge, version, registry, parse_family_prefixes(settings.family_prefixes), versions
-    )
+    return to_read(judge, version, registry, versions)
 
 
 @router.post("", status_code=201, operation_id="create_judge")
@@ -125,7 +115,7 @@ async def create_judge(
         session, body, source="api", secret_key=settings.secret_key, rules=registry.api_rules
     )
     registry.changed()
-    return to_read(judge, version, registry, parse_family_prefixes(settings.family_prefixes))
+    return to_read(judge, version, registry)
 
 
 @router.patch("/{name}", operation_id="update_judge")
@@ -142,4 +132,4 @@ async def update_judge(
         session, name, body, secret_key=settings.secret_key, rules=registry.api_rules
     )
     registry.changed()
-    return to_read(judge, version, registry, parse_family_prefixes(settings.family_prefixes))
+    return to_read(judge, version, registry)
