@@ -129,7 +129,7 @@ def record_values(judge: RuntimeJudge, result: CallRecord, keeper: TextKeeper) -
         "judge_name": judge.name,
         "judge_version": judge.version,
         "judge_config_hash": judge.config_hash,
-        "judge_family": judge.family,
+        "judge_family": judge.family,  # effective: the family the panel was planned with
         "template_hash": result.template_hash,
         "nonces": list(result.nonces),
         "anonymized_replacements": result.anonymized_replacements,
