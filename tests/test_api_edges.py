@@ -18,6 +18,7 @@ GOOD = {"prompt": "Which is right?", "response_a": "four", "response_b": "five"}
         ("/v1/compare", {**GOOD, "response_a": "   "}, "/response_a/text"),
         ("/v1/compare", {**GOOD, "response_b": {"text": "\u3000\n"}}, "/response_b/text"),
         ("/v1/compare", {**GOOD, "criteria": "  "}, "/criteria"),
+        ("/v1/compare", {**GOOD, "reference": " \n"}, "/reference"),
         ("/v1/compare", {**GOOD, "criteria": [{"name": " ", "weight": 1}]}, "/criteria"),
         ("/v1/score", {"prompt": "p", "responses": ["fine", " \t"]}, "/responses/1/text"),
         ("/v1/score", {"prompt": "\n", "responses": ["fine"]}, "/prompt"),

@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
-from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue, Text
-from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
-
-
-def _plain_string_is_text(value: Any) -> Any:
-    return {"text": value} if isinstance(value, str) else value
-
-
-# A response as the API takes it: `{text, model?, family?}` or the text alone. The schema says
-# both (anyOf), so that generated clients accept the plain string the README shows.
-ResponseOrText = Annotated[
-    ResponseIn,
-    BeforeValidator(_plain_string_is_text, json_schema_input_type=NonEmptyText | ResponseIn),
-]
+from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue
+from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
 
 Winner = Literal["A", "B", "tie"]
 Status = Literal["running", "complete", "partial", "failed"]
@@ -57,7 +45,7 @@ class CompareRequest(JobRequestIn):
     response_a: ResponseOrText
     response_b: ResponseOrText
     criteria: CriteriaText | list[CriterionIn] | None = None
-    reference: Text | None = None
+    reference: NonEmptyText | None = None
     judges: list[Name] | None = Field(None, min_length=1, max_length=50)
     protocol: ProtocolIn = Field(default_factory=ProtocolIn)
     tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from app.fields import CriterionName, Description, Family, NonEmptyText, ShortText
 
@@ -17,6 +17,18 @@ class ResponseIn(BaseModel):
     text: NonEmptyText
     model: ShortText | None = None
     family: Family | None = None
+
+
+def _plain_string_is_text(value: Any) -> Any:
+    return {"text": value} if isinstance(value, str) else value
+
+
+# A response as the API takes it: `{text, model?, family?}` or the text alone. The schema says
+# both (anyOf), so that generated clients accept the plain string the README shows.
+ResponseOrText = Annotated[
+    ResponseIn,
+    BeforeValidator(_plain_string_is_text, json_schema_input_type=NonEmptyText | ResponseIn),
+]
 
 
 class CriterionIn(BaseModel):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -11,7 +11,6 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
-    field_validator,
     model_validator,
 )
 
@@ -26,7 +25,7 @@ from app.fields import (
     check_not_blank,
     check_text,
 )
-from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseIn
+from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
 from app.scoring.stats import Classification, PooledCorrelationRead
 from app.stats import Interval, Tier
 
@@ -92,7 +91,7 @@ class ScoreRequest(JobRequestIn):
     model_config = ConfigDict(extra="forbid")
 
     prompt: NonEmptyText
-    responses: list[ResponseIn] = Field(min_length=1, max_length=MAX_RESPONSES)
+    responses: list[ResponseOrText] = Field(min_length=1, max_length=MAX_RESPONSES)
     rubric: RubricIn | None = Field(None, description="default: 1..5 with a conciseness level")
     criteria: CriteriaText | list[CriterionIn] | None = None
     judges: list[Name] | None = Field(None, min_length=1, max_length=50)
@@ -101,13 +100,6 @@ class ScoreRequest(JobRequestIn):
     length_target: int = Field(500, ge=1, le=1_000_000, description="characters")
     tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)
     timeout_s: float | None = Field(None, gt=0, le=3600)
-
-    @field_validator("responses", mode="before")
-    @classmethod
-    def _plain_strings_are_texts(cls, value: Any) -> Any:
-        if isinstance(value, list):
-            return [{"text": v} if isinstance(v, str) else v for v in value]
-        return value
 
 
 # The answer
