@@ -4,7 +4,7 @@ whichever route or dashboard page reads it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
 from fastapi import Query
@@ -12,11 +12,23 @@ from fastapi import Query
 from app.errors import ValidationProblem
 from app.fields import check_text
 from app.privacy import TextKeeper
+from app.textpatterns import compile_linear
 
 # A judge's name, as a filter.
 JudgeParam = Annotated[str | None, Query(max_length=100)]
 # `key:value` tag filters, ANDed.
 TagParams = Annotated[list[str] | None, Query(max_length=16)]
+# A moment: an ISO 8601 date or datetime (naive means UTC), or an age before now like 7d, 24h, 30m.
+MomentParam = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m",
+        examples=["7d", "2026-01-31T00:00:00Z"],
+    ),
+]
+AGE = compile_linear(r"(\d{1,6})([dhm])")
+AGE_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
 
 
 def check_order(since: datetime | None, until: datetime | None) -> None:
@@ -47,3 +59,21 @@ def as_utc(moment: datetime, name: str = "since") -> datetime:
         return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment).astimezone(UTC)
     except OverflowError as exc:
         raise ValidationProblem(f"/{name}: out of range") from exc
+
+
+def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
+    """`text` as a UTC moment: an age like `7d`, `24h` or `30m` before `now`, else ISO 8601
+    (naive means UTC). The API, the dashboard and the CLI read times alike through it."""
+    age = AGE.fullmatch(text.strip())
+    if age is not None:
+        try:
+            return now - timedelta(**{AGE_UNITS[age[2]]: int(age[1])})
+        except OverflowError as exc:
+            raise ValidationProblem(f"/{name}: out of range") from exc
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError as exc:
+        raise ValidationProblem(
+            f"/{name}: expected an ISO 8601 time or an age like 7d, 24h or 30m"
+        ) from exc
+    return as_utc(moment, name)

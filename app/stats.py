@@ -20,7 +20,13 @@ Pick = Literal["first", "second", "tie"]
 PairClass = Literal["consistent", "primacy", "recency"]
 Tier = Literal["insufficient", "preliminary", "moderate", "high"]
 TierUnit = Literal[
-    "decisive_calls", "swap_pairs", "comparisons", "labelled", "reviewer_scores", "sessions"
+    "decisive_calls",
+    "swap_pairs",
+    "comparisons",
+    "labelled",
+    "reviewer_scores",
+    "sessions",
+    "calls",
 ]
 Interval = tuple[float, float]
 
@@ -32,6 +38,8 @@ TIER_THRESHOLDS: dict[TierUnit, tuple[int, int, int]] = {
     "labelled": (30, 100, 300),
     "reviewer_scores": (12, 50, 200),
     "sessions": (10, 20, 50),
+    # Not in STATISTICS.md's table: the failure share of all calls, with the decisive calls' bounds.
+    "calls": (20, 100, 500),
 }
 
 # Bootstrap index matrices are drawn in blocks of about this many cells to bound memory.

@@ -60,6 +60,8 @@ class JudgeCall(StoredCall):
         Index("ix_judge_calls_judge_started", "judge_name", "started_at"),
         Index("ix_judge_calls_judge_version", "judge_name", "judge_version"),
         Index("ix_judge_calls_started_at", "started_at"),
+        # Walked for the models a judge's provider reported (app/reports/provider_models.py).
+        Index("ix_judge_calls_judge_model_started", "judge_name", "provider_model", "started_at"),
     )
 
     comparison_id: Mapped[str] = job_reference("comparisons", index=True)

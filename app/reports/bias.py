@@ -10,10 +10,15 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
 - `self_preference.delta` is the mean over all its comparisons; its percentile-bootstrap CI uses the
   most recent ones (`sampled`, `n_used`). It is significant when the CI excludes 0 and
   |delta| ≥ `min_effect`.
+- `length.p_value_adjusted` and `length.spearman_p_adjusted` each sit beside the p they adjust;
+  `length.p_adjusted` (the contract's name) repeats `spearman_p_adjusted`.
 - Holm families hold only the judges (or label pairs) whose estimate is shown (tier ≥ preliminary).
 - `_watch` flags exist where a CI decides: the PC floors (`red_flag`, `coin_toss`) and
-  `self_preference` (point past `min_effect`, CI not excluding 0). No flag below tier `moderate`,
-  except the operational `high_failure_rate` (failed > 5% of calls) and `unsupported_parameter`.
+  `self_preference` (point past `min_effect`, CI not excluding 0). No flag below tier `moderate`:
+  `high_failure_rate` (failed > 5% of calls) counts calls with the thresholds of decisive calls
+  (`calls.tier`), so 1 failure in 6 calls is no flag. `unsupported_parameter` is no estimate but a
+  fact (the provider rejected a parameter of the judge's config): one such call raises it.
+- Every rate has its Wilson CI: the section's main rate in `ci95`, any other `<rate>_ci95`.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from app.db import values_of
 from app.labels.report import label_sections
 from app.reports import queries
 from app.reports.observation_rollups import observation_parts as observation_parts_from_rollups
+from app.reports.provider_models import provider_models
 from app.reports.rollups import Cubes
 from app.reports.rollups import call_cube as cube_from_rollups
 from app.reports.schemas import (
@@ -132,6 +138,9 @@ def call_counts(data: JudgeData) -> CallCounts:
         failed=c["failed"],
         ties=c["ties"],
         by_error_kind=dict(sorted(data.error_kinds.items())),
+        failure_rate=_rate(c["failed"], c["calls"]),
+        failure_rate_ci95=stats.wilson_ci(c["failed"], c["calls"]),
+        tier=stats.tier("calls", c["calls"]),
     )
 
 
@@ -205,6 +214,7 @@ def position_section(data: JudgeData, pairs: PairCounts) -> PositionSection:
         z=stats.balance_z(k, n),
         significant=False,
         tie_rate=_rate(data.counts["design_ties"], data.counts["design_parsed"]),
+        tie_rate_ci95=stats.wilson_ci(data.counts["design_ties"], data.counts["design_parsed"]),
         tier=level,
         reason=None,
     )
@@ -447,9 +457,11 @@ def adjust_across_judges(reports: list[JudgeReport], settings: Settings) -> None
         report.label.significant = stats.significant(
             p, abs(rate - 0.5) if rate is not None else None, settings.min_effect
         )
+    for report, p in zip(reports, stats.holm([r.length.p_value for r in reports]), strict=True):
+        report.length.p_value_adjusted = p
     for report, p in zip(reports, stats.holm([r.length.spearman_p for r in reports]), strict=True):
         rho = report.length.spearman
-        report.length.p_adjusted = p
+        report.length.p_adjusted = report.length.spearman_p_adjusted = p
         report.length.significant = stats.significant(
             p, abs(rho) if rho is not None else None, settings.min_effect_correlation
         )
@@ -488,7 +500,8 @@ def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
     flags += _self_preference_flags(report.self_preference, settings.min_effect)
     flags += _floor_flags(report)
     calls = report.calls
-    if calls.total and calls.failed / calls.total > HIGH_FAILURE_SHARE:
+    rate = calls.failure_rate
+    if calls.tier in FLAGGABLE and rate is not None and rate > HIGH_FAILURE_SHARE:
         flags.append("high_failure_rate")
     if calls.by_error_kind.get("unsupported_parameter"):
         flags.append("unsupported_parameter")
@@ -542,6 +555,9 @@ async def build_report(
     """The whole bias report for the filters."""
     judges, series_calls, bucket_rows = await collect(session, filters, rollups=rollups)
     reports = [judge_report(name, judges[name], settings) for name in sorted(judges)]
+    models = await provider_models(session, filters, sorted(judges))
+    for report in reports:
+        report.provider_models = models.by_judge[report.judge]
     adjust_across_judges(reports, settings)
     labels = await label_sections(session, filters, judges=[r.judge for r in reports])
     for report in reports:
@@ -557,7 +573,7 @@ async def build_report(
         reviewers=scoring.reviewers,
         position_score=scoring.position_score,
         length_score=scoring.length_score,
-        series=build_series(series_calls, bucket_rows, filters.bucket),
+        series=build_series(series_calls, bucket_rows, filters.bucket, models.by_bucket),
     )
 
 

@@ -1,35 +1,70 @@
 """The bias report's filters from its query parameters: for its route, the dashboard and the CLI,
-so that they validate alike."""
+so that they validate alike.
+
+A judge is *known* when it is configured (the `judges` table, enabled or not) or has stored calls
+(pairwise or scoring): a judge deleted since keeps its history. Any other name is a typo, and a
+422 says so instead of an empty report that reads like a judge without bias.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import cast, get_args
+
+from sqlalchemy import exists, literal, select, union_all
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.callscope import Bucket, ReportFilters
+from app.comparisons.models import JudgeCall
+from app.comparisons.protocols import ProtocolKind
 from app.db import utcnow
 from app.errors import ValidationProblem
-from app.params import as_utc, check_order, parse_tag_filters
+from app.judges.models import Judge
+from app.params import as_utc, check_order, parse_moment, parse_tag_filters
 from app.privacy import TextKeeper
+from app.scoring.models import ScoreCall
 
 DEFAULT_WINDOW = timedelta(days=30)
+PROTOCOLS: tuple[str, ...] = get_args(ProtocolKind)
+BUCKETS: tuple[str, ...] = get_args(Bucket)
+Moment = datetime | str | None
+
+
+def moment_of(value: Moment, name: str, now: datetime) -> datetime | None:
+    """A time filter in UTC, given as a datetime or as the text the API and the CLI take."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_moment(value, name, now=now)
+    return as_utc(value, name)
+
+
+def check_choice(name: str, value: str | None, choices: tuple[str, ...]) -> None:
+    """422 for a value outside the closed list."""
+    if value is not None and value not in choices:
+        raise ValidationProblem(f"/{name}: unknown {name} {value!r}; one of {', '.join(choices)}")
 
 
 def report_filters(
     judge: str | None,
     judge_version: int | None,
-    since: datetime | None,
-    until: datetime | None,
+    since: Moment,
+    until: Moment,
     tag: list[str] | None,
     protocol: str | None,
-    bucket: Bucket,
+    bucket: str,
     rubric: str | None = None,
     *,
     keeper: TextKeeper,
 ) -> ReportFilters:
-    """Validated filters; without `since`, the 30 days before `until` (or now)."""
-    end = as_utc(until, "until") if until is not None else None
+    """Validated filters; without `since`, the 30 days before `until` (or now). Times are
+    datetimes or text (ISO 8601, or an age before now like `7d`)."""
+    check_choice("protocol", protocol, PROTOCOLS)
+    check_choice("bucket", bucket, BUCKETS)
+    now = utcnow()
+    end = moment_of(until, "until", now)
     try:
-        start = as_utc(since) if since is not None else (end or utcnow()) - DEFAULT_WINDOW
+        start = moment_of(since, "since", now) or (end or now) - DEFAULT_WINDOW
     except OverflowError as exc:  # `until` too close to year 1 for a 30-day default window
         raise ValidationProblem("/since: give a since for an until this early") from exc
     check_order(start, end)
@@ -40,6 +75,24 @@ def report_filters(
         judge_version=judge_version,
         tags=tuple(parse_tag_filters(tag or [], keeper)),
         protocol=protocol,
-        bucket=bucket,
+        bucket=cast(Bucket, bucket),  # checked against BUCKETS above
         rubric=rubric,
     )
+
+
+async def is_known_judge(session: AsyncSession, name: str) -> bool:
+    """Configured now, or with stored calls: three index lookups."""
+    found = union_all(
+        select(literal(1)).where(exists().where(Judge.name == name)),
+        select(literal(1)).where(exists().where(JudgeCall.judge_name == name)),
+        select(literal(1)).where(exists().where(ScoreCall.judge_name == name)),
+    )
+    return (await session.execute(select(exists(found.subquery())))).scalar_one()
+
+
+async def check_known_judge(session: AsyncSession, filters: ReportFilters) -> None:
+    """422 for a judge filter that names no judge ever configured or called."""
+    if filters.judge is not None and not await is_known_judge(session, filters.judge):
+        raise ValidationProblem(
+            f"/judge: no judge named {filters.judge!r} is configured or has stored calls"
+        )

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from app.comparisons.callscope import Bucket
 from app.deps import KeeperDep, ReadKey, SessionDep, SettingsDep
-from app.params import JudgeParam, TagParams
+from app.params import JudgeParam, MomentParam, TagParams
 from app.reports.bias import build_report
-from app.reports.params import report_filters
+from app.reports.params import check_known_judge, report_filters
 from app.reports.schemas import BiasReport
 
 router = APIRouter(tags=["reports"])
@@ -29,8 +28,8 @@ async def get_bias_report(
     keeper: KeeperDep,
     judge: JudgeParam = None,
     judge_version: Annotated[int | None, Query(ge=1)] = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: MomentParam = None,
+    until: MomentParam = None,
     tag: TagParams = None,
     protocol: Annotated[str | None, Query(max_length=16)] = None,
     bucket: Bucket = "day",
@@ -41,6 +40,7 @@ async def get_bias_report(
     filters = report_filters(
         judge, judge_version, since, until, tag, protocol, bucket, rubric, keeper=keeper
     )
+    await check_known_judge(session, filters)
     return await build_report(session, filters, settings)
 
 

@@ -61,6 +61,13 @@ class CallCounts(BaseModel):
     failed: int
     ties: int
     by_error_kind: dict[str, int]
+    # Beyond the spec's list: the rate `high_failure_rate` reads, with its CI and tier.
+    failure_rate: float | None = Field(None, description="failed / total")
+    failure_rate_ci95: Interval | None = None
+    tier: Tier = Field(
+        "insufficient",
+        description="by calls (thresholds of decisive calls); high_failure_rate needs moderate",
+    )
 
 
 class PositionSection(BaseModel):
@@ -75,6 +82,7 @@ class PositionSection(BaseModel):
     z: float | None
     significant: bool
     tie_rate: float | None
+    tie_rate_ci95: Interval | None = None
     tier: Tier
     reason: Reason | None
 
@@ -141,9 +149,17 @@ class LengthSection(BaseModel):
     longer_win_rate: float | None
     ci95: Interval | None
     p_value: float | None = Field(description="exact binomial p of the longer-win rate")
+    p_value_adjusted: float | None = Field(
+        None, description="p_value, Holm-adjusted over judges (descriptive: no flag reads it)"
+    )
     spearman: float | None
     spearman_p: float | None
-    p_adjusted: float | None = Field(description="spearman_p, Holm-adjusted over judges")
+    spearman_p_adjusted: float | None = Field(
+        None, description="spearman_p, Holm-adjusted over judges: what `significant` reads"
+    )
+    p_adjusted: float | None = Field(
+        description="the same as spearman_p_adjusted (kept: field names are a contract)"
+    )
     significant: bool
     sampled: bool = Field(description="Spearman used only the most recent n_used comparisons")
     n_used: int
@@ -169,6 +185,10 @@ class JudgeReport(BaseModel):
 
     judge: str
     versions: list[int]
+    provider_models: list[str] = Field(
+        default_factory=list,
+        description="distinct models the provider reported on the judge's calls in the window",
+    )
     calls: CallCounts
     position: PositionSection
     consistency: ConsistencySection
@@ -195,14 +215,26 @@ class SeriesPoint(BaseModel):
     version_changed: bool = Field(
         description="versions differ from the judge's previous bucket, or the bucket holds several"
     )
+    provider_models: list[str] = Field(
+        default_factory=list, description="models the provider reported in the bucket"
+    )
+    provider_model_changed: bool = Field(
+        False,
+        description="provider models differ from the judge's previous bucket that reported one, "
+        "or the bucket holds several",
+    )
     n: int = Field(description="decisive design calls")
     first_pick_rate: float | None
+    first_pick_rate_ci95: Interval | None = None
     pairs: int
     position_consistency: float | None
+    position_consistency_ci95: Interval | None = None
     consistency_tier: Tier
     tie_rate: float | None
+    tie_rate_ci95: Interval | None = None
     calls: int
     failure_rate: float | None
+    failure_rate_ci95: Interval | None = None
     tier: Tier
 
 

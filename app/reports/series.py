@@ -4,6 +4,11 @@ Buckets are UTC days, or UTC hours with `bucket=hour`. An hour is reported only 
 tier `preliminary`: a judge's day is shown hour by hour when every hour of it with calls has ≥ 20
 decisive calls, otherwise as one `day` row. Rows never overlap, so the series adds up to the
 judge's totals. A swap pair belongs to the bucket of its first call.
+
+Every rate has its Wilson CI (`<rate>_ci95`), shown with the rate. Provider models are marked
+like versions: `provider_model_changed` when the bucket's models differ from those of the judge's
+last bucket that reported any, or when it holds several; a bucket whose provider reported no
+model changes nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app import stats
@@ -20,6 +25,7 @@ from app.reports.schemas import SeriesPoint
 
 _CALL_COUNTS = ("calls", "failed", "design_parsed", "decisive", "first", "design_ties")
 Key = tuple[str, datetime]  # (judge, bucket start)
+ModelsByBucket = dict[Key, set[str]]  # provider models per (judge, day or hour start)
 
 
 @dataclass
@@ -93,8 +99,21 @@ def fold_sparse_hours(hours: dict[Key, Cell]) -> dict[tuple[str, datetime, Bucke
     return out
 
 
+@dataclass(frozen=True)
+class Marks:
+    """What changed in a bucket against the judge's previous ones."""
+
+    version_changed: bool = False
+    provider_models: tuple[str, ...] = ()
+    provider_model_changed: bool = False
+
+
+def _ci(k: int, n: int, shown: bool) -> stats.Interval | None:
+    return stats.wilson_ci(k, n) if shown else None
+
+
 def point(
-    judge: str, bucket: datetime, granularity: Bucket, cell: Cell, changed: bool
+    judge: str, bucket: datetime, granularity: Bucket, cell: Cell, marks: Marks
 ) -> SeriesPoint:
     """One row of the series, estimates withheld below tier preliminary."""
     c = cell.counts
@@ -107,23 +126,44 @@ def point(
         judge=judge,
         version=max(cell.versions),
         versions=sorted(cell.versions),
-        version_changed=changed,
+        version_changed=marks.version_changed,
+        provider_models=list(marks.provider_models),
+        provider_model_changed=marks.provider_model_changed,
         n=c["decisive"],
         first_pick_rate=c["first"] / c["decisive"] if shown else None,
+        first_pick_rate_ci95=_ci(c["first"], c["decisive"], shown),
         pairs=c["pairs"],
         position_consistency=c["consistent"] / c["pairs"] if pairs_shown else None,
+        position_consistency_ci95=_ci(c["consistent"], c["pairs"], pairs_shown),
         consistency_tier=pair_level,
         tie_rate=c["design_ties"] / c["design_parsed"] if shown else None,
+        tie_rate_ci95=_ci(c["design_ties"], c["design_parsed"], shown),
         calls=c["calls"],
         failure_rate=c["failed"] / c["calls"] if c["calls"] else None,
+        failure_rate_ci95=stats.wilson_ci(c["failed"], c["calls"]),
         tier=level,
     )
 
 
+def models_in(
+    models: ModelsByBucket, judge: str, start: datetime, granularity: Bucket, bucket: Bucket
+) -> tuple[str, ...]:
+    """The provider models of a point: its bucket's, or its hours' when hours were folded."""
+    if granularity == bucket:
+        return tuple(sorted(models.get((judge, start), ())))
+    hours = (start + timedelta(hours=h) for h in range(24))
+    return tuple(sorted(set().union(*(models.get((judge, hour), set()) for hour in hours))))
+
+
 def build_series(
-    call_rows: Iterable[Any], bucket_rows: Iterable[Any], bucket: Bucket
+    call_rows: Iterable[Any],
+    bucket_rows: Iterable[Any],
+    bucket: Bucket,
+    models: ModelsByBucket | None = None,
 ) -> list[SeriesPoint]:
-    """Series points in time order; a bucket is marked when the judge's versions changed."""
+    """Series points in time order; a bucket is marked when the judge's versions, or the models
+    its provider reported, changed."""
+    models = models or {}
     table = cells(call_rows, bucket_rows)
     keyed = (
         fold_sparse_hours(table)
@@ -131,6 +171,7 @@ def build_series(
         else {(judge, start, "day"): cell for (judge, start), cell in table.items()}
     )
     previous: dict[str, set[int]] = {}
+    previous_models: dict[str, tuple[str, ...]] = {}
     points = []
     for (judge, start, granularity), cell in sorted(
         keyed.items(), key=lambda item: (item[0][1], item[0][0])
@@ -140,5 +181,13 @@ def build_series(
         before = previous.get(judge)
         changed = len(cell.versions) > 1 or (before is not None and before != cell.versions)
         previous[judge] = cell.versions
-        points.append(point(judge, start, granularity, cell, changed))
+        seen = models_in(models, judge, start, granularity, bucket)
+        models_before = previous_models.get(judge)
+        models_changed = len(seen) > 1 or (
+            bool(seen) and models_before is not None and models_before != seen
+        )
+        if seen:
+            previous_models[judge] = seen
+        marks = Marks(changed, seen, models_changed)
+        points.append(point(judge, start, granularity, cell, marks))
     return points

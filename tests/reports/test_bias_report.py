@@ -210,16 +210,19 @@ async def test_a_judge_with_only_failed_calls_keeps_counts_and_nulls_estimates(
     clean_pg: str,
 ) -> None:
     data = StoredData()
-    for _ in range(40):
+    for _ in range(50):
         data.swap(None, None, error_kind="timeout")
     entry = judge_of(await report_of(clean_pg, data))
     assert entry.calls.model_dump() == {
-        "total": 80,
-        "design": 80,
+        "total": 100,
+        "design": 100,
         "parsed": 0,
-        "failed": 80,
+        "failed": 100,
         "ties": 0,
-        "by_error_kind": {"timeout": 80},
+        "by_error_kind": {"timeout": 100},
+        "failure_rate": 1.0,
+        "failure_rate_ci95": stats.wilson_ci(100, 100),
+        "tier": "moderate",  # the least that may raise high_failure_rate
     }
     assert (entry.position.n, entry.position.first_pick_rate) == (0, None)
     assert entry.position.reason == entry.consistency.reason == "insufficient_data"
@@ -458,10 +461,16 @@ async def test_operational_flags(clean_pg: str) -> None:
     assert entry.calls.by_error_kind == {"unsupported_parameter": 1}
     assert entry.flags == ["unsupported_parameter"]  # 1 failed of 38 calls is under 5%
     data = StoredData()
-    pairs_with(data, {("first", "second"): 18}, judge="judge-b")
+    pairs_with(data, {("first", "second"): 48}, judge="judge-b")
     data.swap(None, None, judge="judge-b", error_kind="server_error")
     data.swap(None, "first", judge="judge-b", error_kind="server_error")
-    assert judge_of(await report_of(clean_pg, data), "judge-b").flags == ["high_failure_rate"]
+    # 3 failed of 100 calls is 3%; 3 of 40 (7.5%) would be over 5% but below tier moderate.
+    assert judge_of(await report_of(clean_pg, data), "judge-b").flags == []
+    data = StoredData()
+    pairs_with(data, {("first", "second"): 45}, judge="judge-c")
+    for _ in range(6):  # 6 failed of 102 calls
+        data.swap(None, "first", judge="judge-c", error_kind="server_error")
+    assert judge_of(await report_of(clean_pg, data), "judge-c").flags == ["high_failure_rate"]
 
 
 async def test_length_bias_flag_from_a_longer_preferring_judge(clean_pg: str) -> None:
