@@ -108,8 +108,10 @@ def series_chart(
     value: str,
     changes: Sequence[str],
     refs: Sequence[tuple[float, str, str]] = (),
+    model_changes: Sequence[str] = (),
 ) -> Spec | None:
-    """A time series per judge with reference lines and judge version changes marked."""
+    """A time series per judge with reference lines, judge version changes and provider-model
+    changes marked (the version rule drawn last, over a model rule on the same day)."""
     shown = [r for r in rows if r.get(value) is not None]
     if not shown:
         return None
@@ -122,18 +124,23 @@ def series_chart(
         },
     }
     marks: list[Spec] = [line, *_rules(refs, "y")]
+    if model_changes:
+        marks.append(_change_rule(model_changes, "provider model change", "#1b7837", [4, 3]))
     if changes:
-        marks.append(
-            {
-                "data": {"values": [{"bucket": c, "what": "version change"} for c in changes]},
-                "mark": {"type": "rule", "color": "#7b3294", "strokeWidth": 2},
-                "encoding": {
-                    "x": {"field": "bucket", "type": "temporal"},
-                    "tooltip": {"field": "what"},
-                },
-            }
-        )
+        marks.append(_change_rule(changes, "version change", "#7b3294"))
     return base(title, shown, marks, height=180)
+
+
+def _change_rule(buckets: Sequence[str], what: str, color: str, dash: Sequence[int] = ()) -> Spec:
+    """Vertical rules at the buckets where something about the judge changed."""
+    mark: Spec = {"type": "rule", "color": color, "strokeWidth": 2}
+    if dash:
+        mark["strokeDash"] = list(dash)
+    return {
+        "data": {"values": [{"bucket": b, "what": what} for b in buckets]},
+        "mark": mark,
+        "encoding": {"x": {"field": "bucket", "type": "temporal"}, "tooltip": {"field": "what"}},
+    }
 
 
 def bar_chart(

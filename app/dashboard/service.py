@@ -196,24 +196,37 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
     judge = next((j for j in report["judges"] if j["judge"] == filters.judge), None)
     series = [p for p in report["series"] if p["judge"] == filters.judge]
     changes = [p["bucket"] for p in series if p["version_changed"]]
+    model_changes = [p["bucket"] for p in series if p.get("provider_model_changed")]
     view = PageView(
         f"Judge {filters.judge}",
         "judge.html.j2",
-        {"judge": judge, "series": series, "change_days": [c[:10] for c in changes]},
+        {
+            "judge": judge,
+            "series": series,
+            "change_days": [c[:10] for c in changes],
+            "model_change_days": [c[:10] for c in model_changes],
+        },
     )
     if judge is None:
         return view
     view.charts = [
         Chart(
             "series_first_pick",
-            "First-pick rate by day (version changes in purple)",
-            charts.series_chart("First-pick rate", series, "first_pick_rate", changes, HALF),
+            "First-pick rate by day (version changes in purple, provider-model changes in green)",
+            charts.series_chart(
+                "First-pick rate", series, "first_pick_rate", changes, HALF, model_changes
+            ),
         ),
         Chart(
             "series_consistency",
             "Position consistency by day",
             charts.series_chart(
-                "Position consistency", series, "position_consistency", changes, PC_FLOORS
+                "Position consistency",
+                series,
+                "position_consistency",
+                changes,
+                PC_FLOORS,
+                model_changes,
             ),
         ),
         Chart(
