@@ -59,4 +59,10 @@ class Leaderboard(BaseModel):
     filters: LeaderboardFiltersRead
     n: int = Field(description="comparisons the ratings are fitted on")
     sampled: bool = Field(description="only the 100,000 most recent comparisons were fitted")
+    baseline_comparisons: int | None = Field(
+        None,
+        description="direct comparisons of the baseline in scope (up to the 100,000 most recent); "
+        "0: the baseline has none here (an unknown model, or none in these filters); "
+        "null without a baseline",
+    )
     models: list[ModelStanding]

@@ -190,6 +190,7 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         filters=filters_read(query),
         n=len(fitted),
         sampled=outcomes.sampled,
+        baseline_comparisons=(len(outcomes.baseline_games) if query.baseline is not None else None),
         models=standings,
     )
 

@@ -325,8 +325,24 @@ async def test_lc_win_rate_equals_statsmodels_glm_on_direct_comparisons_with_the
     }
     assert rows["base"]["vs_baseline"] is None
     assert board["filters"]["baseline"] == "base"
+    assert board["baseline_comparisons"] == 120 + 20 + 35
     # Without a baseline there is nothing to win against.
-    assert all(r["vs_baseline"] is None for r in (await get_board(client, reader))["models"])
+    unbased = await get_board(client, reader)
+    assert all(r["vs_baseline"] is None for r in unbased["models"])
+    assert unbased["baseline_comparisons"] is None
+
+
+async def test_an_unknown_baseline_says_it_has_no_comparisons(
+    client: httpx2.AsyncClient, reader: dict[str, str], clean_pg: str
+) -> None:
+    stored = StoredComparisons()
+    stored.add_games([("model", "base", "A")] * 5)
+    await stored.insert(clean_pg)
+    board = await get_board(client, reader, baseline="bsae")
+    assert board["filters"]["baseline"] == "bsae"
+    assert board["baseline_comparisons"] == 0
+    assert {r["model"]: r["vs_baseline"]["n"] for r in board["models"]} == {"model": 0, "base": 0}
+    assert (await get_board(client, reader, baseline="base"))["baseline_comparisons"] == 5
 
 
 async def swap_winner(
