@@ -278,6 +278,7 @@ async def length_moments(
     query = (
         select(
             c.reviewer,
+            c.session_id,
             func.count().label("n"),
             func.sum(c.dx * c.dy).label("sxy"),
             func.sum(c.dx * c.dx).label("sxx"),

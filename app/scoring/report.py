@@ -151,6 +151,19 @@ def _pooled(correlations: list[tuple[float, int]]) -> PooledCorrelationRead:
     return fisher_pool(correlations)
 
 
+def _pooled_over_sessions(correlations: list[tuple[str, float, int]]) -> PooledCorrelationRead:
+    """The pool over every reviewer: `sessions` and the tier count distinct sessions (several
+    reviewers of one session are one session), estimates withheld below tier preliminary."""
+    pooled = fisher_pool([(r, n) for _, r, n in correlations])
+    pooled.sessions = len({session for session, r, _ in correlations if abs(r) < 1})
+    pooled.tier = tier("sessions", pooled.sessions)
+    if pooled.tier == "insufficient":
+        pooled.pooled_r = pooled.ci95 = pooled.q = pooled.i2 = None
+        pooled.heterogeneous, pooled.band = None, None
+        pooled.reason = "insufficient_data"
+    return pooled
+
+
 async def length_section(
     session: AsyncSession, filters: ScoringFilters, rubric: str | None
 ) -> LengthScoreSection:
@@ -159,12 +172,13 @@ async def length_section(
     rows = await queries.length_moments(session, scoped, MAX_OBSERVATIONS + 1)
     sampled, rows = len(rows) > MAX_OBSERVATIONS, rows[:MAX_OBSERVATIONS]
     by_reviewer: dict[str, list[tuple[float, int]]] = {}
+    overall: list[tuple[str, float, int]] = []
     for row in rows:
         r = float(row.sxy) / math.sqrt(float(row.sxx) * float(row.syy))
         by_reviewer.setdefault(row.reviewer, []).append((r, int(row.n)))
-    overall = [pair for pairs in by_reviewer.values() for pair in pairs]
+        overall.append((row.session_id, r, int(row.n)))
     return LengthScoreSection(
-        **_pooled(overall).model_dump(),
+        **_pooled_over_sessions(overall).model_dump(),
         rubric=rubric,
         by_reviewer=[
             ReviewerCorrelationRead(reviewer=name, **_pooled(by_reviewer[name]).model_dump())
