@@ -70,6 +70,9 @@ async def test_the_judge_page_shows_self_preference_and_provider_model_changes(
     assert f"{section['n']} comparisons" in self_preference
     assert section["tier"] in self_preference
 
+    # Each adjusted p sits beside its raw p (the longer-win rate's, then Spearman's).
+    assert text_of(page, "length").count("Holm") == 2
+
     summary = text_of(page, "judge-summary")
     assert "gpt-4o-2024-05-13, gpt-4o-2024-08-06" in summary
     second_day = (BASE_TIME.replace(hour=0) + timedelta(days=1)).date().isoformat()
