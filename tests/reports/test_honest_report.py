@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import httpx2
@@ -15,6 +16,7 @@ from app.comparisons.protocols import Pick
 from app.config import Settings
 from app.db import utcnow
 from app.errors import ValidationProblem
+from app.reports.series import bucket_start, build_series
 from tests.reports.builders import BASE_TIME, StoredData
 from tests.reports.oracle import holm
 from tests.reports.test_bias_report import judge_of, pairs_with, report_of
@@ -254,3 +256,19 @@ async def test_report_takes_relative_times_as_the_cli_does(
     assert older.json()["judges"][0]["calls"]["total"] == 2
     wrong = await client.get("/v1/bias-report", headers=reader, params={"since": "7 days"})
     assert wrong.status_code == 422
+
+
+def test_folded_hours_carry_the_provider_models_of_their_hours() -> None:
+    """An hourly series folds sparse hours into their day: the day shows every model of them."""
+    first_hour = 490_000  # hours since the epoch, as the cube's hourly rows carry them
+    counts = dict.fromkeys(("calls", "failed", "design_parsed", "decisive", "first"), 2)
+    rows = [
+        SimpleNamespace(judge="j", bucket=first_hour + h, version=1, placebo=False,
+                        design_ties=0, **counts)
+        for h in (1, 2)
+    ]  # fmt: skip
+    hours = [bucket_start(first_hour + h) for h in (1, 2)]
+    models = {("j", hours[0]): {"model-x"}, ("j", hours[1]): {"model-y"}}
+    [day] = build_series(rows, [], "hour", models)
+    assert day.granularity == "day"
+    assert (day.provider_models, day.provider_model_changed) == (["model-x", "model-y"], True)
