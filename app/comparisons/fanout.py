@@ -1,6 +1,5 @@
 """One comparison's judge calls: both calls of a pair at once, pairs of a judge in sequence,
-judges at once; every call is handed to `persist` the moment it completes, the one that ends
-the comparison marked `last` (the kernel stores it with the verdict)."""
+judges at once; every call is handed to `persist` the moment it completes."""
 
 from __future__ import annotations
 
@@ -25,17 +24,8 @@ from app.jobs.slots import CallSlots
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criteria, PairCallResult
 
-Persist = Callable[[RuntimeJudge, Role, int, Order, PairCallResult, bool], Awaitable[JudgeCall]]
+Persist = Callable[[RuntimeJudge, Role, int, Order, PairCallResult], Awaitable[JudgeCall]]
 _order_rng = random.SystemRandom()
-
-
-@dataclass
-class _Step:
-    """One step of a judge's protocol as its calls complete: the outcomes so far (the judge's
-    earlier steps and the step's completed calls) and how many of its calls are still out."""
-
-    outcomes: list[CallOutcome]
-    out: int
 
 
 @dataclass(frozen=True)
@@ -59,7 +49,6 @@ class FanOut:
         self.texts = texts
         self.protocol = protocol
         self.persist = persist
-        self.judges_running = 0
 
     async def run(
         self,
@@ -68,7 +57,6 @@ class FanOut:
     ) -> dict[str, list[JudgeCall]]:
         """Every judge's stored calls, by judge name; rounds in `stored` are not asked again."""
         stored = stored or {}
-        self.judges_running = len(judges)
         async with asyncio.TaskGroup() as group:
             tasks = {
                 judge.name: group.create_task(self.run_judge(judge, role, stored.get(judge.name)))
@@ -90,23 +78,11 @@ class FanOut:
         while not (step := next_step(self.protocol, outcomes)).done:
             fresh = [r for r in step.rounds if r not in known]
             orders = {r: self._order(judge, r) for r in fresh}
-            kept = [known[r] for r in step.rounds if r in known]
-            progress = _Step([*outcomes, *map(outcome_of, kept)], len(fresh))
-            made = await asyncio.gather(
-                *(self.call(judge, role, r, orders[r], progress) for r in fresh)
-            )
-            done = sorted([*kept, *made], key=_round)
+            made = await asyncio.gather(*(self.call(judge, role, r, orders[r]) for r in fresh))
+            done = sorted([*(known[r] for r in step.rounds if r in known), *made], key=_round)
             calls.extend(done)
             outcomes.extend(outcome_of(c) for c in done)
-        self.judges_running -= 1
         return calls
-
-    def ends_comparison(self, progress: _Step) -> bool:
-        """Whether a call that just completed its step is the comparison's last: its judge's
-        protocol is done after the step and no other judge is still running."""
-        if progress.out or self.judges_running > 1:
-            return False
-        return next_step(self.protocol, sorted(progress.outcomes, key=_outcome_round)).done
 
     def _order(self, judge: RuntimeJudge, round_index: int) -> Order:
         if self.protocol.kind == "single":
@@ -123,7 +99,7 @@ class FanOut:
         return self.slots.rng(judge.name, round_index, purpose)
 
     async def call(
-        self, judge: RuntimeJudge, role: Role, round_index: int, order: Order, progress: _Step
+        self, judge: RuntimeJudge, role: Role, round_index: int, order: Order
     ) -> JudgeCall:
         """One judge call within the deadline, stored as soon as it completes."""
         texts = self.texts
@@ -145,25 +121,11 @@ class FanOut:
             )
 
         result = await self.slots.run(invoke, PairCallResult, "comparison")
-        progress.out -= 1
-        winner = winner_of(result.pick, order)
-        outcome = CallOutcome(
-            round=round_index,
-            order=order,
-            winner=cast(Winner | None, winner),
-            confidence=result.confidence,
-        )
-        progress.outcomes.append(outcome)
-        last = self.ends_comparison(progress)
-        return await self.persist(judge, role, round_index, order, result, last)
+        return await self.persist(judge, role, round_index, order, result)
 
 
 def _round(call: JudgeCall) -> int:
     return call.round
-
-
-def _outcome_round(outcome: CallOutcome) -> int:
-    return outcome.round
 
 
 def outcome_of(call: JudgeCall) -> CallOutcome:

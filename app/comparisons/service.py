@@ -206,13 +206,12 @@ class PairPersist:
         round_index: int,
         order: Order,
         result: PairCallResult,
-        last: bool = False,
     ) -> JudgeCall:
         values = call_values(
             self.comparison, judge, role, round_index, order, result, self.run.keeper
         )
         try:
-            await self.run.writer.store(StagedCall(values), last=last)
+            await self.run.writer.store(StagedCall(values))
         except IntegrityError:
             # Another delivery of the same batch item stored this round first: keep its call.
             kept = await kept_call(self.run, self.comparison.id, judge.name, round_index)

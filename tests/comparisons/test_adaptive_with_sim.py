@@ -23,12 +23,7 @@ async def run_adaptive(judge: RuntimeJudge, pool: JudgePool, index: int) -> str 
     comparison = Comparison(id=f"c{index}", protocol="adaptive")
 
     async def keep(
-        judge: RuntimeJudge,
-        role: Role,
-        round_index: int,
-        order: Order,
-        result: PairCallResult,
-        last: bool,
+        judge: RuntimeJudge, role: Role, round_index: int, order: Order, result: PairCallResult
     ) -> JudgeCall:
         return JudgeCall(**call_values(comparison, judge, role, round_index, order, result))
 
