@@ -2,11 +2,11 @@
 
     .venv/bin/python bench/bench_write_path.py [--comparisons 4000] [--concurrency 16]
 
-On a fresh migrated PostgreSQL database, `--concurrency` tasks each write comparisons the way `POST
-/v1/compare` does, through one `GroupCommit`: the job's row with its first call, then its second
-call with its final columns (calls through the write path, which folds the report's rollups). No
-judge and no HTTP: the figure is the API process's CPU for its writes (`time.process_time`, this
-process only), per comparison, next to the PostgreSQL backends' (from /proc) and the transactions
+On a fresh migrated PostgreSQL database, `--concurrency` tasks each write comparisons the way
+`POST /v1/compare` does, through one `GroupCommit`: the job's row, its two calls (each through the
+write path, which folds the report's rollups, once the row is in) and its final columns. No judge
+and no HTTP: the figure is the API process's CPU for its writes (`time.process_time`, this process
+only), per comparison, next to the PostgreSQL backends' (from /proc) and the transactions
 committed.
 """
 
@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.comparisons.models import Comparison
 from app.comparisons.service import COMPARISONS
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.jobs.lifecycle import CallWriter, final_parameters, final_update
-from app.jobs.writes import GroupCommit, StagedCall
+from app.jobs.lifecycle import CallWriter, write_final
+from app.jobs.writes import GroupCommit, StagedCall, Work
 from tests.support.databases import (
     SERVER_URL,
     create_migrated_template,
@@ -50,16 +50,13 @@ async def one_comparison(writes: GroupCommit) -> None:
         deadline_at=now + timedelta(seconds=60), simulated=False, self_preference_risk=False,
     )  # fmt: skip
 
-    # As `run_request` writes: the row rides with the first call, the last call waits for the
-    # verdict and goes with the final columns.
-    writer = CallWriter(COMPARISONS.sink, writes, [(Comparison, [row])], defer_last=True)
-    await asyncio.gather(
-        writer.store(StagedCall(call_row(comparison_id, 0))),
-        writer.store(StagedCall(call_row(comparison_id, 1)), last=True),
-    )
+    # As `run_request` writes: the row beside the judges, the calls as they complete (waiting
+    # for the row), the final columns last.
+    reserved = asyncio.create_task(writes.commit(Work([(Comparison, [row])])))
+    writer = CallWriter(COMPARISONS.sink, writes, reserved)
+    await asyncio.gather(*(writer.store(StagedCall(call_row(comparison_id, r))) for r in (0, 1)))
     final = {"status": "complete", "winner": "A", "confidence": 0.9, "completed_at": utcnow()}
-    statement = final_update(Comparison.__table__, tuple(final))
-    assert await writer.close([(statement, final_parameters(comparison_id, final))])
+    assert await write_final(COMPARISONS.tables, comparison_id, final, writes)
 
 
 async def backend_cpu(database: str) -> float:

@@ -49,7 +49,6 @@ from app.jobs.writes import (
     GroupCommit,
     Rows,
     StagedCall,
-    Updates,
     Work,
     insert_rows,
 )
@@ -57,8 +56,6 @@ from app.judges.registry import JudgeRegistry
 from app.privacy import TextKeeper
 
 PlanT = TypeVar("PlanT")
-# What the database may answer a job's last write with: down, or (a bug) a row it already has.
-NOT_TAKEN: tuple[type[Exception], ...] = (*DATABASE_ERRORS, IntegrityError)
 ReadT = TypeVar("ReadT")
 ReadCo = TypeVar("ReadCo", covariant=True)
 T = TypeVar("T")
@@ -200,74 +197,36 @@ class Run:
 
 class CallWriter:
     """Stores each call of one job as it completes, through the group commit; counts what the
-    database did not take (the answer still carries those calls).
-
-    A new job's row (`rows`, when nothing stored it yet) rides with the first call's write, and
-    with `defer_last` the call the kind marks last waits the moment until the verdict is known,
-    to ride with the job's final columns (`close`): one transaction per comparison when the
-    process is idle instead of three, and one commit fewer on the answer's path.
-    """
+    database did not take (the answer still carries those calls)."""
 
     def __init__(
-        self, sink: CallSink, writes: GroupCommit, rows: Rows = (), *, defer_last: bool = False
+        self, sink: CallSink, writes: GroupCommit, reserved: asyncio.Task[None] | None = None
     ) -> None:
         self.sink = sink
         self.writes = writes
-        self.rows = rows  # the job's rows, when no write carried them yet
-        self.carried: asyncio.Future[None] | None = None  # the write that carries them
-        self.defer_last = defer_last
-        self.deferred: list[StagedCall] = []
+        self.reserved = reserved  # the job row's insert, when it runs beside the judges
         self.unsaved = 0
 
     async def job_stored(self) -> bool:
-        """Whether the job's row is in (the calls refer to it); waits for the write that
-        carries it. False while nothing carries it."""
-        if not self.rows:
+        """Whether the job's row is in (the calls refer to it); waits for its insert."""
+        if self.reserved is None:
             return True
-        if self.carried is None:
-            return False
         try:
-            await asyncio.shield(self.carried)
-        except Exception:  # the write's own caller hears which
+            await asyncio.shield(self.reserved)
+        except DATABASE_ERRORS:
             return False
         return True
 
-    async def store(self, call: StagedCall, *, last: bool = False) -> None:
-        """Store one call (the `last` one later, with the final columns, under `defer_last`).
-        An IntegrityError (another delivery stored it first) is the kind's to settle; a
-        database that does not answer only counts the call as unsaved."""
-        if last and self.defer_last:
-            self.deferred.append(call)
-            return
+    async def store(self, call: StagedCall) -> None:
+        """Store one call. An IntegrityError (another delivery stored it first) is the kind's to
+        settle; a database that does not answer only counts the call as unsaved."""
         try:
-            if self.rows and self.carried is None:
-                work = Work(self.rows, self.sink, (call,))
-                self.carried = asyncio.ensure_future(self.writes.commit(work))
-                await asyncio.shield(self.carried)
-                return
             if await self.job_stored():
-                await self.writes.commit(Work(sink=self.sink, calls=(call,)))
+                await self.writes.store(self.sink, call)
                 return
         except DATABASE_ERRORS:
             pass
         self.unsaved += 1
-
-    async def close(self, updates: Updates = ()) -> bool:
-        """Store what waits (the job's rows when no call carried them, the deferred calls) with
-        `updates`, in one transaction; False when the database did not take them."""
-        rows: Rows = ()
-        if self.rows and self.carried is None:
-            rows = self.rows
-        elif not await self.job_stored():
-            return False
-        if not (rows or self.deferred or updates):
-            return True
-        try:
-            await self.writes.commit(Work(rows, self.sink, tuple(self.deferred), updates))
-        except NOT_TAKEN:
-            return False
-        self.rows, self.deferred = (), []
-        return True
 
 
 def timeout_of(request: JobRequest, settings: Settings) -> float:
@@ -315,11 +274,16 @@ async def run_request(
         if key:
             # The key is taken before any judge is paid; planning and reserving, one commit.
             await reserve(kind, job, session)
-    # Without a key there is nothing to reserve: the row rides with the job's first write.
-    writer = CallWriter(
-        kind.sink, services.writes, () if key else job_rows(kind, job), defer_last=True
+    # Without a key there is nothing to reserve: the row is written while the judges think (off
+    # the answer's path, in one INSERT with other new jobs' rows), and each call's write waits
+    # for it. Riding with the first call instead made the second wait for the first's commit,
+    # which split a swap pair into two transactions and folded the rollups twice.
+    reserved = None
+    if not key:
+        reserved = asyncio.create_task(services.writes.commit(Work(rows=job_rows(kind, job))))
+    answer = await run_job(
+        kind, job, None, CallWriter(kind.sink, services.writes, reserved), services
     )
-    answer = await run_job(kind, job, None, writer, services)
     if job.row.status == "failed":
         raise JudgesFailed(kind.failed_detail, extra={kind.id_field: job.row.id})
     return Outcome(answer, replayed=False)
@@ -358,10 +322,7 @@ async def run_item(
             plan, stored = await kind.reopen(session, found, request, services)
             job = Job(found, plan, request, digest, tags=services.keeper.tags(request.tags))
             await reopen(kind, job, timeout_s, session)
-    # Stored calls as they come, none held back: a racing delivery's IntegrityError on a call
-    # is settled where the call is made (the kind), not at the job's end.
-    writer = CallWriter(kind.sink, services.writes)
-    answer = await run_job(kind, job, stored, writer, services)
+    answer = await run_job(kind, job, stored, CallWriter(kind.sink, services.writes), services)
     return answer, job.row.status
 
 
@@ -492,10 +453,7 @@ async def run_job(
 async def close_cancelled(
     kind: Kind[Any, Any], job: Job[Any], writer: CallWriter, services: Services
 ) -> None:
-    """Store the calls held back, then `closing.mark_interrupted` for the job, once (and if)
-    its row is in."""
-    if writer.deferred:
-        await writer.close()
+    """`closing.mark_interrupted` for the job, once (and if) its row is in."""
     if await writer.job_stored():
         await closing.mark_interrupted(
             services.sessionmaker, kind.tables, job.row.id, services.writes
@@ -505,25 +463,17 @@ async def close_cancelled(
 async def finish(
     kind: Kind[PlanT, ReadT], job: Job[PlanT], calls: Any, writer: CallWriter, services: Services
 ) -> ReadT:
-    """Write the job's final columns last (with the calls held back for them), and answer; 503
-    when they could not be stored."""
-    try:
-        values = {**kind.verdict(job, calls), "completed_at": utcnow()}
-    except BaseException:
-        await asyncio.shield(writer.close())  # a call the judges answered is never dropped
-        raise
+    """Write the job's final columns last, and answer; 503 when they could not be stored."""
+    values = {**kind.verdict(job, calls), "completed_at": utcnow()}
     if values["status"] == "failed":
         values["idempotency_key"] = None  # a failed outcome releases the key
-    stored = writer.unsaved == 0
+    stored = writer.unsaved == 0 and await writer.job_stored()
     try:
         if stored and values["status"] != "failed":
             values.update(await kind.snapshot(job, calls, services))
+        stored = stored and await write_final(kind.tables, job.row.id, values, services.writes)
     except DATABASE_ERRORS:
         stored = False
-    table: Any = kind.tables.job
-    update = final_update(table.__table__, tuple(values)), final_parameters(job.row.id, values)
-    # Shielded: cancelled now, the held-back calls and the verdict are still stored together.
-    stored = await asyncio.shield(writer.close([update] if stored else [])) and stored
     for name, value in values.items():
         setattr(job.row, name, value)
     answer = kind.answer(job, calls)
@@ -534,6 +484,20 @@ async def finish(
             extra={"not_persisted": True, "result": as_json(answer)},
         )
     return answer
+
+
+async def write_final(
+    tables: JobTables, job_id: str, values: dict[str, Any], writes: GroupCommit
+) -> bool:
+    """Store the final columns (under load, in one executemany with other jobs'); False when
+    the database is unreachable."""
+    table: Any = tables.job
+    update = final_update(table.__table__, tuple(values)), final_parameters(job_id, values)
+    try:
+        await writes.commit(Work(updates=[update]))
+    except DATABASE_ERRORS:
+        return False
+    return True
 
 
 def final_parameters(job_id: str, values: dict[str, Any]) -> dict[str, Any]:

@@ -11,10 +11,10 @@ the next. An idle process pays one transaction per write; a busy one pays a shar
 is where the request path's CPU went (a transaction costs a checkout, a ping, BEGIN and COMMIT
 whatever it carries). The calls of one transaction go in one INSERT per kind.
 
-A job's writes that belong together go as one `Work`: a new job's row rides with its first call,
-and its final columns with its last call (`app.jobs.lifecycle.CallWriter`); within a
-transaction the rows of all its works go first (what the calls refer to), then the calls, then
-the updates, each merged into one statement per table, sink and UPDATE.
+Writes that belong together go as one `Work` (rows, calls, UPDATEs). Within a transaction the
+rows of all its works go first (what calls refer to), then the calls, then the updates, each
+merged into one statement per table, sink and UPDATE: under load the new jobs' rows of a batch
+are one INSERT and their final columns one executemany, instead of a statement each.
 
 No-loss: `run`, `store` and `commit` return only once their write is committed, and no answer is
 sent before every write of the job returned, so a crash can lose only writes nobody was told about,
