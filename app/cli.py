@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 import typer
@@ -222,7 +221,7 @@ def purge(
 ) -> None:
     """Delete comparisons and score sessions older than an age (or only their texts)."""
     from app.db import utcnow
-    from app.retention import parse_age
+    from app.params import parse_age
     from app.retention import purge as purge_older
 
     try:
@@ -239,19 +238,6 @@ def purge(
     )
 
 
-def _moment(text: str | None) -> datetime | None:
-    """An ISO datetime, or an age like 7d / 12h / 30m before now."""
-    if text is None:
-        return None
-    from app.db import utcnow
-    from app.retention import parse_age
-
-    try:
-        return utcnow() - parse_age(text)
-    except ValueError:
-        return datetime.fromisoformat(text)
-
-
 def _report_params(
     judge: str | None,
     judge_version: int | None,
@@ -264,8 +250,8 @@ def _report_params(
     params: dict[str, Any] = {
         "judge": judge,
         "judge_version": judge_version,
-        "since": _moment(since),
-        "until": _moment(until),
+        "since": since,  # as given: ISO 8601 or an age, read by `app.params.parse_moment`
+        "until": until,
         "tag": tag or None,
         "protocol": protocol,
     }
@@ -276,7 +262,7 @@ def _remote_report(url: str, key: str | None, params: dict[str, Any]) -> dict[st
     """The report from a running server."""
     import httpx2
 
-    query = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in params.items()}
+    query = params
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     try:
         response = httpx2.get(
@@ -296,7 +282,7 @@ async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[s
     """The report from the local database, by the function the route uses."""
     from app.keyring.service import text_keeper
     from app.reports.bias import build_report
-    from app.reports.params import report_filters
+    from app.reports.params import check_known_judge, report_filters
 
     # Tag values are matched as stored: their HMACs in privacy mode.
     engine = session.bind
@@ -312,6 +298,7 @@ async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[s
         "day",
         keeper=keeper,
     )
+    await check_known_judge(session, filters)
     report = await build_report(session, filters, get_settings())
     return report.model_dump(mode="json")
 

@@ -61,13 +61,20 @@ def as_utc(moment: datetime, name: str = "since") -> datetime:
         raise ValidationProblem(f"/{name}: out of range") from exc
 
 
+def parse_age(text: str) -> timedelta:
+    """`90d`, `12h` or `30m` as a timedelta; ValueError for anything else."""
+    age = AGE.fullmatch(text.strip())
+    if age is None:
+        raise ValueError(f"expected an age like 90d, 12h or 30m, got {text!r}")
+    return timedelta(**{AGE_UNITS[age[2]]: int(age[1])})
+
+
 def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
     """`text` as a UTC moment: an age like `7d`, `24h` or `30m` before `now`, else ISO 8601
     (naive means UTC). The API, the dashboard and the CLI read times alike through it."""
-    age = AGE.fullmatch(text.strip())
-    if age is not None:
+    if AGE.fullmatch(text.strip()):
         try:
-            return now - timedelta(**{AGE_UNITS[age[2]]: int(age[1])})
+            return now - parse_age(text)
         except OverflowError as exc:
             raise ValidationProblem(f"/{name}: out of range") from exc
     try:

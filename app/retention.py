@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -13,18 +13,6 @@ from app.comparisons import rollups
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
 from app.scoring.models import ScoreCall, ScoreResponse, ScoreSession
-from app.textpatterns import compile_linear
-
-UNITS = {"d": "days", "h": "hours", "m": "minutes"}
-_AGE = compile_linear(r"(\d+)([dhm])")
-
-
-def parse_age(text: str) -> timedelta:
-    """`90d`, `12h` or `30m` as a timedelta."""
-    match = _AGE.fullmatch(text.strip())
-    if match is None:
-        raise ValueError(f"expected an age like 90d, 12h or 30m, got {text!r}")
-    return timedelta(**{UNITS[match.group(2)]: int(match.group(1))})
 
 
 @dataclass(frozen=True)

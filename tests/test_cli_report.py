@@ -56,6 +56,15 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
         key = comparer["Authorization"].removeprefix("Bearer ")
         remote = run_cli("report", "--format", "json", "--url", base, "--key", key, env=env)
         table = run_cli("report", "--url", base, env={**env, "FAIRPAIR_KEY": key})
+        relative = ["--judge", "sim-a", "--since", "2h", "--tag", "suite:even"]
+        remote_relative = run_cli(
+            "report", "--format", "json", *relative, "--url", base, "--key", key, env=env
+        )
+        remote_unknown = run_fairpair(
+            "report", "--judge", "nope", "--url", base, "--key", key, env=env
+        )
+    local_relative = run_cli("report", "--format", "json", *relative, env=env)
+    local_unknown = run_fairpair("report", "--judge", "nope", env=env)
     local = run_cli(
         "report",
         "--format",
@@ -77,6 +86,17 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
     assert header.split()[:3] == ["judge", "calls", "failed"]
     assert [row.split()[:2] for row in rows] == [["sim-a", "24"], ["sim-b", "24"]]
     assert "\x1b[" not in table  # no colour when stdout is not a terminal
+    # An age is read by the server as by the local command (issue 21), and means the same window.
+    for relative_report in (remote_relative, local_relative):
+        assert without_time(json.loads(relative_report), since=True) == without_time(
+            route, since=True
+        )
+    # A judge that never existed is a one-line refusal, not an empty report of no bias.
+    for unknown in (remote_unknown, local_unknown):
+        assert unknown.returncode != 0
+        assert unknown.stdout == ""
+        assert unknown.stderr.strip().splitlines() == [unknown.stderr.strip()]
+        assert "no judge named 'nope'" in unknown.stderr
 
 
 def test_report_from_an_unreachable_server_says_so_in_one_line_without_a_traceback() -> None:

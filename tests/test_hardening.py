@@ -17,7 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.retention import parse_age, purge
+from app.params import parse_age
+from app.retention import purge
 from tests.conftest import SIM_JUDGES, write_judges_file
 from tests.support.proxy import TcpProxy
 

@@ -48,7 +48,7 @@ from app.judging.simulation import latent_quality, simulate_chat
 from app.judging.types import SimKnobs
 from app.logs import scrub_secrets
 from app.middleware import REQUEST_ID, SUSPECT_ESCAPE, check_headers, check_json
-from app.retention import parse_age
+from app.params import parse_age
 
 APP = Path(__file__).resolve().parents[2] / "app"
 # Modules that compile patterns with a backtracking engine (`fnmatch` and `glob` translate to `re`).
