@@ -15,6 +15,7 @@ from .bias_report import BiasReport
 from .calibration_read import CalibrationRead
 from .call_counts import CallCounts
 from .call_counts_by_error_kind import CallCountsByErrorKind
+from .call_counts_tier import CallCountsTier
 from .call_read import CallRead
 from .call_read_confidence_source_type_0 import CallReadConfidenceSourceType0
 from .call_read_display_order import CallReadDisplayOrder
@@ -26,6 +27,7 @@ from .compare_request_self_preference_type_0 import CompareRequestSelfPreference
 from .compare_request_tags import CompareRequestTags
 from .comparison_list import ComparisonList
 from .comparison_read import ComparisonRead
+from .comparison_read_confidence_source_type_0 import ComparisonReadConfidenceSourceType0
 from .comparison_read_status import ComparisonReadStatus
 from .comparison_read_tags import ComparisonReadTags
 from .comparison_read_winner_type_0 import ComparisonReadWinnerType0
@@ -113,6 +115,8 @@ from .protocol_in_kind import ProtocolInKind
 from .queue_item import QueueItem
 from .queue_item_criteria_type_1_item import QueueItemCriteriaType1Item
 from .queue_item_tags import QueueItemTags
+from .queue_item_texts_withheld_type_0 import QueueItemTextsWithheldType0
+from .queue_lengths import QueueLengths
 from .reliability_bin_read import ReliabilityBinRead
 from .report_filters_read import ReportFiltersRead
 from .report_filters_read_bucket import ReportFiltersReadBucket
@@ -168,6 +172,7 @@ __all__ = (
     "CalibrationRead",
     "CallCounts",
     "CallCountsByErrorKind",
+    "CallCountsTier",
     "CallRead",
     "CallReadConfidenceSourceType0",
     "CallReadDisplayOrder",
@@ -179,6 +184,7 @@ __all__ = (
     "CompareRequestTags",
     "ComparisonList",
     "ComparisonRead",
+    "ComparisonReadConfidenceSourceType0",
     "ComparisonReadStatus",
     "ComparisonReadTags",
     "ComparisonReadWinnerType0",
@@ -266,6 +272,8 @@ __all__ = (
     "QueueItem",
     "QueueItemCriteriaType1Item",
     "QueueItemTags",
+    "QueueItemTextsWithheldType0",
+    "QueueLengths",
     "ReliabilityBinRead",
     "ReportFiltersRead",
     "ReportFiltersReadBucket",

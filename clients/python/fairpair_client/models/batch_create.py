@@ -16,7 +16,7 @@ T = TypeVar("T", bound="BatchCreate")
 class BatchCreate:
     """Up to `FAIRPAIR_MAX_BATCH_ITEMS` (10,000) items, run by workers in the background.
 
-    Send it as JSON, or as NDJSON (`application/x-ndjson`): one item per line.
+    Send it as JSON (`Content-Type: application/json`).
 
         Attributes:
             items (list[BatchItemIn]):

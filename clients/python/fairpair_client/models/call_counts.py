@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..models.call_counts_tier import CallCountsTier
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.call_counts_by_error_kind import CallCountsByErrorKind
@@ -24,6 +27,10 @@ class CallCounts:
         parsed (int):
         ties (int):
         total (int):
+        failure_rate (float | None | Unset): failed / total
+        failure_rate_ci95 (list[float] | None | Unset):
+        tier (CallCountsTier | Unset): by calls (thresholds of decisive calls); high_failure_rate needs moderate
+            Default: CallCountsTier.INSUFFICIENT.
     """
 
     by_error_kind: CallCountsByErrorKind
@@ -32,6 +39,9 @@ class CallCounts:
     parsed: int
     ties: int
     total: int
+    failure_rate: float | None | Unset = UNSET
+    failure_rate_ci95: list[float] | None | Unset = UNSET
+    tier: CallCountsTier | Unset = CallCountsTier.INSUFFICIENT
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +57,29 @@ class CallCounts:
 
         total = self.total
 
+        failure_rate: float | None | Unset
+        if isinstance(self.failure_rate, Unset):
+            failure_rate = UNSET
+        else:
+            failure_rate = self.failure_rate
+
+        failure_rate_ci95: list[float] | None | Unset
+        if isinstance(self.failure_rate_ci95, Unset):
+            failure_rate_ci95 = UNSET
+        elif isinstance(self.failure_rate_ci95, list):
+            failure_rate_ci95 = []
+            for failure_rate_ci95_type_0_item_data in self.failure_rate_ci95:
+                failure_rate_ci95_type_0_item: float
+                failure_rate_ci95_type_0_item = failure_rate_ci95_type_0_item_data
+                failure_rate_ci95.append(failure_rate_ci95_type_0_item)
+
+        else:
+            failure_rate_ci95 = self.failure_rate_ci95
+
+        tier: str | Unset = UNSET
+        if not isinstance(self.tier, Unset):
+            tier = self.tier.value
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -59,6 +92,12 @@ class CallCounts:
                 "total": total,
             }
         )
+        if failure_rate is not UNSET:
+            field_dict["failure_rate"] = failure_rate
+        if failure_rate_ci95 is not UNSET:
+            field_dict["failure_rate_ci95"] = failure_rate_ci95
+        if tier is not UNSET:
+            field_dict["tier"] = tier
 
         return field_dict
 
@@ -79,6 +118,50 @@ class CallCounts:
 
         total = d.pop("total")
 
+        def _parse_failure_rate(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        failure_rate = _parse_failure_rate(d.pop("failure_rate", UNSET))
+
+        def _parse_failure_rate_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                failure_rate_ci95_type_0 = []
+                _failure_rate_ci95_type_0 = data
+                for failure_rate_ci95_type_0_item_data in _failure_rate_ci95_type_0:
+
+                    def _parse_failure_rate_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    failure_rate_ci95_type_0_item = _parse_failure_rate_ci95_type_0_item(
+                        failure_rate_ci95_type_0_item_data
+                    )
+
+                    failure_rate_ci95_type_0.append(failure_rate_ci95_type_0_item)
+
+                return failure_rate_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        failure_rate_ci95 = _parse_failure_rate_ci95(d.pop("failure_rate_ci95", UNSET))
+
+        _tier = d.pop("tier", UNSET)
+        tier: CallCountsTier | Unset
+        if isinstance(_tier, Unset):
+            tier = UNSET
+        else:
+            tier = CallCountsTier(_tier)
+
         call_counts = cls(
             by_error_kind=by_error_kind,
             design=design,
@@ -86,6 +169,9 @@ class CallCounts:
             parsed=parsed,
             ties=ties,
             total=total,
+            failure_rate=failure_rate,
+            failure_rate_ci95=failure_rate_ci95,
+            tier=tier,
         )
 
         call_counts.additional_properties = d

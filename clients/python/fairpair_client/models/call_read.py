@@ -11,6 +11,7 @@ from ..models.call_read_confidence_source_type_0 import CallReadConfidenceSource
 from ..models.call_read_display_order import CallReadDisplayOrder
 from ..models.call_read_mapped_winner_type_0 import CallReadMappedWinnerType0
 from ..models.call_read_pick_type_0 import CallReadPickType0
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.call_read_labels import CallReadLabels
@@ -41,6 +42,8 @@ class CallRead:
         started_at (datetime.datetime):
         tokens_in (int | None):
         tokens_out (int | None):
+        provider_model (None | str | Unset): the model the provider reports having answered with (e.g. a dated
+            snapshot); null when it reported none or the call failed before an answer
     """
 
     confidence: float | None
@@ -60,6 +63,7 @@ class CallRead:
     started_at: datetime.datetime
     tokens_in: int | None
     tokens_out: int | None
+    provider_model: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,6 +119,12 @@ class CallRead:
         tokens_out: int | None
         tokens_out = self.tokens_out
 
+        provider_model: None | str | Unset
+        if isinstance(self.provider_model, Unset):
+            provider_model = UNSET
+        else:
+            provider_model = self.provider_model
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -138,6 +148,8 @@ class CallRead:
                 "tokens_out": tokens_out,
             }
         )
+        if provider_model is not UNSET:
+            field_dict["provider_model"] = provider_model
 
         return field_dict
 
@@ -250,6 +262,15 @@ class CallRead:
 
         tokens_out = _parse_tokens_out(d.pop("tokens_out"))
 
+        def _parse_provider_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        provider_model = _parse_provider_model(d.pop("provider_model", UNSET))
+
         call_read = cls(
             confidence=confidence,
             confidence_source=confidence_source,
@@ -268,6 +289,7 @@ class CallRead:
             started_at=started_at,
             tokens_in=tokens_in,
             tokens_out=tokens_out,
+            provider_model=provider_model,
         )
 
         call_read.additional_properties = d

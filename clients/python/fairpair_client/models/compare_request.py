@@ -24,8 +24,8 @@ class CompareRequest:
 
     Attributes:
         prompt (str):
-        response_a (ResponseIn): One response to compare: its text, and optionally the model and family that wrote it.
-        response_b (ResponseIn): One response to compare: its text, and optionally the model and family that wrote it.
+        response_a (ResponseIn | str):
+        response_b (ResponseIn | str):
         criteria (list[CriterionIn] | None | str | Unset):
         judges (list[str] | None | Unset):
         protocol (ProtocolIn | Unset): `{kind, pairs | max_pairs}`: pairs for shuffle (2..5), max_pairs for adaptive
@@ -37,8 +37,8 @@ class CompareRequest:
     """
 
     prompt: str
-    response_a: ResponseIn
-    response_b: ResponseIn
+    response_a: ResponseIn | str
+    response_b: ResponseIn | str
     criteria: list[CriterionIn] | None | str | Unset = UNSET
     judges: list[str] | None | Unset = UNSET
     protocol: ProtocolIn | Unset = UNSET
@@ -48,11 +48,21 @@ class CompareRequest:
     timeout_s: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.response_in import ResponseIn  # noqa: PLC0415
+
         prompt = self.prompt
 
-        response_a = self.response_a.to_dict()
+        response_a: dict[str, Any] | str
+        if isinstance(self.response_a, ResponseIn):
+            response_a = self.response_a.to_dict()
+        else:
+            response_a = self.response_a
 
-        response_b = self.response_b.to_dict()
+        response_b: dict[str, Any] | str
+        if isinstance(self.response_b, ResponseIn):
+            response_b = self.response_b.to_dict()
+        else:
+            response_b = self.response_b
 
         criteria: list[dict[str, Any]] | None | str | Unset
         if isinstance(self.criteria, Unset):
@@ -139,9 +149,31 @@ class CompareRequest:
         d = dict(src_dict)
         prompt = d.pop("prompt")
 
-        response_a = ResponseIn.from_dict(d.pop("response_a"))
+        def _parse_response_a(data: object) -> ResponseIn | str:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_a_type_1 = ResponseIn.from_dict(data)
 
-        response_b = ResponseIn.from_dict(d.pop("response_b"))
+                return response_a_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ResponseIn | str, data)
+
+        response_a = _parse_response_a(d.pop("response_a"))
+
+        def _parse_response_b(data: object) -> ResponseIn | str:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_b_type_1 = ResponseIn.from_dict(data)
+
+                return response_b_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ResponseIn | str, data)
+
+        response_b = _parse_response_b(d.pop("response_b"))
 
         def _parse_criteria(data: object) -> list[CriterionIn] | None | str | Unset:
             if data is None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.comparison_read_confidence_source_type_0 import ComparisonReadConfidenceSourceType0
 from ..models.comparison_read_status import ComparisonReadStatus
 from ..models.comparison_read_winner_type_0 import ComparisonReadWinnerType0
 from ..types import UNSET, Unset
@@ -28,22 +29,28 @@ class ComparisonRead:
 
     Attributes:
         agreement (float | None):
-        bias_detected (bool | None):
+        bias_detected (bool | None): true when any voting judge showed position bias on this comparison (a swap pair
+            that disagreed with itself): exactly `position_consistent == false`; null when no judge has a result
         completed_at (datetime.datetime | None):
-        confidence (float | None):
+        confidence (float | None): the probability of `winner`: the mean confidence of the voting judges whose winner it
+            is (0.5 for an even split), so never below 0.5 for A or B
         conflicted (list[str]): conflicted judges that voted (policy warn/allow)
         created_at (datetime.datetime):
         excluded (list[ExcludedRead]):
         id (str):
         judges (list[JudgeEntry]):
         lengths (Lengths): Response lengths in characters (code points) of the submitted texts.
-        position_consistent (bool | None):
+        position_consistent (bool | None): false when any voting judge changed its pick when only the display order
+            changed; true when every voting judge that could tell was consistent; null when none could (single) or no judge
+            has a result
         protocol (ProtocolIn): `{kind, pairs | max_pairs}`: pairs for shuffle (2..5), max_pairs for adaptive (1..5).
         self_preference_risk (bool):
         simulated (bool):
         status (ComparisonReadStatus):
         tags (ComparisonReadTags):
         winner (ComparisonReadWinnerType0 | None):
+        confidence_source (ComparisonReadConfidenceSourceType0 | None | Unset): where `confidence` comes from: the
+            backing judges' one source, mixed when they differ, votes for an even split of the panel
         error_kind (None | str | Unset):
     """
 
@@ -64,6 +71,7 @@ class ComparisonRead:
     status: ComparisonReadStatus
     tags: ComparisonReadTags
     winner: ComparisonReadWinnerType0 | None
+    confidence_source: ComparisonReadConfidenceSourceType0 | None | Unset = UNSET
     error_kind: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -120,6 +128,14 @@ class ComparisonRead:
         else:
             winner = self.winner
 
+        confidence_source: None | str | Unset
+        if isinstance(self.confidence_source, Unset):
+            confidence_source = UNSET
+        elif isinstance(self.confidence_source, ComparisonReadConfidenceSourceType0):
+            confidence_source = self.confidence_source.value
+        else:
+            confidence_source = self.confidence_source
+
         error_kind: None | str | Unset
         if isinstance(self.error_kind, Unset):
             error_kind = UNSET
@@ -149,6 +165,8 @@ class ComparisonRead:
                 "winner": winner,
             }
         )
+        if confidence_source is not UNSET:
+            field_dict["confidence_source"] = confidence_source
         if error_kind is not UNSET:
             field_dict["error_kind"] = error_kind
 
@@ -254,6 +272,23 @@ class ComparisonRead:
 
         winner = _parse_winner(d.pop("winner"))
 
+        def _parse_confidence_source(data: object) -> ComparisonReadConfidenceSourceType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                confidence_source_type_0 = ComparisonReadConfidenceSourceType0(data)
+
+                return confidence_source_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ComparisonReadConfidenceSourceType0 | None | Unset, data)
+
+        confidence_source = _parse_confidence_source(d.pop("confidence_source", UNSET))
+
         def _parse_error_kind(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -281,6 +316,7 @@ class ComparisonRead:
             status=status,
             tags=tags,
             winner=winner,
+            confidence_source=confidence_source,
             error_kind=error_kind,
         )
 

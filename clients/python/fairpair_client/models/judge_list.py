@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.judge_read import JudgeRead
@@ -15,13 +17,15 @@ T = TypeVar("T", bound="JudgeList")
 
 @_attrs_define
 class JudgeList:
-    """The enabled judges.
+    """A page of the enabled judges, by name.
 
     Attributes:
         items (list[JudgeRead]):
+        next_cursor (None | str | Unset):
     """
 
     items: list[JudgeRead]
+    next_cursor: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -30,6 +34,12 @@ class JudgeList:
             items_item = items_item_data.to_dict()
             items.append(items_item)
 
+        next_cursor: None | str | Unset
+        if isinstance(self.next_cursor, Unset):
+            next_cursor = UNSET
+        else:
+            next_cursor = self.next_cursor
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -37,6 +47,8 @@ class JudgeList:
                 "items": items,
             }
         )
+        if next_cursor is not UNSET:
+            field_dict["next_cursor"] = next_cursor
 
         return field_dict
 
@@ -52,8 +64,18 @@ class JudgeList:
 
             items.append(items_item)
 
+        def _parse_next_cursor(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        next_cursor = _parse_next_cursor(d.pop("next_cursor", UNSET))
+
         judge_list = cls(
             items=items,
+            next_cursor=next_cursor,
         )
 
         judge_list.additional_properties = d

@@ -28,7 +28,9 @@ class JudgeRead:
         config_hash (str):
         default (bool):
         enabled (bool):
-        family (None | str):
+        family (None | str): the effective family the self-preference guard uses: `family` as configured, else the
+            family of the first FAIRPAIR_FAMILY_PREFIXES prefix of `model`; null when unknown (`config.family` shows what
+            was configured)
         has_api_key (bool):
         json_mode (bool):
         logprobs (bool):

@@ -42,6 +42,7 @@ class JudgeReport:
         versions (list[int]):
         confidence (ConfidenceSection | None | Unset):
         human_agreement (HumanAgreementSection | None | Unset):
+        provider_models (list[str] | Unset): distinct models the provider reported on the judge's calls in the window
     """
 
     calls: CallCounts
@@ -56,6 +57,7 @@ class JudgeReport:
     versions: list[int]
     confidence: ConfidenceSection | None | Unset = UNSET
     human_agreement: HumanAgreementSection | None | Unset = UNSET
+    provider_models: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -101,6 +103,10 @@ class JudgeReport:
         else:
             human_agreement = self.human_agreement
 
+        provider_models: list[str] | Unset = UNSET
+        if not isinstance(self.provider_models, Unset):
+            provider_models = self.provider_models
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -121,6 +127,8 @@ class JudgeReport:
             field_dict["confidence"] = confidence
         if human_agreement is not UNSET:
             field_dict["human_agreement"] = human_agreement
+        if provider_models is not UNSET:
+            field_dict["provider_models"] = provider_models
 
         return field_dict
 
@@ -196,6 +204,8 @@ class JudgeReport:
 
         human_agreement = _parse_human_agreement(d.pop("human_agreement", UNSET))
 
+        provider_models = cast(list[str], d.pop("provider_models", UNSET))
+
         judge_report = cls(
             calls=calls,
             consistency=consistency,
@@ -209,6 +219,7 @@ class JudgeReport:
             versions=versions,
             confidence=confidence,
             human_agreement=human_agreement,
+            provider_models=provider_models,
         )
 
         judge_report.additional_properties = d

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..models.judge_result_read_confidence_source_type_0 import JudgeResultReadConfidenceSourceType0
 from ..models.judge_result_read_winner import JudgeResultReadWinner
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="JudgeResultRead")
 
@@ -17,12 +18,19 @@ class JudgeResultRead:
     """What one judge's calls add up to.
 
     Attributes:
-        confidence (float | None):
-        confidence_source (JudgeResultReadConfidenceSourceType0 | None): votes: the share of swap pairs voting for the
-            verdict
+        confidence (float | None): the probability of `winner`: never below 0.5 for A or B (a winner whose calls put it
+            below one half gets 0.5, source inconsistent); see confidence_source
+        confidence_source (JudgeResultReadConfidenceSourceType0 | None): logprobs or stated: the mean of the calls'
+            confidences of that source; mixed: of calls of different sources; votes: the share of swap pairs voting for the
+            verdict (for a tie by a split, the best-backed option's share, at most 0.5); inconsistent: a fixed 0.5, because
+            the judge contradicted itself (its two orders disagreed, or its picks and its own probabilities did)
         pairs_run (int):
-        position_consistent (bool | None):
+        position_consistent (bool | None): true when every swap pair that voted picked the same response in both display
+            orders; false when one changed its pick with the order (it voted tie); null for single, which shows one order
+            only
         winner (JudgeResultReadWinner):
+        pairs_agree (bool | None | Unset): true when every swap pair that voted cast the same vote, false when they
+            voted differently (e.g. one A, one B); null with fewer than two voting pairs
     """
 
     confidence: float | None
@@ -30,6 +38,7 @@ class JudgeResultRead:
     pairs_run: int
     position_consistent: bool | None
     winner: JudgeResultReadWinner
+    pairs_agree: bool | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +58,12 @@ class JudgeResultRead:
 
         winner = self.winner.value
 
+        pairs_agree: bool | None | Unset
+        if isinstance(self.pairs_agree, Unset):
+            pairs_agree = UNSET
+        else:
+            pairs_agree = self.pairs_agree
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -60,6 +75,8 @@ class JudgeResultRead:
                 "winner": winner,
             }
         )
+        if pairs_agree is not UNSET:
+            field_dict["pairs_agree"] = pairs_agree
 
         return field_dict
 
@@ -100,12 +117,22 @@ class JudgeResultRead:
 
         winner = JudgeResultReadWinner(d.pop("winner"))
 
+        def _parse_pairs_agree(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        pairs_agree = _parse_pairs_agree(d.pop("pairs_agree", UNSET))
+
         judge_result_read = cls(
             confidence=confidence,
             confidence_source=confidence_source,
             pairs_run=pairs_run,
             position_consistent=position_consistent,
             winner=winner,
+            pairs_agree=pairs_agree,
         )
 
         judge_result_read.additional_properties = d

@@ -2,7 +2,9 @@ from enum import StrEnum
 
 
 class JudgeResultReadConfidenceSourceType0(StrEnum):
+    INCONSISTENT = "inconsistent"
     LOGPROBS = "logprobs"
+    MIXED = "mixed"
     STATED = "stated"
     VOTES = "votes"
 

@@ -27,6 +27,8 @@ class Leaderboard:
         models (list[ModelStanding]):
         n (int): comparisons the ratings are fitted on
         sampled (bool): only the 100,000 most recent comparisons were fitted
+        baseline_comparisons (int | None | Unset): direct comparisons of the baseline in scope (up to the 100,000 most
+            recent); 0: the baseline has none here (an unknown model, or none in these filters); null without a baseline
         schema_version (Literal[1] | Unset):  Default: 1.
     """
 
@@ -35,6 +37,7 @@ class Leaderboard:
     models: list[ModelStanding]
     n: int
     sampled: bool
+    baseline_comparisons: int | None | Unset = UNSET
     schema_version: Literal[1] | Unset = 1
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -52,6 +55,12 @@ class Leaderboard:
 
         sampled = self.sampled
 
+        baseline_comparisons: int | None | Unset
+        if isinstance(self.baseline_comparisons, Unset):
+            baseline_comparisons = UNSET
+        else:
+            baseline_comparisons = self.baseline_comparisons
+
         schema_version = self.schema_version
 
         field_dict: dict[str, Any] = {}
@@ -65,6 +74,8 @@ class Leaderboard:
                 "sampled": sampled,
             }
         )
+        if baseline_comparisons is not UNSET:
+            field_dict["baseline_comparisons"] = baseline_comparisons
         if schema_version is not UNSET:
             field_dict["schema_version"] = schema_version
 
@@ -91,6 +102,15 @@ class Leaderboard:
 
         sampled = d.pop("sampled")
 
+        def _parse_baseline_comparisons(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        baseline_comparisons = _parse_baseline_comparisons(d.pop("baseline_comparisons", UNSET))
+
         schema_version = cast(Literal[1] | Unset, d.pop("schema_version", UNSET))
         if schema_version != 1 and not isinstance(schema_version, Unset):
             raise ValueError(f"schema_version must match const 1, got '{schema_version}'")
@@ -101,6 +121,7 @@ class Leaderboard:
             models=models,
             n=n,
             sampled=sampled,
+            baseline_comparisons=baseline_comparisons,
             schema_version=schema_version,
         )
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..models.length_section_reason_type_0 import LengthSectionReasonType0
 from ..models.length_section_tier import LengthSectionTier
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="LengthSection")
 
@@ -22,7 +23,7 @@ class LengthSection:
         longer_win_rate (float | None):
         n (int): comparisons with a parsed design call of the judge
         n_used (int):
-        p_adjusted (float | None): spearman_p, Holm-adjusted over judges
+        p_adjusted (float | None): the same as spearman_p_adjusted (kept: field names are a contract)
         p_value (float | None): exact binomial p of the longer-win rate
         reason (LengthSectionReasonType0 | None):
         sampled (bool): Spearman used only the most recent n_used comparisons
@@ -30,6 +31,8 @@ class LengthSection:
         spearman (float | None):
         spearman_p (float | None):
         tier (LengthSectionTier):
+        p_value_adjusted (float | None | Unset): p_value, Holm-adjusted over judges (descriptive: no flag reads it)
+        spearman_p_adjusted (float | None | Unset): spearman_p, Holm-adjusted over judges: what `significant` reads
     """
 
     ci95: list[float] | None
@@ -45,6 +48,8 @@ class LengthSection:
     spearman: float | None
     spearman_p: float | None
     tier: LengthSectionTier
+    p_value_adjusted: float | None | Unset = UNSET
+    spearman_p_adjusted: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +97,18 @@ class LengthSection:
 
         tier = self.tier.value
 
+        p_value_adjusted: float | None | Unset
+        if isinstance(self.p_value_adjusted, Unset):
+            p_value_adjusted = UNSET
+        else:
+            p_value_adjusted = self.p_value_adjusted
+
+        spearman_p_adjusted: float | None | Unset
+        if isinstance(self.spearman_p_adjusted, Unset):
+            spearman_p_adjusted = UNSET
+        else:
+            spearman_p_adjusted = self.spearman_p_adjusted
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -111,6 +128,10 @@ class LengthSection:
                 "tier": tier,
             }
         )
+        if p_value_adjusted is not UNSET:
+            field_dict["p_value_adjusted"] = p_value_adjusted
+        if spearman_p_adjusted is not UNSET:
+            field_dict["spearman_p_adjusted"] = spearman_p_adjusted
 
         return field_dict
 
@@ -204,6 +225,24 @@ class LengthSection:
 
         tier = LengthSectionTier(d.pop("tier"))
 
+        def _parse_p_value_adjusted(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        p_value_adjusted = _parse_p_value_adjusted(d.pop("p_value_adjusted", UNSET))
+
+        def _parse_spearman_p_adjusted(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        spearman_p_adjusted = _parse_spearman_p_adjusted(d.pop("spearman_p_adjusted", UNSET))
+
         length_section = cls(
             ci95=ci95,
             longer_win_n=longer_win_n,
@@ -218,6 +257,8 @@ class LengthSection:
             spearman=spearman,
             spearman_p=spearman_p,
             tier=tier,
+            p_value_adjusted=p_value_adjusted,
+            spearman_p_adjusted=spearman_p_adjusted,
         )
 
         length_section.additional_properties = d

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..models.position_section_reason_type_0 import PositionSectionReasonType0
 from ..models.position_section_test_type_0 import PositionSectionTestType0
 from ..models.position_section_tier import PositionSectionTier
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PositionSection")
 
@@ -29,6 +30,7 @@ class PositionSection:
         tie_rate (float | None):
         tier (PositionSectionTier):
         z (float | None):
+        tie_rate_ci95 (list[float] | None | Unset):
     """
 
     ci95: list[float] | None
@@ -42,6 +44,7 @@ class PositionSection:
     tie_rate: float | None
     tier: PositionSectionTier
     z: float | None
+    tie_rate_ci95: list[float] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -89,6 +92,19 @@ class PositionSection:
         z: float | None
         z = self.z
 
+        tie_rate_ci95: list[float] | None | Unset
+        if isinstance(self.tie_rate_ci95, Unset):
+            tie_rate_ci95 = UNSET
+        elif isinstance(self.tie_rate_ci95, list):
+            tie_rate_ci95 = []
+            for tie_rate_ci95_type_0_item_data in self.tie_rate_ci95:
+                tie_rate_ci95_type_0_item: float
+                tie_rate_ci95_type_0_item = tie_rate_ci95_type_0_item_data
+                tie_rate_ci95.append(tie_rate_ci95_type_0_item)
+
+        else:
+            tie_rate_ci95 = self.tie_rate_ci95
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -106,6 +122,8 @@ class PositionSection:
                 "z": z,
             }
         )
+        if tie_rate_ci95 is not UNSET:
+            field_dict["tie_rate_ci95"] = tie_rate_ci95
 
         return field_dict
 
@@ -208,6 +226,32 @@ class PositionSection:
 
         z = _parse_z(d.pop("z"))
 
+        def _parse_tie_rate_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tie_rate_ci95_type_0 = []
+                _tie_rate_ci95_type_0 = data
+                for tie_rate_ci95_type_0_item_data in _tie_rate_ci95_type_0:
+
+                    def _parse_tie_rate_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    tie_rate_ci95_type_0_item = _parse_tie_rate_ci95_type_0_item(tie_rate_ci95_type_0_item_data)
+
+                    tie_rate_ci95_type_0.append(tie_rate_ci95_type_0_item)
+
+                return tie_rate_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        tie_rate_ci95 = _parse_tie_rate_ci95(d.pop("tie_rate_ci95", UNSET))
+
         position_section = cls(
             ci95=ci95,
             first_pick_rate=first_pick_rate,
@@ -220,6 +264,7 @@ class PositionSection:
             tie_rate=tie_rate,
             tier=tier,
             z=z,
+            tie_rate_ci95=tie_rate_ci95,
         )
 
         position_section.additional_properties = d

@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.queue_item_texts_withheld_type_0 import QueueItemTextsWithheldType0
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.queue_item_criteria_type_1_item import QueueItemCriteriaType1Item
     from ..models.queue_item_tags import QueueItemTags
+    from ..models.queue_lengths import QueueLengths
 
 
 T = TypeVar("T", bound="QueueItem")
@@ -22,23 +26,30 @@ class QueueItem:
 
         Attributes:
             created_at (datetime.datetime):
-            criteria (list[QueueItemCriteriaType1Item] | None | str):
+            criteria (list[QueueItemCriteriaType1Item] | None | str): null when `texts_withheld` is `privacy` (only their
+                HMACs are stored)
             id (str):
-            prompt (None | str): null in privacy mode or after a texts-only purge
+            lengths (QueueLengths): Response lengths in characters (kept in privacy mode too).
+            prompt (None | str): null when `texts_withheld` says why
             reference (None | str):
             response_a (None | str):
             response_b (None | str):
-            tags (QueueItemTags):
+            tags (QueueItemTags): as stored: in privacy mode the keys are clear and the values HMACs
+            texts_withheld (None | QueueItemTextsWithheldType0 | Unset): why prompt and responses are null: `privacy`
+                (FAIRPAIR_PRIVACY=hash stores only HMACs; a labeler needs the texts from the caller's own records, found by `id`
+                or `tags`) or `purged` (a texts-only retention purge removed them); null when shown
     """
 
     created_at: datetime.datetime
     criteria: list[QueueItemCriteriaType1Item] | None | str
     id: str
+    lengths: QueueLengths
     prompt: None | str
     reference: None | str
     response_a: None | str
     response_b: None | str
     tags: QueueItemTags
+    texts_withheld: None | QueueItemTextsWithheldType0 | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,6 +67,8 @@ class QueueItem:
 
         id = self.id
 
+        lengths = self.lengths.to_dict()
+
         prompt: None | str
         prompt = self.prompt
 
@@ -70,6 +83,14 @@ class QueueItem:
 
         tags = self.tags.to_dict()
 
+        texts_withheld: None | str | Unset
+        if isinstance(self.texts_withheld, Unset):
+            texts_withheld = UNSET
+        elif isinstance(self.texts_withheld, QueueItemTextsWithheldType0):
+            texts_withheld = self.texts_withheld.value
+        else:
+            texts_withheld = self.texts_withheld
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -77,6 +98,7 @@ class QueueItem:
                 "created_at": created_at,
                 "criteria": criteria,
                 "id": id,
+                "lengths": lengths,
                 "prompt": prompt,
                 "reference": reference,
                 "response_a": response_a,
@@ -84,6 +106,8 @@ class QueueItem:
                 "tags": tags,
             }
         )
+        if texts_withheld is not UNSET:
+            field_dict["texts_withheld"] = texts_withheld
 
         return field_dict
 
@@ -91,6 +115,7 @@ class QueueItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.queue_item_criteria_type_1_item import QueueItemCriteriaType1Item  # noqa: PLC0415
         from ..models.queue_item_tags import QueueItemTags  # noqa: PLC0415
+        from ..models.queue_lengths import QueueLengths  # noqa: PLC0415
 
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
@@ -116,6 +141,8 @@ class QueueItem:
         criteria = _parse_criteria(d.pop("criteria"))
 
         id = d.pop("id")
+
+        lengths = QueueLengths.from_dict(d.pop("lengths"))
 
         def _parse_prompt(data: object) -> None | str:
             if data is None:
@@ -147,15 +174,34 @@ class QueueItem:
 
         tags = QueueItemTags.from_dict(d.pop("tags"))
 
+        def _parse_texts_withheld(data: object) -> None | QueueItemTextsWithheldType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                texts_withheld_type_0 = QueueItemTextsWithheldType0(data)
+
+                return texts_withheld_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | QueueItemTextsWithheldType0 | Unset, data)
+
+        texts_withheld = _parse_texts_withheld(d.pop("texts_withheld", UNSET))
+
         queue_item = cls(
             created_at=created_at,
             criteria=criteria,
             id=id,
+            lengths=lengths,
             prompt=prompt,
             reference=reference,
             response_a=response_a,
             response_b=response_b,
             tags=tags,
+            texts_withheld=texts_withheld,
         )
 
         queue_item.additional_properties = d

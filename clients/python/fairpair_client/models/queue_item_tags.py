@@ -11,6 +11,8 @@ T = TypeVar("T", bound="QueueItemTags")
 
 @_attrs_define
 class QueueItemTags:
+    """as stored: in privacy mode the keys are clear and the values HMACs"""
+
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

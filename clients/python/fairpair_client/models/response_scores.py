@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.response_scores_audit import ResponseScoresAudit
     from ..models.response_scores_calibrated import ResponseScoresCalibrated
@@ -33,7 +35,10 @@ class ResponseScores:
         length_normalized_mean (float | None):
         model (None | str):
         raw (ResponseScoresRaw): counted scores by reviewer, never rewritten
-        raw_mean (float | None):
+        raw_mean (float | None): over the reviewers in `raw`, who differ between responses when a reviewer was excluded
+            or failed: compare responses by `shared_raw_mean` (or `calibrated_mean`)
+        shared_raw_mean (float | None | Unset): over the session's `shared_reviewers` only (the same set on every
+            response, so comparable across responses); null when no reviewer scored every response
     """
 
     audit: ResponseScoresAudit
@@ -48,6 +53,7 @@ class ResponseScores:
     model: None | str
     raw: ResponseScoresRaw
     raw_mean: float | None
+    shared_raw_mean: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -86,6 +92,12 @@ class ResponseScores:
         raw_mean: float | None
         raw_mean = self.raw_mean
 
+        shared_raw_mean: float | None | Unset
+        if isinstance(self.shared_raw_mean, Unset):
+            shared_raw_mean = UNSET
+        else:
+            shared_raw_mean = self.shared_raw_mean
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -104,6 +116,8 @@ class ResponseScores:
                 "raw_mean": raw_mean,
             }
         )
+        if shared_raw_mean is not UNSET:
+            field_dict["shared_raw_mean"] = shared_raw_mean
 
         return field_dict
 
@@ -177,6 +191,15 @@ class ResponseScores:
 
         raw_mean = _parse_raw_mean(d.pop("raw_mean"))
 
+        def _parse_shared_raw_mean(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        shared_raw_mean = _parse_shared_raw_mean(d.pop("shared_raw_mean", UNSET))
+
         response_scores = cls(
             audit=audit,
             calibrated=calibrated,
@@ -190,6 +213,7 @@ class ResponseScores:
             model=model,
             raw=raw,
             raw_mean=raw_mean,
+            shared_raw_mean=shared_raw_mean,
         )
 
         response_scores.additional_properties = d

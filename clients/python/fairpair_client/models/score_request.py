@@ -24,7 +24,7 @@ class ScoreRequest:
 
     Attributes:
         prompt (str):
-        responses (list[ResponseIn]):
+        responses (list[ResponseIn | str]):
         criteria (list[CriterionIn] | None | str | Unset):
         judges (list[str] | None | Unset):
         length_normalize (bool | Unset): also return length-normalized scores Default: False.
@@ -36,7 +36,7 @@ class ScoreRequest:
     """
 
     prompt: str
-    responses: list[ResponseIn]
+    responses: list[ResponseIn | str]
     criteria: list[CriterionIn] | None | str | Unset = UNSET
     judges: list[str] | None | Unset = UNSET
     length_normalize: bool | Unset = False
@@ -47,13 +47,18 @@ class ScoreRequest:
     timeout_s: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.response_in import ResponseIn  # noqa: PLC0415
         from ..models.rubric_in import RubricIn  # noqa: PLC0415
 
         prompt = self.prompt
 
         responses = []
         for responses_item_data in self.responses:
-            responses_item = responses_item_data.to_dict()
+            responses_item: dict[str, Any] | str
+            if isinstance(responses_item_data, ResponseIn):
+                responses_item = responses_item_data.to_dict()
+            else:
+                responses_item = responses_item_data
             responses.append(responses_item)
 
         criteria: list[dict[str, Any]] | None | str | Unset
@@ -147,7 +152,19 @@ class ScoreRequest:
         responses = []
         _responses = d.pop("responses")
         for responses_item_data in _responses:
-            responses_item = ResponseIn.from_dict(responses_item_data)
+
+            def _parse_responses_item(data: object) -> ResponseIn | str:
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    responses_item_type_1 = ResponseIn.from_dict(data)
+
+                    return responses_item_type_1
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                return cast(ResponseIn | str, data)
+
+            responses_item = _parse_responses_item(responses_item_data)
 
             responses.append(responses_item)
 

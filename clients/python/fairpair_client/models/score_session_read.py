@@ -42,6 +42,8 @@ class ScoreSessionRead:
         status (ScoreSessionReadStatus):
         tags (ScoreSessionReadTags):
         error_kind (None | str | Unset):
+        shared_reviewers (list[str] | Unset): reviewers with a counted score on every response: each `shared_raw_mean`
+            is over exactly these
     """
 
     calibration: CalibrationRead | None
@@ -59,6 +61,7 @@ class ScoreSessionRead:
     status: ScoreSessionReadStatus
     tags: ScoreSessionReadTags
     error_kind: None | str | Unset = UNSET
+    shared_reviewers: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -116,6 +119,10 @@ class ScoreSessionRead:
         else:
             error_kind = self.error_kind
 
+        shared_reviewers: list[str] | Unset = UNSET
+        if not isinstance(self.shared_reviewers, Unset):
+            shared_reviewers = self.shared_reviewers
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -138,6 +145,8 @@ class ScoreSessionRead:
         )
         if error_kind is not UNSET:
             field_dict["error_kind"] = error_kind
+        if shared_reviewers is not UNSET:
+            field_dict["shared_reviewers"] = shared_reviewers
 
         return field_dict
 
@@ -235,6 +244,8 @@ class ScoreSessionRead:
 
         error_kind = _parse_error_kind(d.pop("error_kind", UNSET))
 
+        shared_reviewers = cast(list[str], d.pop("shared_reviewers", UNSET))
+
         score_session_read = cls(
             calibration=calibration,
             completed_at=completed_at,
@@ -251,6 +262,7 @@ class ScoreSessionRead:
             status=status,
             tags=tags,
             error_kind=error_kind,
+            shared_reviewers=shared_reviewers,
         )
 
         score_session_read.additional_properties = d

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..models.series_point_consistency_tier import SeriesPointConsistencyTier
 from ..models.series_point_granularity import SeriesPointGranularity
 from ..models.series_point_tier import SeriesPointTier
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="SeriesPoint")
 
@@ -35,6 +36,13 @@ class SeriesPoint:
         version (int): the latest judge version seen in the bucket
         version_changed (bool): versions differ from the judge's previous bucket, or the bucket holds several
         versions (list[int]):
+        failure_rate_ci95 (list[float] | None | Unset):
+        first_pick_rate_ci95 (list[float] | None | Unset):
+        position_consistency_ci95 (list[float] | None | Unset):
+        provider_model_changed (bool | Unset): provider models differ from the judge's previous bucket that reported
+            one, or the bucket holds several Default: False.
+        provider_models (list[str] | Unset): models the provider reported in the bucket
+        tie_rate_ci95 (list[float] | None | Unset):
     """
 
     bucket: datetime.datetime
@@ -52,6 +60,12 @@ class SeriesPoint:
     version: int
     version_changed: bool
     versions: list[int]
+    failure_rate_ci95: list[float] | None | Unset = UNSET
+    first_pick_rate_ci95: list[float] | None | Unset = UNSET
+    position_consistency_ci95: list[float] | None | Unset = UNSET
+    provider_model_changed: bool | Unset = False
+    provider_models: list[str] | Unset = UNSET
+    tie_rate_ci95: list[float] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -89,6 +103,64 @@ class SeriesPoint:
 
         versions = self.versions
 
+        failure_rate_ci95: list[float] | None | Unset
+        if isinstance(self.failure_rate_ci95, Unset):
+            failure_rate_ci95 = UNSET
+        elif isinstance(self.failure_rate_ci95, list):
+            failure_rate_ci95 = []
+            for failure_rate_ci95_type_0_item_data in self.failure_rate_ci95:
+                failure_rate_ci95_type_0_item: float
+                failure_rate_ci95_type_0_item = failure_rate_ci95_type_0_item_data
+                failure_rate_ci95.append(failure_rate_ci95_type_0_item)
+
+        else:
+            failure_rate_ci95 = self.failure_rate_ci95
+
+        first_pick_rate_ci95: list[float] | None | Unset
+        if isinstance(self.first_pick_rate_ci95, Unset):
+            first_pick_rate_ci95 = UNSET
+        elif isinstance(self.first_pick_rate_ci95, list):
+            first_pick_rate_ci95 = []
+            for first_pick_rate_ci95_type_0_item_data in self.first_pick_rate_ci95:
+                first_pick_rate_ci95_type_0_item: float
+                first_pick_rate_ci95_type_0_item = first_pick_rate_ci95_type_0_item_data
+                first_pick_rate_ci95.append(first_pick_rate_ci95_type_0_item)
+
+        else:
+            first_pick_rate_ci95 = self.first_pick_rate_ci95
+
+        position_consistency_ci95: list[float] | None | Unset
+        if isinstance(self.position_consistency_ci95, Unset):
+            position_consistency_ci95 = UNSET
+        elif isinstance(self.position_consistency_ci95, list):
+            position_consistency_ci95 = []
+            for position_consistency_ci95_type_0_item_data in self.position_consistency_ci95:
+                position_consistency_ci95_type_0_item: float
+                position_consistency_ci95_type_0_item = position_consistency_ci95_type_0_item_data
+                position_consistency_ci95.append(position_consistency_ci95_type_0_item)
+
+        else:
+            position_consistency_ci95 = self.position_consistency_ci95
+
+        provider_model_changed = self.provider_model_changed
+
+        provider_models: list[str] | Unset = UNSET
+        if not isinstance(self.provider_models, Unset):
+            provider_models = self.provider_models
+
+        tie_rate_ci95: list[float] | None | Unset
+        if isinstance(self.tie_rate_ci95, Unset):
+            tie_rate_ci95 = UNSET
+        elif isinstance(self.tie_rate_ci95, list):
+            tie_rate_ci95 = []
+            for tie_rate_ci95_type_0_item_data in self.tie_rate_ci95:
+                tie_rate_ci95_type_0_item: float
+                tie_rate_ci95_type_0_item = tie_rate_ci95_type_0_item_data
+                tie_rate_ci95.append(tie_rate_ci95_type_0_item)
+
+        else:
+            tie_rate_ci95 = self.tie_rate_ci95
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -110,6 +182,18 @@ class SeriesPoint:
                 "versions": versions,
             }
         )
+        if failure_rate_ci95 is not UNSET:
+            field_dict["failure_rate_ci95"] = failure_rate_ci95
+        if first_pick_rate_ci95 is not UNSET:
+            field_dict["first_pick_rate_ci95"] = first_pick_rate_ci95
+        if position_consistency_ci95 is not UNSET:
+            field_dict["position_consistency_ci95"] = position_consistency_ci95
+        if provider_model_changed is not UNSET:
+            field_dict["provider_model_changed"] = provider_model_changed
+        if provider_models is not UNSET:
+            field_dict["provider_models"] = provider_models
+        if tie_rate_ci95 is not UNSET:
+            field_dict["tie_rate_ci95"] = tie_rate_ci95
 
         return field_dict
 
@@ -166,6 +250,120 @@ class SeriesPoint:
 
         versions = cast(list[int], d.pop("versions"))
 
+        def _parse_failure_rate_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                failure_rate_ci95_type_0 = []
+                _failure_rate_ci95_type_0 = data
+                for failure_rate_ci95_type_0_item_data in _failure_rate_ci95_type_0:
+
+                    def _parse_failure_rate_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    failure_rate_ci95_type_0_item = _parse_failure_rate_ci95_type_0_item(
+                        failure_rate_ci95_type_0_item_data
+                    )
+
+                    failure_rate_ci95_type_0.append(failure_rate_ci95_type_0_item)
+
+                return failure_rate_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        failure_rate_ci95 = _parse_failure_rate_ci95(d.pop("failure_rate_ci95", UNSET))
+
+        def _parse_first_pick_rate_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                first_pick_rate_ci95_type_0 = []
+                _first_pick_rate_ci95_type_0 = data
+                for first_pick_rate_ci95_type_0_item_data in _first_pick_rate_ci95_type_0:
+
+                    def _parse_first_pick_rate_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    first_pick_rate_ci95_type_0_item = _parse_first_pick_rate_ci95_type_0_item(
+                        first_pick_rate_ci95_type_0_item_data
+                    )
+
+                    first_pick_rate_ci95_type_0.append(first_pick_rate_ci95_type_0_item)
+
+                return first_pick_rate_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        first_pick_rate_ci95 = _parse_first_pick_rate_ci95(d.pop("first_pick_rate_ci95", UNSET))
+
+        def _parse_position_consistency_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                position_consistency_ci95_type_0 = []
+                _position_consistency_ci95_type_0 = data
+                for position_consistency_ci95_type_0_item_data in _position_consistency_ci95_type_0:
+
+                    def _parse_position_consistency_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    position_consistency_ci95_type_0_item = _parse_position_consistency_ci95_type_0_item(
+                        position_consistency_ci95_type_0_item_data
+                    )
+
+                    position_consistency_ci95_type_0.append(position_consistency_ci95_type_0_item)
+
+                return position_consistency_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        position_consistency_ci95 = _parse_position_consistency_ci95(d.pop("position_consistency_ci95", UNSET))
+
+        provider_model_changed = d.pop("provider_model_changed", UNSET)
+
+        provider_models = cast(list[str], d.pop("provider_models", UNSET))
+
+        def _parse_tie_rate_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tie_rate_ci95_type_0 = []
+                _tie_rate_ci95_type_0 = data
+                for tie_rate_ci95_type_0_item_data in _tie_rate_ci95_type_0:
+
+                    def _parse_tie_rate_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    tie_rate_ci95_type_0_item = _parse_tie_rate_ci95_type_0_item(tie_rate_ci95_type_0_item_data)
+
+                    tie_rate_ci95_type_0.append(tie_rate_ci95_type_0_item)
+
+                return tie_rate_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        tie_rate_ci95 = _parse_tie_rate_ci95(d.pop("tie_rate_ci95", UNSET))
+
         series_point = cls(
             bucket=bucket,
             calls=calls,
@@ -182,6 +380,12 @@ class SeriesPoint:
             version=version,
             version_changed=version_changed,
             versions=versions,
+            failure_rate_ci95=failure_rate_ci95,
+            first_pick_rate_ci95=first_pick_rate_ci95,
+            position_consistency_ci95=position_consistency_ci95,
+            provider_model_changed=provider_model_changed,
+            provider_models=provider_models,
+            tie_rate_ci95=tie_rate_ci95,
         )
 
         series_point.additional_properties = d

@@ -33,6 +33,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = cast(Any, None)
         return response_401
@@ -95,10 +100,11 @@ def sync_detailed(
 ) -> Response[Any | BatchRead | Problem]:
     """Cancel Batch
 
-     Cancel the items not started yet; running items finish and keep their results.
+     Cancel the items not started yet; running items finish and keep their results. A batch
+    with nothing left to run is left as it is (200, unchanged).
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,10 +132,11 @@ def sync(
 ) -> Any | BatchRead | Problem | None:
     """Cancel Batch
 
-     Cancel the items not started yet; running items finish and keep their results.
+     Cancel the items not started yet; running items finish and keep their results. A batch
+    with nothing left to run is left as it is (200, unchanged).
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,10 +159,11 @@ async def asyncio_detailed(
 ) -> Response[Any | BatchRead | Problem]:
     """Cancel Batch
 
-     Cancel the items not started yet; running items finish and keep their results.
+     Cancel the items not started yet; running items finish and keep their results. A batch
+    with nothing left to run is left as it is (200, unchanged).
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,10 +189,11 @@ async def asyncio(
 ) -> Any | BatchRead | Problem | None:
     """Cancel Batch
 
-     Cancel the items not started yet; running items finish and keep their results.
+     Cancel the items not started yet; running items finish and keep their results. A batch
+    with nothing left to run is left as it is (200, unchanged).
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -41,6 +41,11 @@ def _parse_response(
 
         return response_202
 
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = cast(Any, None)
         return response_401
@@ -111,7 +116,7 @@ def sync_detailed(
         body (BatchCreate): Up to `FAIRPAIR_MAX_BATCH_ITEMS` (10,000) items, run by workers in the
             background.
 
-            Send it as JSON, or as NDJSON (`application/x-ndjson`): one item per line.
+            Send it as JSON (`Content-Type: application/json`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,7 +153,7 @@ def sync(
         body (BatchCreate): Up to `FAIRPAIR_MAX_BATCH_ITEMS` (10,000) items, run by workers in the
             background.
 
-            Send it as JSON, or as NDJSON (`application/x-ndjson`): one item per line.
+            Send it as JSON (`Content-Type: application/json`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,7 +185,7 @@ async def asyncio_detailed(
         body (BatchCreate): Up to `FAIRPAIR_MAX_BATCH_ITEMS` (10,000) items, run by workers in the
             background.
 
-            Send it as JSON, or as NDJSON (`application/x-ndjson`): one item per line.
+            Send it as JSON (`Content-Type: application/json`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,7 +220,7 @@ async def asyncio(
         body (BatchCreate): Up to `FAIRPAIR_MAX_BATCH_ITEMS` (10,000) items, run by workers in the
             background.
 
-            Send it as JSON, or as NDJSON (`application/x-ndjson`): one item per line.
+            Send it as JSON (`Content-Type: application/json`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

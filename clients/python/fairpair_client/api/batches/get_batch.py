@@ -33,6 +33,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = cast(Any, None)
         return response_401
@@ -98,7 +103,7 @@ def sync_detailed(
      A batch's status, counts by status, progress, times and cost so far.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,7 +134,7 @@ def sync(
      A batch's status, counts by status, progress, times and cost so far.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,7 +160,7 @@ async def asyncio_detailed(
      A batch's status, counts by status, progress, times and cost so far.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,7 +189,7 @@ async def asyncio(
      A batch's status, counts by status, progress, times and cost so far.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

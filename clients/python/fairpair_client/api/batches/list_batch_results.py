@@ -61,6 +61,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = cast(Any, None)
         return response_401
@@ -129,7 +134,7 @@ def sync_detailed(
      Items in submission order, each with its comparison (or score session) or its error.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -169,7 +174,7 @@ def sync(
      Items in submission order, each with its comparison (or score session) or its error.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -204,7 +209,7 @@ async def asyncio_detailed(
      Items in submission order, each with its comparison (or score session) or its error.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
@@ -242,7 +247,7 @@ async def asyncio(
      Items in submission order, each with its comparison (or score session) or its error.
 
     Args:
-        batch_id (str):
+        batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):

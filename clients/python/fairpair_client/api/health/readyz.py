@@ -24,6 +24,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_200 = response.json()
         return response_200
 
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -89,7 +94,8 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """Readyz
 
-     The database (and Redis, when configured) answer.
+     The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
+    FAIRPAIR_REDIS_URL.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,7 +120,8 @@ def sync(
 ) -> Any | Problem | None:
     """Readyz
 
-     The database (and Redis, when configured) answer.
+     The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
+    FAIRPAIR_REDIS_URL.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -135,7 +142,8 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """Readyz
 
-     The database (and Redis, when configured) answer.
+     The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
+    FAIRPAIR_REDIS_URL.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,7 +166,8 @@ async def asyncio(
 ) -> Any | Problem | None:
     """Readyz
 
-     The database (and Redis, when configured) answer.
+     The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
+    FAIRPAIR_REDIS_URL.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

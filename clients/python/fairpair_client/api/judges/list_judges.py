@@ -7,14 +7,32 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.judge_list import JudgeList
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    json_cursor: None | str | Unset
+    if isinstance(cursor, Unset):
+        json_cursor = UNSET
+    else:
+        json_cursor = cursor
+    params["cursor"] = json_cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/v1/judges",
+        "params": params,
     }
 
     return _kwargs
@@ -25,6 +43,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_200 = JudgeList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
@@ -89,10 +112,16 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 ) -> Response[JudgeList | Problem]:
     """List Judges
 
-     The enabled judges, with their current versions.
+     The enabled judges by name, with their current versions; pages like every list.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -102,7 +131,10 @@ def sync_detailed(
         Response[JudgeList | Problem]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -114,10 +146,16 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 ) -> JudgeList | Problem | None:
     """List Judges
 
-     The enabled judges, with their current versions.
+     The enabled judges by name, with their current versions; pages like every list.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,16 +167,24 @@ def sync(
 
     return sync_detailed(
         client=client,
+        limit=limit,
+        cursor=cursor,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 ) -> Response[JudgeList | Problem]:
     """List Judges
 
-     The enabled judges, with their current versions.
+     The enabled judges by name, with their current versions; pages like every list.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,7 +194,10 @@ async def asyncio_detailed(
         Response[JudgeList | Problem]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -158,10 +207,16 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
 ) -> JudgeList | Problem | None:
     """List Judges
 
-     The enabled judges, with their current versions.
+     The enabled judges by name, with their current versions; pages like every list.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,5 +229,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            limit=limit,
+            cursor=cursor,
         )
     ).parsed

@@ -45,6 +45,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_201
 
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -116,7 +121,7 @@ def sync_detailed(
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
 
     Args:
-        comparison_id (str):
+        comparison_id (str): the comparison's id
         body (LabelIn): A human's verdict on a stored comparison.
 
     Raises:
@@ -150,7 +155,7 @@ def sync(
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
 
     Args:
-        comparison_id (str):
+        comparison_id (str): the comparison's id
         body (LabelIn): A human's verdict on a stored comparison.
 
     Raises:
@@ -179,7 +184,7 @@ async def asyncio_detailed(
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
 
     Args:
-        comparison_id (str):
+        comparison_id (str): the comparison's id
         body (LabelIn): A human's verdict on a stored comparison.
 
     Raises:
@@ -211,7 +216,7 @@ async def asyncio(
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
 
     Args:
-        comparison_id (str):
+        comparison_id (str): the comparison's id
         body (LabelIn): A human's verdict on a stored comparison.
 
     Raises:

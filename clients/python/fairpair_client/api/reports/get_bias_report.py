@@ -1,4 +1,3 @@
-import datetime
 from http import HTTPStatus
 from typing import Any, cast
 
@@ -16,8 +15,8 @@ def _get_kwargs(
     *,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
@@ -43,8 +42,6 @@ def _get_kwargs(
     json_since: None | str | Unset
     if isinstance(since, Unset):
         json_since = UNSET
-    elif isinstance(since, datetime.datetime):
-        json_since = since.isoformat()
     else:
         json_since = since
     params["since"] = json_since
@@ -52,8 +49,6 @@ def _get_kwargs(
     json_until: None | str | Unset
     if isinstance(until, Unset):
         json_until = UNSET
-    elif isinstance(until, datetime.datetime):
-        json_until = until.isoformat()
     else:
         json_until = until
     params["until"] = json_until
@@ -106,6 +101,11 @@ def _parse_response(
         response_200 = BiasReport.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = cast(Any, None)
@@ -171,8 +171,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
@@ -186,8 +186,8 @@ def sync_detailed(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
@@ -224,8 +224,8 @@ def sync(
     client: AuthenticatedClient | Client,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
@@ -239,8 +239,8 @@ def sync(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
@@ -272,8 +272,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
@@ -287,8 +287,8 @@ async def asyncio_detailed(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
@@ -323,8 +323,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
@@ -338,8 +338,8 @@ async def asyncio(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.

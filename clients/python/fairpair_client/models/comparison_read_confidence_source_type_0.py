@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class ComparisonReadConfidenceSourceType0(StrEnum):
+    INCONSISTENT = "inconsistent"
+    LOGPROBS = "logprobs"
+    MIXED = "mixed"
+    STATED = "stated"
+    VOTES = "votes"
+
+    def __str__(self) -> str:
+        return str(self.value)
