@@ -101,7 +101,9 @@ def human_agreement(data: LabelData) -> HumanAgreementSection:
         # Estimated below once there are enough labelled comparisons.
         **dict.fromkeys(ESTIMATES),
         labeler_agreement=_share(labels["unanimous"], labels["multi"]),
+        labeler_agreement_ci95=stats.wilson_ci(labels["unanimous"], labels["multi"]),
         from_queue_share=_share(labels["from_queue"], labels["gold"]),
+        from_queue_share_ci95=stats.wilson_ci(labels["from_queue"], labels["gold"]),
         disputed=labels["disputed"],
         sampled=False,
         n_used=0,
@@ -139,6 +141,7 @@ def source_calibration(rows: list[Any], estimate: bool) -> SourceCalibration:
                 n=size,
                 mean_confidence=float(row.s) / size if row and estimate else None,
                 accuracy=row.hits / size if row and estimate else None,
+                accuracy_ci95=stats.wilson_ci(row.hits, size) if row and estimate else None,
             )
         )
     if not estimate or n == 0:
@@ -150,6 +153,7 @@ def source_calibration(rows: list[Any], estimate: bool) -> SourceCalibration:
         n=n,
         brier=squares / n,
         confident_wrong_rate=sum(r.confident_wrong for r in rows) / n,
+        confident_wrong_rate_ci95=stats.wilson_ci(sum(r.confident_wrong for r in rows), n),
         reliability=reliability,
     )
 

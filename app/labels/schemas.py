@@ -122,7 +122,9 @@ class HumanAgreementSection(BaseModel):
     labeler_agreement: float | None = Field(
         description="share of comparisons with ≥ 2 labelers on which all labelers agree"
     )
+    labeler_agreement_ci95: Interval | None = Field(None, description="Wilson")
     from_queue_share: float | None
+    from_queue_share_ci95: Interval | None = Field(None, description="Wilson")
     disputed: int = Field(description="labelled comparisons left out because the labels split")
     sampled: bool = Field(description="the bootstrap used only the most recent n_used comparisons")
     n_used: int
@@ -138,6 +140,7 @@ class ReliabilityBinRead(BaseModel):
     n: int
     mean_confidence: float | None
     accuracy: float | None
+    accuracy_ci95: Interval | None = Field(None, description="Wilson, over the decile's calls")
 
 
 class SourceCalibration(BaseModel):
@@ -146,6 +149,7 @@ class SourceCalibration(BaseModel):
     n: int = Field(description="parsed design calls with a confidence on gold comparisons")
     brier: float | None
     confident_wrong_rate: float | None = Field(description="confidence ≥ 0.9 and wrong, over n")
+    confident_wrong_rate_ci95: Interval | None = Field(None, description="Wilson, over n calls")
     reliability: list[ReliabilityBinRead]
 
 

@@ -134,7 +134,9 @@ class Scenario:
             "verdict_accuracy_ci95": stats.wilson_ci(correct, len(verdicts)),
             "cohen_kappa": cohen_kappa_score(verdicts, golds, labels=["A", "B", "tie"]),
             "labeler_agreement": unanimous / multi,
+            "labeler_agreement_ci95": stats.wilson_ci(unanimous, multi),
             "from_queue_share": queue / gold_count,
+            "from_queue_share_ci95": stats.wilson_ci(queue, gold_count),
             "disputed": disputed,
             "sampled": False,
             "n_used": len(pairs),
@@ -252,7 +254,13 @@ def bin_of(lower: float, n: int, mean: float | None, accuracy: float | None) -> 
         "n": n,
         "mean_confidence": mean,
         "accuracy": accuracy,
+        "accuracy_ci95": with_ci(accuracy, n),
     }
+
+
+def with_ci(accuracy: float | None, n: int) -> tuple[float, float] | None:
+    """A decile's Wilson CI, from its accuracy and size."""
+    return stats.wilson_ci(round(accuracy * n), n) if accuracy is not None else None
 
 
 def rounded(values: dict[str, Any]) -> dict[str, Any]:
@@ -280,6 +288,7 @@ async def test_confidence_brier_and_reliability_match_a_hand_computation(clean_p
         assert calibration.n == 40
         assert calibration.brier == pytest.approx(brier, abs=1e-12)
         assert calibration.confident_wrong_rate == pytest.approx(2 / 10)  # 0.9 and 1.0, wrong
+        assert calibration.confident_wrong_rate_ci95 == stats.wilson_ci(8, 40)
         table = {b.lower: rounded(b.model_dump()) for b in calibration.reliability}
         assert table[0.1] == rounded(bin_of(0.1, 8, 0.11, 0.5))  # 0.1 right, 0.12 wrong
         assert table[0.9] == rounded(bin_of(0.9, 20, 0.95, 0.6))  # .95 1 .9 right | .9 1 wrong
@@ -288,7 +297,8 @@ async def test_confidence_brier_and_reliability_match_a_hand_computation(clean_p
         confidences = [c for pair in CONFIDENCES[:20] for c in pair]
         correct = [True, False] * 20
         assert list(table.values()) == [
-            rounded(dict(b)) for b in stats.reliability_deciles(confidences, correct)
+            rounded({**b, "accuracy_ci95": with_ci(b["accuracy"], b["n"])})
+            for b in stats.reliability_deciles(confidences, correct)
         ]
         assert calibration.brier == pytest.approx(stats.brier(confidences, correct))
 

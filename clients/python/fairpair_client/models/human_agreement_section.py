@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.human_agreement_section_tier import HumanAgreementSectionTier
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="HumanAgreementSection")
 
@@ -31,6 +32,8 @@ class HumanAgreementSection:
         tier (HumanAgreementSectionTier):
         verdict_accuracy (float | None):
         verdict_accuracy_ci95 (list[float] | None):
+        from_queue_share_ci95 (list[float] | None | Unset): Wilson
+        labeler_agreement_ci95 (list[float] | None | Unset): Wilson
     """
 
     call_accuracy: float | None
@@ -48,6 +51,8 @@ class HumanAgreementSection:
     tier: HumanAgreementSectionTier
     verdict_accuracy: float | None
     verdict_accuracy_ci95: list[float] | None
+    from_queue_share_ci95: list[float] | None | Unset = UNSET
+    labeler_agreement_ci95: list[float] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,6 +110,32 @@ class HumanAgreementSection:
         else:
             verdict_accuracy_ci95 = self.verdict_accuracy_ci95
 
+        from_queue_share_ci95: list[float] | None | Unset
+        if isinstance(self.from_queue_share_ci95, Unset):
+            from_queue_share_ci95 = UNSET
+        elif isinstance(self.from_queue_share_ci95, list):
+            from_queue_share_ci95 = []
+            for from_queue_share_ci95_type_0_item_data in self.from_queue_share_ci95:
+                from_queue_share_ci95_type_0_item: float
+                from_queue_share_ci95_type_0_item = from_queue_share_ci95_type_0_item_data
+                from_queue_share_ci95.append(from_queue_share_ci95_type_0_item)
+
+        else:
+            from_queue_share_ci95 = self.from_queue_share_ci95
+
+        labeler_agreement_ci95: list[float] | None | Unset
+        if isinstance(self.labeler_agreement_ci95, Unset):
+            labeler_agreement_ci95 = UNSET
+        elif isinstance(self.labeler_agreement_ci95, list):
+            labeler_agreement_ci95 = []
+            for labeler_agreement_ci95_type_0_item_data in self.labeler_agreement_ci95:
+                labeler_agreement_ci95_type_0_item: float
+                labeler_agreement_ci95_type_0_item = labeler_agreement_ci95_type_0_item_data
+                labeler_agreement_ci95.append(labeler_agreement_ci95_type_0_item)
+
+        else:
+            labeler_agreement_ci95 = self.labeler_agreement_ci95
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -126,6 +157,10 @@ class HumanAgreementSection:
                 "verdict_accuracy_ci95": verdict_accuracy_ci95,
             }
         )
+        if from_queue_share_ci95 is not UNSET:
+            field_dict["from_queue_share_ci95"] = from_queue_share_ci95
+        if labeler_agreement_ci95 is not UNSET:
+            field_dict["labeler_agreement_ci95"] = labeler_agreement_ci95
 
         return field_dict
 
@@ -245,6 +280,62 @@ class HumanAgreementSection:
 
         verdict_accuracy_ci95 = _parse_verdict_accuracy_ci95(d.pop("verdict_accuracy_ci95"))
 
+        def _parse_from_queue_share_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                from_queue_share_ci95_type_0 = []
+                _from_queue_share_ci95_type_0 = data
+                for from_queue_share_ci95_type_0_item_data in _from_queue_share_ci95_type_0:
+
+                    def _parse_from_queue_share_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    from_queue_share_ci95_type_0_item = _parse_from_queue_share_ci95_type_0_item(
+                        from_queue_share_ci95_type_0_item_data
+                    )
+
+                    from_queue_share_ci95_type_0.append(from_queue_share_ci95_type_0_item)
+
+                return from_queue_share_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        from_queue_share_ci95 = _parse_from_queue_share_ci95(d.pop("from_queue_share_ci95", UNSET))
+
+        def _parse_labeler_agreement_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                labeler_agreement_ci95_type_0 = []
+                _labeler_agreement_ci95_type_0 = data
+                for labeler_agreement_ci95_type_0_item_data in _labeler_agreement_ci95_type_0:
+
+                    def _parse_labeler_agreement_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    labeler_agreement_ci95_type_0_item = _parse_labeler_agreement_ci95_type_0_item(
+                        labeler_agreement_ci95_type_0_item_data
+                    )
+
+                    labeler_agreement_ci95_type_0.append(labeler_agreement_ci95_type_0_item)
+
+                return labeler_agreement_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        labeler_agreement_ci95 = _parse_labeler_agreement_ci95(d.pop("labeler_agreement_ci95", UNSET))
+
         human_agreement_section = cls(
             call_accuracy=call_accuracy,
             call_accuracy_ci95=call_accuracy_ci95,
@@ -261,6 +352,8 @@ class HumanAgreementSection:
             tier=tier,
             verdict_accuracy=verdict_accuracy,
             verdict_accuracy_ci95=verdict_accuracy_ci95,
+            from_queue_share_ci95=from_queue_share_ci95,
+            labeler_agreement_ci95=labeler_agreement_ci95,
         )
 
         human_agreement_section.additional_properties = d

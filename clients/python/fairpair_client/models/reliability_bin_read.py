@@ -6,6 +6,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="ReliabilityBinRead")
 
 
@@ -19,6 +21,7 @@ class ReliabilityBinRead:
         mean_confidence (float | None):
         n (int):
         upper (float):
+        accuracy_ci95 (list[float] | None | Unset): Wilson, over the decile's calls
     """
 
     accuracy: float | None
@@ -26,6 +29,7 @@ class ReliabilityBinRead:
     mean_confidence: float | None
     n: int
     upper: float
+    accuracy_ci95: list[float] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,6 +45,19 @@ class ReliabilityBinRead:
 
         upper = self.upper
 
+        accuracy_ci95: list[float] | None | Unset
+        if isinstance(self.accuracy_ci95, Unset):
+            accuracy_ci95 = UNSET
+        elif isinstance(self.accuracy_ci95, list):
+            accuracy_ci95 = []
+            for accuracy_ci95_type_0_item_data in self.accuracy_ci95:
+                accuracy_ci95_type_0_item: float
+                accuracy_ci95_type_0_item = accuracy_ci95_type_0_item_data
+                accuracy_ci95.append(accuracy_ci95_type_0_item)
+
+        else:
+            accuracy_ci95 = self.accuracy_ci95
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -52,6 +69,8 @@ class ReliabilityBinRead:
                 "upper": upper,
             }
         )
+        if accuracy_ci95 is not UNSET:
+            field_dict["accuracy_ci95"] = accuracy_ci95
 
         return field_dict
 
@@ -79,12 +98,39 @@ class ReliabilityBinRead:
 
         upper = d.pop("upper")
 
+        def _parse_accuracy_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                accuracy_ci95_type_0 = []
+                _accuracy_ci95_type_0 = data
+                for accuracy_ci95_type_0_item_data in _accuracy_ci95_type_0:
+
+                    def _parse_accuracy_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    accuracy_ci95_type_0_item = _parse_accuracy_ci95_type_0_item(accuracy_ci95_type_0_item_data)
+
+                    accuracy_ci95_type_0.append(accuracy_ci95_type_0_item)
+
+                return accuracy_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        accuracy_ci95 = _parse_accuracy_ci95(d.pop("accuracy_ci95", UNSET))
+
         reliability_bin_read = cls(
             accuracy=accuracy,
             lower=lower,
             mean_confidence=mean_confidence,
             n=n,
             upper=upper,
+            accuracy_ci95=accuracy_ci95,
         )
 
         reliability_bin_read.additional_properties = d

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.reliability_bin_read import ReliabilityBinRead
 
@@ -22,12 +24,14 @@ class SourceCalibration:
         confident_wrong_rate (float | None): confidence ≥ 0.9 and wrong, over n
         n (int): parsed design calls with a confidence on gold comparisons
         reliability (list[ReliabilityBinRead]):
+        confident_wrong_rate_ci95 (list[float] | None | Unset): Wilson, over n calls
     """
 
     brier: float | None
     confident_wrong_rate: float | None
     n: int
     reliability: list[ReliabilityBinRead]
+    confident_wrong_rate_ci95: list[float] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,6 +48,19 @@ class SourceCalibration:
             reliability_item = reliability_item_data.to_dict()
             reliability.append(reliability_item)
 
+        confident_wrong_rate_ci95: list[float] | None | Unset
+        if isinstance(self.confident_wrong_rate_ci95, Unset):
+            confident_wrong_rate_ci95 = UNSET
+        elif isinstance(self.confident_wrong_rate_ci95, list):
+            confident_wrong_rate_ci95 = []
+            for confident_wrong_rate_ci95_type_0_item_data in self.confident_wrong_rate_ci95:
+                confident_wrong_rate_ci95_type_0_item: float
+                confident_wrong_rate_ci95_type_0_item = confident_wrong_rate_ci95_type_0_item_data
+                confident_wrong_rate_ci95.append(confident_wrong_rate_ci95_type_0_item)
+
+        else:
+            confident_wrong_rate_ci95 = self.confident_wrong_rate_ci95
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -54,6 +71,8 @@ class SourceCalibration:
                 "reliability": reliability,
             }
         )
+        if confident_wrong_rate_ci95 is not UNSET:
+            field_dict["confident_wrong_rate_ci95"] = confident_wrong_rate_ci95
 
         return field_dict
 
@@ -86,11 +105,40 @@ class SourceCalibration:
 
             reliability.append(reliability_item)
 
+        def _parse_confident_wrong_rate_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                confident_wrong_rate_ci95_type_0 = []
+                _confident_wrong_rate_ci95_type_0 = data
+                for confident_wrong_rate_ci95_type_0_item_data in _confident_wrong_rate_ci95_type_0:
+
+                    def _parse_confident_wrong_rate_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    confident_wrong_rate_ci95_type_0_item = _parse_confident_wrong_rate_ci95_type_0_item(
+                        confident_wrong_rate_ci95_type_0_item_data
+                    )
+
+                    confident_wrong_rate_ci95_type_0.append(confident_wrong_rate_ci95_type_0_item)
+
+                return confident_wrong_rate_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        confident_wrong_rate_ci95 = _parse_confident_wrong_rate_ci95(d.pop("confident_wrong_rate_ci95", UNSET))
+
         source_calibration = cls(
             brier=brier,
             confident_wrong_rate=confident_wrong_rate,
             n=n,
             reliability=reliability,
+            confident_wrong_rate_ci95=confident_wrong_rate_ci95,
         )
 
         source_calibration.additional_properties = d
