@@ -75,7 +75,11 @@ async def test_outage_after_the_judges_answered_returns_the_result_not_persisted
     proxied: tuple[TcpProxy, str], tmp_path: Path, live_factory: Callable[..., Any]
 ) -> None:
     proxy, url = proxied
-    client = await live_factory(proxied_settings(url, tmp_path, slow_sim(600)))
+    settings = proxied_settings(url, tmp_path, slow_sim(600))
+    client = await live_factory(settings.model_copy(update={"judge_refresh_s": 3600}))
+    # Warm: the judges' revisions are read, so the next request reaches its judges without the
+    # database (a cold one, on a loaded machine, could still be planning when the proxy closes).
+    assert (await client.post("/v1/compare", json=BODY)).status_code == 200
     request = asyncio.create_task(client.post("/v1/compare", json=BODY))
     await asyncio.sleep(0.3)
     await proxy.close()
