@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, GetJsonSchemaHandler, StringConstraints
+from pydantic import AfterValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
+from pydantic_core import CoreSchema, core_schema
 
 
 @dataclass
@@ -48,46 +48,38 @@ def check_not_blank(text: str) -> str:
     return text
 
 
-class AdvertiseNotBlank:
-    """Says in the JSON schema what `check_not_blank` enforces (`pattern: \\S`, "holds a
-    non-whitespace character"), so that a client or fuzzer generating from the schema sends
-    texts the API takes."""
+def check_judged_text(text: str) -> str:
+    """`check_text`, then `check_not_blank`: what a text a judge reads must pass."""
+    return check_not_blank(check_text(text))
+
+
+class JudgedText:
+    """A text a judge reads: `check_judged_text` after the string's own constraints, and the JSON
+    schema says it (`pattern: \\S`, "holds a non-whitespace character"), so that a client or
+    fuzzer generating from the schema sends texts the API takes."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.no_info_after_validator_function(check_judged_text, handler(source))
 
     def __get_pydantic_json_schema__(
-        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        schema = handler.resolve_ref_schema(handler(core_schema))
-        schema["pattern"] = r"\S"
-        return schema
+        json_schema = handler.resolve_ref_schema(handler(schema))
+        json_schema["pattern"] = r"\S"
+        return json_schema
 
 
 Text = Annotated[str, AfterValidator(check_text)]
-NonEmptyText = Annotated[
-    str,
-    StringConstraints(min_length=1),
-    AfterValidator(check_text),
-    AfterValidator(check_not_blank),
-    AdvertiseNotBlank(),
-]
+NonEmptyText = Annotated[str, StringConstraints(min_length=1), JudgedText()]
 Name = Annotated[
     str, StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 ]
 ShortText = Annotated[str, StringConstraints(max_length=200), AfterValidator(check_text)]
 TagKey = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(check_text)]
 TagValue = Annotated[str, StringConstraints(max_length=256), AfterValidator(check_text)]
-CriteriaText = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=20_000),
-    AfterValidator(check_text),
-    AfterValidator(check_not_blank),
-    AdvertiseNotBlank(),
-]
-CriterionName = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=100),
-    AfterValidator(check_text),
-    AfterValidator(check_not_blank),
-    AdvertiseNotBlank(),
-]
+CriteriaText = Annotated[str, StringConstraints(min_length=1, max_length=20_000), JudgedText()]
+CriterionName = Annotated[str, StringConstraints(min_length=1, max_length=100), JudgedText()]
 Description = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)]
 Family = Annotated[str, StringConstraints(min_length=1, max_length=100)]

@@ -6,7 +6,6 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -16,14 +15,12 @@ from pydantic import (
 
 from app.config import SelfPreferencePolicy
 from app.fields import (
-    AdvertiseNotBlank,
     CriteriaText,
+    JudgedText,
     Name,
     NonEmptyText,
     TagKey,
     TagValue,
-    check_not_blank,
-    check_text,
 )
 from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
 from app.scoring.stats import Classification, PooledCorrelationRead
@@ -32,20 +29,8 @@ from app.stats import Interval, Tier
 Status = Literal["running", "complete", "partial", "failed"]
 ScoreValue = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 # Every text reaches a judge prompt or a JSON column: no NUL bytes, no lone surrogates.
-LevelText = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=2000),
-    AfterValidator(check_text),
-    AfterValidator(check_not_blank),
-    AdvertiseNotBlank(),
-]
-AnchorText = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=4000),
-    AfterValidator(check_text),
-    AfterValidator(check_not_blank),
-    AdvertiseNotBlank(),
-]
+LevelText = Annotated[str, StringConstraints(min_length=1, max_length=2000), JudgedText()]
+AnchorText = Annotated[str, StringConstraints(min_length=1, max_length=4000), JudgedText()]
 CalibrationReason = Literal["disconnected_design", "insufficient_data"]
 MAX_RESPONSES = 20
 
