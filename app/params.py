@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Annotated
 
 from fastapi import Query
+from pydantic import TypeAdapter, ValidationError
 
 from app.errors import ValidationProblem
 from app.fields import check_text
@@ -18,12 +20,13 @@ from app.textpatterns import compile_linear
 JudgeParam = Annotated[str | None, Query(max_length=100)]
 # `key:value` tag filters, ANDed.
 TagParams = Annotated[list[str] | None, Query(max_length=16)]
-# A moment: an ISO 8601 date or datetime (naive means UTC), or an age before now like 7d, 24h, 30m.
+# A moment: an ISO 8601 date or datetime (naive means UTC), an age before now like 7d, 24h, 30m,
+# or Unix seconds (what the parameter took before ages).
 MomentParam = Annotated[
     str | None,
     Query(
         max_length=64,
-        description="ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m",
+        description="ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m) or Unix seconds",
         examples=["7d", "2026-01-31T00:00:00Z"],
     ),
 ]
@@ -69,6 +72,22 @@ def parse_age(text: str) -> timedelta:
     return timedelta(**{AGE_UNITS[age[2]]: int(age[1])})
 
 
+@cache
+def _datetimes() -> TypeAdapter[datetime]:
+    return TypeAdapter(datetime)
+
+
+def unix_time(text: str, name: str) -> datetime:
+    """A Unix time (seconds, or milliseconds past 2e10) as pydantic reads one: what these
+    parameters took before they took ages, kept so that no caller breaks."""
+    if not text.replace(".", "", 1).isdigit():
+        raise ValidationProblem(f"/{name}: expected an ISO 8601 time or an age like 7d, 24h or 30m")
+    try:
+        return _datetimes().validate_python(text)
+    except ValidationError as exc:
+        raise ValidationProblem(f"/{name}: out of range") from exc
+
+
 def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
     """`text` as a UTC moment: an age like `7d`, `24h` or `30m` before `now`, else ISO 8601
     (naive means UTC). The API, the dashboard and the CLI read times alike through it."""
@@ -79,8 +98,6 @@ def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
             raise ValidationProblem(f"/{name}: out of range") from exc
     try:
         moment = datetime.fromisoformat(text.strip())
-    except ValueError as exc:
-        raise ValidationProblem(
-            f"/{name}: expected an ISO 8601 time or an age like 7d, 24h or 30m"
-        ) from exc
+    except ValueError:
+        moment = unix_time(text.strip(), name)
     return as_utc(moment, name)

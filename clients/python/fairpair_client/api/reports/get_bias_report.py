@@ -186,8 +186,10 @@ def sync_detailed(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
-        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
@@ -239,8 +241,10 @@ def sync(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
-        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
@@ -287,8 +291,10 @@ async def asyncio_detailed(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
-        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
@@ -338,8 +344,10 @@ async def asyncio(
     Args:
         judge (None | str | Unset):
         judge_version (int | None | Unset):
-        since (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
-        until (None | str | Unset): ISO 8601 (naive means UTC), or an age before now: 7d, 24h, 30m
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
