@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import structlog
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
@@ -40,6 +41,7 @@ from app.judging.types import Criterion, PairCallResult
 from app.privacy import KEEP_TEXTS, TextKeeper
 
 _audit_rng = random.SystemRandom()
+log = structlog.get_logger()
 Judges = list[tuple[RuntimeJudge, Role]]
 StoredCalls = dict[str, list[JudgeCall]]
 
@@ -91,7 +93,13 @@ async def settle_interrupted(session: AsyncSession, comparison_ids: Sequence[str
         protocol = protocol_of(
             ProtocolIn.model_validate({"kind": row.protocol, **row.protocol_params})
         )
-        values = verdict_values(protocol, panel, calls[row.id])
+        try:
+            values = verdict_values(protocol, panel, calls[row.id])
+        except ValueError:
+            # Calls with a gap (a round lost to a database blip, a later one stored): no verdict
+            # to keep, and one such row must not stop the sweep closing every other job.
+            log.warning("interrupted_without_verdict", comparison_id=row.id)
+            continue
         del values["status"]  # interrupted: the kernel's rule decides it
         await session.execute(update(Comparison).where(Comparison.id == row.id).values(**values))
 

@@ -492,9 +492,9 @@ async def write_final(
     """Store the final columns (under load, in one executemany with other jobs'); False when
     the database is unreachable."""
     table: Any = tables.job
-    update = final_update(table.__table__, tuple(values)), final_parameters(job_id, values)
+    final = final_update(table.__table__, tuple(values)), final_parameters(job_id, values)
     try:
-        await writes.commit(Work(updates=[update]))
+        await writes.commit(Work(updates=[final]))
     except DATABASE_ERRORS:
         return False
     return True

@@ -148,7 +148,11 @@ def decode_cursor(cursor: str) -> str:
         raw = base64.urlsafe_b64decode(cursor.encode()).decode()
     except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
         raise ValidationProblem("/cursor: not a valid cursor") from exc
-    if not raw.startswith("j") or len(raw) < 2:
+    # Names are printable ASCII (the `Name` pattern): anything else is not a cursor we made, and
+    # a NUL would reach PostgreSQL as a comparison it refuses (a 500).
+    if not raw.startswith("j") or not 2 <= len(raw) <= 101 or not raw.isascii():
+        raise ValidationProblem("/cursor: not a valid cursor")
+    if not raw.isprintable():
         raise ValidationProblem("/cursor: not a valid cursor")
     return raw[1:]
 

@@ -211,10 +211,9 @@ async def plan_reviewers(
 ) -> tuple[ScoringPlan, dict[str, RuntimeJudge]]:
     """Resolve the panel (422 for an unknown judge) and plan who scores which response."""
     settings, registry = services.settings, services.registry
-    prefixes = parse_family_prefixes(settings.family_prefixes)
     panel = await registry.resolve(session, names)
     defaults = await registry.resolve_known(session, registry.default_panel)
-    family = {j.name: family_of(j.model, j.family, prefixes) for j in [*panel, *defaults]}
+    family = {j.name: j.family for j in [*panel, *defaults]}  # resolved once, by the registry
     draws: dict[str, float] = {}  # one audit draw per reviewer and session
     plan = plan_scoring(
         [PanelJudge(j.name, family[j.name]) for j in panel],

@@ -126,6 +126,32 @@ async def test_interrupted_comparison_keeps_the_verdict_of_a_judge_that_finished
     assert read["bias_detected"] is False
 
 
+async def test_an_interrupted_comparison_whose_calls_have_a_gap_is_closed_without_a_verdict(
+    client: httpx2.AsyncClient, comparer: dict[str, str], clean_pg: str
+) -> None:
+    """Its first pair lost (a database blip), a later one stored: no verdict can be derived,
+    and the closing must not fail (it would stop the sweep for every job and 500 the read)."""
+    body = {**BODY, "judges": ["sim-a"], "protocol": {"kind": "shuffle", "pairs": 2}}
+    answer = (await client.post("/v1/compare", headers=comparer, json=body)).json()
+    await orphan_before_the_verdict(clean_pg, answer["id"], "no-such-judge")
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        first_pair = JudgeCall.round.in_([0, 1])
+        await session.execute(
+            delete(JudgeCall).where(JudgeCall.comparison_id == answer["id"], first_pair)
+        )
+        await session.commit()
+    await engine.dispose()
+    read = await client.get(f"/v1/comparisons/{answer['id']}", headers=comparer)
+    assert read.status_code == 200, read.text
+    closed = read.json()
+    assert (closed["status"], closed["error_kind"], closed["winner"]) == (
+        "partial",
+        "interrupted",
+        None,
+    )
+
+
 PREFIX_FAMILY_JUDGES = """
 default_panel = ["gpt-sim"]
 

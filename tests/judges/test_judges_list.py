@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
@@ -66,7 +67,11 @@ async def test_judges_page_with_next_cursor(
 async def test_judges_list_refuses_a_bad_cursor_and_limit(
     client: httpx2.AsyncClient, reader: dict[str, str]
 ) -> None:
-    for params in ({"cursor": "not-ours"}, {"limit": 0}, {"limit": 201}):
+    # What a cursor decodes to is hostile too: a NUL made PostgreSQL refuse the query (a 500).
+    hostile = [base64.urlsafe_b64encode(raw).decode() for raw in (b"j\x00", "jé".encode(), b"j\n")]
+    cursors: list[dict[str, str | int]] = [{"cursor": c} for c in ["not-ours", *hostile]]
+    bad: list[dict[str, str | int]] = [*cursors, {"limit": 0}, {"limit": 201}]
+    for params in bad:
         answer = await client.get("/v1/judges", headers=reader, params=params)
         assert (answer.status_code, answer.json()["type"]) == (422, "validation-error"), params
 
