@@ -426,21 +426,20 @@ def _demo_guide(report: dict[str, Any], url: str) -> list[str]:
 
 
 async def _demo_run(url: str, key: str | None, count: int, seed: int) -> dict[str, Any]:
-    from app.demo import (
-        comparison_bodies,
-        ensure_judges,
-        fetch_report,
-        open_demo_client,
-        send_comparisons,
-    )
+    from app.demo import open_demo_client, run_demo
+
+    def judges_ready(done: dict[str, str]) -> None:
+        typer.echo("demo judges: " + ", ".join(f"{n} {what}" for n, what in done.items()))
 
     async with open_demo_client(url, key) as client:
-        done = await ensure_judges(client, seed)
-        typer.echo("demo judges: " + ", ".join(f"{n} {what}" for n, what in done.items()))
-        bodies = comparison_bodies(count, seed)
         with typer.progressbar(length=count, label="comparisons", show_pos=True) as bar:
-            await send_comparisons(client, bodies, seed, on_done=lambda: bar.update(1))
-        return await fetch_report(client)
+            return await run_demo(
+                client,
+                count=count,
+                seed=seed,
+                on_judges=judges_ready,
+                on_done=lambda: bar.update(1),
+            )
 
 
 async def _demo_purge_judges(url: str, key: str | None) -> list[str]:

@@ -216,10 +216,12 @@ async def run_demo(
     count: int = DEFAULT_COUNT,
     seed: int = DEFAULT_SEED,
     concurrency: int = DEFAULT_CONCURRENCY,
+    on_judges: Callable[[dict[str, str]], None] = lambda _done: None,
     on_done: Callable[[], None] = lambda: None,
 ) -> dict[str, Any]:
-    """Judges, comparisons, then the report over them."""
-    await ensure_judges(client, seed)
+    """Judges (`on_judges` hears what was done to each), comparisons (`on_done` after each),
+    then the report over them."""
+    on_judges(await ensure_judges(client, seed))
     bodies = comparison_bodies(count, seed)
     await send_comparisons(client, bodies, seed, concurrency=concurrency, on_done=on_done)
     return await fetch_report(client)

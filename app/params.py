@@ -80,7 +80,7 @@ def _datetimes() -> TypeAdapter[datetime]:
 def unix_time(text: str, name: str) -> datetime:
     """A Unix time (seconds, or milliseconds past 2e10) as pydantic reads one: what these
     parameters took before they took ages, kept so that no caller breaks."""
-    if not text.replace(".", "", 1).isdigit():
+    if not (text.isascii() and text.removeprefix("-").replace(".", "", 1).isdigit()):
         raise ValidationProblem(f"/{name}: expected an ISO 8601 time or an age like 7d, 24h or 30m")
     try:
         return _datetimes().validate_python(text)
@@ -90,7 +90,9 @@ def unix_time(text: str, name: str) -> datetime:
 
 def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
     """`text` as a UTC moment: an age like `7d`, `24h` or `30m` before `now`, else ISO 8601
-    (naive means UTC). The API, the dashboard and the CLI read times alike through it."""
+    (naive means UTC), else Unix seconds (`unix_time`). The bias report's route and
+    `fairpair report` read their times through it; the other lists' `since`/`until` are plain
+    datetimes."""
     if AGE.fullmatch(text.strip()):
         try:
             return now - parse_age(text)

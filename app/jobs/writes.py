@@ -16,7 +16,7 @@ rows of all its works go first (what calls refer to), then the calls, then the u
 merged into one statement per table, sink and UPDATE: under load the new jobs' rows of a batch
 are one INSERT and their final columns one executemany, instead of a statement each.
 
-No-loss: `run`, `store` and `commit` return only once their write is committed, and no answer is
+No-loss: `store` and `commit` return only once their write is committed, and no answer is
 sent before every write of the job returned, so a crash can lose only writes nobody was told about,
 exactly as with a transaction per write; a write waits for at most the transactions in flight
 before it. A caller that is cancelled (shutdown) does not take its write back: it is committed all
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
@@ -38,8 +38,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 
 from app.db import IDLE_BEFORE_PING_S
 from app.jobs.models import StoredCall
-
-Write = Callable[[AsyncConnection], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -106,11 +104,10 @@ class Work:
 
 @dataclass(frozen=True)
 class _Pending:
-    """A write handed over: statements on a connection, or a job's `Work`."""
+    """A `Work` handed over, and the future its committer settles."""
 
     done: asyncio.Future[None]
-    write: Write | None = None
-    work: Work | None = None
+    work: Work
 
 
 class GroupCommit:
@@ -133,10 +130,6 @@ class GroupCommit:
         # Connections kept between transactions, with when each was last used: a checkout and
         # check-in of the pool per transaction cost a third of a small transaction's CPU.
         self._held: list[tuple[AsyncConnection, float]] = []
-
-    async def run(self, write: Write) -> None:
-        """Commit `write` (statements on the connection it is given); raise what it raised."""
-        await self._hand_over(_Pending(asyncio.get_running_loop().create_future(), write=write))
 
     async def store(self, sink: CallSink, call: StagedCall) -> None:
         """Commit one judge call through `insert_calls`; raise what the transaction raised."""
@@ -222,12 +215,12 @@ class GroupCommit:
 
 
 async def _apply(connection: AsyncConnection, batch: list[_Pending]) -> None:
-    """The batch's rows (one INSERT a table), its writes in the order handed over, its calls
-    (one `insert_calls` a kind), then its updates (one executemany a statement)."""
+    """The batch's rows (one INSERT a table), its calls (one `insert_calls` a kind), then its
+    updates (one executemany a statement)."""
     rows: dict[Any, list[dict[str, Any]]] = {}
     calls: dict[int, tuple[CallSink, list[StagedCall]]] = {}
     updates: dict[Executable, list[dict[str, Any]]] = {}
-    for work in (pending.work for pending in batch if pending.work is not None):
+    for work in (pending.work for pending in batch):
         for table, values in work.rows:
             rows.setdefault(table, []).extend(values)
         if work.sink is not None and work.calls:
@@ -235,9 +228,6 @@ async def _apply(connection: AsyncConnection, batch: list[_Pending]) -> None:
         for statement, parameters in work.updates:
             updates.setdefault(statement, []).append(parameters)
     await insert_rows(connection, list(rows.items()))
-    for pending in batch:
-        if pending.write is not None:
-            await pending.write(connection)
     for sink, staged in calls.values():
         await insert_calls(connection, sink, staged)
     for statement, many in updates.items():

@@ -140,7 +140,11 @@ class ReliabilityBinRead(BaseModel):
     n: int
     mean_confidence: float | None
     accuracy: float | None
-    accuracy_ci95: Interval | None = Field(None, description="Wilson, over the decile's calls")
+    accuracy_ci95: Interval | None = Field(
+        None,
+        description="Wilson over the decile's calls, as if independent (a swap pair's two calls "
+        "are not: a comparison-level interval would be wider)",
+    )
 
 
 class SourceCalibration(BaseModel):
@@ -149,7 +153,11 @@ class SourceCalibration(BaseModel):
     n: int = Field(description="parsed design calls with a confidence on gold comparisons")
     brier: float | None
     confident_wrong_rate: float | None = Field(description="confidence ≥ 0.9 and wrong, over n")
-    confident_wrong_rate_ci95: Interval | None = Field(None, description="Wilson, over n calls")
+    confident_wrong_rate_ci95: Interval | None = Field(
+        None,
+        description="Wilson over the n calls, as if independent (a swap pair's two calls are "
+        "not: a comparison-level interval would be wider)",
+    )
     reliability: list[ReliabilityBinRead]
 
 

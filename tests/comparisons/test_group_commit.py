@@ -9,14 +9,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, insert, select, text
+from sqlalchemy import event, func, select, text
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.comparisons.models import Comparison, ComparisonTag
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.errors import DATABASE_ERRORS
-from app.jobs.writes import GroupCommit, Write
+from app.jobs.writes import GroupCommit, Work
 
 
 @pytest.fixture
@@ -71,12 +71,10 @@ async def a_comparison(maker: async_sessionmaker[AsyncSession]) -> str:
     return comparison.id
 
 
-def tag(comparison_id: str, key: str) -> Write:
-    async def add(connection: AsyncConnection) -> None:
-        row = {"comparison_id": comparison_id, "key": key, "value": "v"}
-        await connection.execute(insert(ComparisonTag), [row])
-
-    return add
+def tag(comparison_id: str, key: str) -> Work:
+    return Work(
+        rows=[(ComparisonTag, [{"comparison_id": comparison_id, "key": key, "value": "v"}])]
+    )
 
 
 def count_commits(maker: async_sessionmaker[AsyncSession]) -> list[int]:
@@ -102,7 +100,7 @@ async def test_writes_handed_over_together_share_one_transaction(
     comparison_id = await a_comparison(maker)
     commits = count_commits(maker)
     writes = group_commit(max_flushes=1)
-    await asyncio.gather(*(writes.run(tag(comparison_id, f"k{i}")) for i in range(10)))
+    await asyncio.gather(*(writes.commit(tag(comparison_id, f"k{i}")) for i in range(10)))
     assert commits[0] == 1
     assert await stored_tags(maker, comparison_id) == 10
 
@@ -114,7 +112,7 @@ async def test_an_idle_process_commits_each_write_at_once(
     commits = count_commits(maker)
     writes = group_commit()
     for i in range(3):
-        await writes.run(tag(comparison_id, f"k{i}"))
+        await writes.commit(tag(comparison_id, f"k{i}"))
         assert commits[0] == i + 1
 
 
@@ -122,10 +120,10 @@ async def test_a_conflicting_write_fails_alone(
     maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
 ) -> None:
     comparison_id = await a_comparison(maker)
-    await group_commit().run(tag(comparison_id, "taken"))
+    await group_commit().commit(tag(comparison_id, "taken"))
     writes = group_commit(max_flushes=1)
     outcomes = await asyncio.gather(
-        *(writes.run(tag(comparison_id, key)) for key in ("a", "taken", "b")),
+        *(writes.commit(tag(comparison_id, key)) for key in ("a", "taken", "b")),
         return_exceptions=True,
     )
     assert outcomes[::2] == [None, None]
@@ -138,7 +136,7 @@ async def test_a_cancelled_caller_still_gets_its_write_committed(
 ) -> None:
     comparison_id = await a_comparison(maker)
     writes = group_commit()
-    caller = asyncio.create_task(writes.run(tag(comparison_id, "k")))
+    caller = asyncio.create_task(writes.commit(tag(comparison_id, "k")))
     await asyncio.sleep(0)
     caller.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -151,7 +149,7 @@ async def test_an_unreachable_database_reaches_every_writer() -> None:
     engine = create_engine("postgresql+asyncpg://root@127.0.0.1:9/nowhere")
     writes = GroupCommit(create_sessionmaker(engine), max_flushes=1)
     outcomes = await asyncio.gather(
-        *(writes.run(tag("c", f"k{i}")) for i in range(3)), return_exceptions=True
+        *(writes.commit(tag("c", f"k{i}")) for i in range(3)), return_exceptions=True
     )
     await engine.dispose()
     assert all(isinstance(outcome, DATABASE_ERRORS) for outcome in outcomes)
@@ -175,7 +173,7 @@ async def test_the_connection_is_kept_between_transactions_and_given_back_at_clo
     checkouts = count_checkouts(maker)
     writes = GroupCommit(maker)
     for i in range(5):
-        await writes.run(tag(comparison_id, f"k{i}"))
+        await writes.commit(tag(comparison_id, f"k{i}"))
     assert checkouts[0] == 1
     pool: Any = maker.kw["bind"].sync_engine.pool
     assert pool.checkedout() == 1
@@ -188,7 +186,7 @@ async def test_a_kept_connection_the_server_dropped_fails_one_write_and_is_repla
 ) -> None:
     comparison_id = await a_comparison(maker)
     writes = group_commit()
-    await writes.run(tag(comparison_id, "before"))
+    await writes.commit(tag(comparison_id, "before"))
     async with maker() as session:  # a restart or an operator ends the kept connection
         await session.execute(
             text(
@@ -197,8 +195,8 @@ async def test_a_kept_connection_the_server_dropped_fails_one_write_and_is_repla
             )
         )
     with pytest.raises(DATABASE_ERRORS):
-        await writes.run(tag(comparison_id, "lost"))
-    await writes.run(tag(comparison_id, "after"))
+        await writes.commit(tag(comparison_id, "lost"))
+    await writes.commit(tag(comparison_id, "after"))
     assert await stored_tags(maker, comparison_id) == 2
 
 
@@ -207,12 +205,12 @@ async def test_a_kept_connection_idle_too_long_is_dropped_not_reused(
 ) -> None:
     comparison_id = await a_comparison(maker)
     writes = group_commit()
-    await writes.run(tag(comparison_id, "before"))
+    await writes.commit(tag(comparison_id, "before"))
     kept, used_at = writes._held[0]
     driver: Any = (await kept.get_raw_connection()).driver_connection
     # As if it had sat unused past the idle limit (during which the server may have restarted):
     # given back to the pool, it would count as fresh and skip the pool's ping.
     writes._held[0] = (kept, used_at - 60)
-    await writes.run(tag(comparison_id, "after"))
+    await writes.commit(tag(comparison_id, "after"))
     assert driver.is_closed()
     assert await stored_tags(maker, comparison_id) == 2

@@ -201,7 +201,8 @@ def test_relative_moments_parse_as_ages_before_now() -> None:
     assert parse_moment("2026-01-02", "since", now=now).isoformat() == "2026-01-02T00:00:00+00:00"
     # Unix seconds, as these parameters took them before they took ages.
     assert parse_moment("1700000000", "since", now=now).isoformat() == "2023-11-14T22:13:20+00:00"
-    for bad in ("7w", "yesterday", "-1d", "", "1e9", "99999999999999999999"):
+    assert parse_moment("-1", "since", now=now).isoformat() == "1969-12-31T23:59:59+00:00"
+    for bad in ("7w", "yesterday", "-1d", "", "1e9", "99999999999999999999", "\u00b2"):
         with pytest.raises(ValidationProblem, match="/since"):
             parse_moment(bad, "since", now=now)
 
