@@ -167,7 +167,7 @@ async def test_shutdown_interrupts_what_cannot_finish_and_keeps_its_calls(
             .where(JudgeCall.pick.is_not(None))
             .group_by(JudgeCall.comparison_id)
         )
-        parsed: dict[str, int] = dict(counts.tuples().all())
+        parsed: dict[str, int] = dict(counts.all())
     await engine.dispose()
     assert len(rows) == 5
     assert all(r.status == "complete" or r.error_kind == "interrupted" for r in rows)
