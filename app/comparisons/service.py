@@ -62,11 +62,6 @@ async def compare(
     return await run_request(COMPARISONS, request, principal, idempotency_key, services)
 
 
-def to_protocol(request: CompareRequest) -> Protocol:
-    """The protocol the request asks for, with the spec's defaults."""
-    return protocol_of(request.protocol)
-
-
 def protocol_of(spec: ProtocolIn) -> Protocol:
     """A protocol as asked for (or stored), with the spec's defaults."""
     return Protocol(kind=spec.kind, pairs=spec.pairs or 2, max_pairs=spec.max_pairs or 3)
@@ -134,7 +129,7 @@ class CompareKind:
         self, request: CompareRequest, names: list[str], services: Services, session: AsyncSession
     ) -> ComparisonPlan:
         panel, judges = await plan_judges(request, names, services, session)
-        return ComparisonPlan(to_protocol(request), panel, judges)
+        return ComparisonPlan(protocol_of(request.protocol), panel, judges)
 
     def planned_calls(self, plan: ComparisonPlan) -> int:
         return planned_calls(plan.protocol) * len(plan.judges)
@@ -157,7 +152,7 @@ class CompareKind:
         roles = {name: role for name, _version, role in row.panel["judges"]}
         judges: Judges = [(judge, roles[judge.name]) for judge in resolved]
         # The stored panel, not a new plan: the audit draw must not change between deliveries.
-        return ComparisonPlan(to_protocol(request), None, judges), await stored_calls(
+        return ComparisonPlan(protocol_of(request.protocol), None, judges), await stored_calls(
             session, row.id
         )
 

@@ -11,6 +11,14 @@ from app.fields import check_text
 
 Winner = Literal["A", "B", "tie"]
 Interval = tuple[float, float]
+# A Wilson CI over calls, as the report's other call rates have (DECISIONS.md says why).
+CallLevelCI = Annotated[
+    Interval | None,
+    Field(
+        description="Wilson over the calls, as if independent (a swap pair's two calls are not: "
+        "a comparison-level interval would be wider)"
+    ),
+]
 Tier = Literal["insufficient", "preliminary", "moderate", "high"]
 Reason = Literal["insufficient_data"]
 LabelFlag = Literal["escalate", "escalate_watch"]
@@ -140,11 +148,7 @@ class ReliabilityBinRead(BaseModel):
     n: int
     mean_confidence: float | None
     accuracy: float | None
-    accuracy_ci95: Interval | None = Field(
-        None,
-        description="Wilson over the decile's calls, as if independent (a swap pair's two calls "
-        "are not: a comparison-level interval would be wider)",
-    )
+    accuracy_ci95: CallLevelCI = None
 
 
 class SourceCalibration(BaseModel):
@@ -153,11 +157,7 @@ class SourceCalibration(BaseModel):
     n: int = Field(description="parsed design calls with a confidence on gold comparisons")
     brier: float | None
     confident_wrong_rate: float | None = Field(description="confidence ≥ 0.9 and wrong, over n")
-    confident_wrong_rate_ci95: Interval | None = Field(
-        None,
-        description="Wilson over the n calls, as if independent (a swap pair's two calls are "
-        "not: a comparison-level interval would be wider)",
-    )
+    confident_wrong_rate_ci95: CallLevelCI = None
     reliability: list[ReliabilityBinRead]
 
 

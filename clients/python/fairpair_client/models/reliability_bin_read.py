@@ -21,8 +21,8 @@ class ReliabilityBinRead:
         mean_confidence (float | None):
         n (int):
         upper (float):
-        accuracy_ci95 (list[float] | None | Unset): Wilson over the decile's calls, as if independent (a swap pair's two
-            calls are not: a comparison-level interval would be wider)
+        accuracy_ci95 (list[float] | None | Unset): Wilson over the calls, as if independent (a swap pair's two calls
+            are not: a comparison-level interval would be wider)
     """
 
     accuracy: float | None

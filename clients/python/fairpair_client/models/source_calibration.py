@@ -24,8 +24,8 @@ class SourceCalibration:
         confident_wrong_rate (float | None): confidence ≥ 0.9 and wrong, over n
         n (int): parsed design calls with a confidence on gold comparisons
         reliability (list[ReliabilityBinRead]):
-        confident_wrong_rate_ci95 (list[float] | None | Unset): Wilson over the n calls, as if independent (a swap
-            pair's two calls are not: a comparison-level interval would be wider)
+        confident_wrong_rate_ci95 (list[float] | None | Unset): Wilson over the calls, as if independent (a swap pair's
+            two calls are not: a comparison-level interval would be wider)
     """
 
     brier: float | None
