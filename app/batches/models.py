@@ -38,6 +38,8 @@ class BatchItem(Base):
     position: Mapped[int] = mapped_column(Integer)
     item_id: Mapped[str | None] = mapped_column(String(200), nullable=True)  # the client's
     kind: Mapped[str] = mapped_column(String(8))  # compare | score
+    # The origin its comparison is stored with: `traffic`, or `canary` for a canary's run.
+    origin: Mapped[str] = mapped_column(String(16), default="traffic", server_default="traffic")
     # The comparison or score session id, allocated at submission so a redelivery reuses it.
     target_id: Mapped[str] = mapped_column(String(36))
     status: Mapped[str] = mapped_column(String(16))  # queued|running|completed|failed|cancelled

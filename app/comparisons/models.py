@@ -25,6 +25,9 @@ class Comparison(JobColumns, Base):
     len_a: Mapped[int] = mapped_column(Integer)
     len_b: Mapped[int] = mapped_column(Integer)
     placebo: Mapped[bool] = mapped_column(Boolean, default=False)
+    # `traffic` (a caller's request) or `canary` (a drift canary's run, app/canaries): reports,
+    # the leaderboard and the labeling queue count traffic unless asked otherwise.
+    origin: Mapped[str] = mapped_column(String(16), default="traffic", server_default="traffic")
     model_a: Mapped[str | None] = mapped_column(String(200), nullable=True)
     model_b: Mapped[str | None] = mapped_column(String(200), nullable=True)
     family_a: Mapped[str | None] = mapped_column(String(100), nullable=True)

@@ -26,5 +26,8 @@ class Label(Base):
     winner: Mapped[str] = mapped_column(String(4))  # A | B | tie
     # Drawn from the random labeling queue, rather than chosen by the labeler.
     from_queue: Mapped[bool] = mapped_column(Boolean)
+    # The response the labeler saw first (A | B), when the client said so: the humans' own
+    # first-slot rate counts only labels whose display order is known.
+    shown_first: Mapped[str | None] = mapped_column(String(1), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
