@@ -1,0 +1,1 @@
+"""Drift canaries: frozen sets of stored comparisons re-run against judges (issue 22)."""
