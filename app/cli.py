@@ -193,6 +193,9 @@ def sim_judge(
     tie_rate: Annotated[float, typer.Option(help="share of tie answers")] = 0.0,
     offsets: Annotated[str, typer.Option(help="scoring offsets, name=x,name=y")] = "",
     first_slot_bonus: Annotated[float, typer.Option(help="score bonus when shown first")] = 0.0,
+    self_preference: Annotated[
+        float, typer.Option(help="logit (pairs) or score (scoring) bonus to its own family")
+    ] = 0.0,
     score_noise: Annotated[float, typer.Option(help="sd of scoring noise")] = 0.5,
     latency_ms: Annotated[float, typer.Option(help="answer latency")] = 0.0,
     error_rate: Annotated[float, typer.Option(help="share of HTTP 500 answers")] = 0.0,

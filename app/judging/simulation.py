@@ -16,11 +16,15 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 from app.judging.blocks import ResponseBlock, parse_response_blocks, text_outside_blocks
+from app.judging.families import family_of, normalized_family
 from app.judging.types import DEFAULT_LABEL_POOL, LabelPool, SimKnobs, TokenLogprob
 from app.textpatterns import compile_linear
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_SIM_Q_LINE = compile_linear(rf"(?:^|\n)\[sim q=({_NUMBER})\][ \t]*\n?\Z")
+# `[sim q=<number>]`, `[sim family=<name>]` or `[sim q=<number> family=<name>]` as the last line.
+_SIM_LINE = compile_linear(
+    rf"(?:^|\n)\[sim(?: q=({_NUMBER}))?(?: family=([A-Za-z0-9_.-]{{1,100}}))?\][ \t]*\n?\Z"
+)
 _SCALE = compile_linear(r"scale from (-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)")
 _STANDARD_NORMAL = NormalDist()
 MALFORMED_ANSWER = "Both responses have merits; it is hard to say which one is better."
@@ -38,14 +42,47 @@ class SimReply:
     retry_after_s: float | None = None
 
 
+@dataclass(frozen=True)
+class SimMarker:
+    """What a response's trailing `[sim ...]` line tells the sim, and the text the judge sees."""
+
+    quality: float | None
+    family: str | None
+    visible_text: str
+
+
+def sim_marker(text: str) -> SimMarker:
+    """Split off a trailing `[sim q=<number> family=<name>]` line (either part may be absent).
+
+    The family is the response's own family as the sim judge perceives it: a real judge never
+    sees the model name (JUDGING.md) and can only recognise its family by the text, so the sim
+    reads it from the text as well, in process and over HTTP alike.
+    """
+    match = _SIM_LINE.search(text)
+    if match is None or (match.group(1) is None and match.group(2) is None):
+        return SimMarker(None, None, text)
+    quality = float(match.group(1)) if match.group(1) is not None else None
+    return SimMarker(quality, normalized_family(match.group(2)), text[: match.start()])
+
+
 def latent_quality(text: str) -> tuple[float, str]:
-    """The text's latent quality q and the text the judge sees (without a `[sim q=]` line)."""
-    match = _SIM_Q_LINE.search(text)
-    if match is not None:
-        return float(match.group(1)), text[: match.start()]
-    digest = hashlib.sha256(text.encode()).digest()
+    """The text's latent quality q and the text the judge sees (without a `[sim ...]` line)."""
+    marker = sim_marker(text)
+    if marker.quality is not None:
+        return marker.quality, marker.visible_text
+    digest = hashlib.sha256(marker.visible_text.encode()).digest()
     uniform = (int.from_bytes(digest[:8], "big") + 0.5) / 2**64
-    return _STANDARD_NORMAL.inv_cdf(uniform), text
+    return _STANDARD_NORMAL.inv_cdf(uniform), marker.visible_text
+
+
+def own_family_sign(judge_family: str | None, first_text: str, second_text: str) -> float:
+    """+1 when only the first response is of the judge's family, -1 when only the second is,
+    else 0 (the judge is conflicted only when exactly one response is its family's)."""
+    if judge_family is None:
+        return 0.0
+    first_own = sim_marker(first_text).family == judge_family
+    second_own = sim_marker(second_text).family == judge_family
+    return float(first_own) - float(second_own)
 
 
 def estimate_tokens(text: str) -> int:
@@ -119,6 +156,7 @@ def _decide_pair(
     second: ResponseBlock,
     rng: random.Random,
     label_pool: LabelPool,
+    judge_family: str | None,
 ) -> tuple[str, dict[str, float]]:
     q1, text1 = latent_quality(first.text)
     q2, text2 = latent_quality(second.text)
@@ -128,6 +166,7 @@ def _decide_pair(
         + knobs.position_bias
         + knobs.label_bias * s
         + knobs.length_bias * math.tanh((len(text1) - len(text2)) / 500)
+        + knobs.self_preference * own_family_sign(judge_family, first.text, second.text)
     )
     p_first = _sigmoid(z)
     probabilities = {
@@ -147,8 +186,11 @@ def _pair_reply(
     rng: random.Random,
     top_logprobs: int | None,
     label_pool: LabelPool,
+    judge_family: str | None,
 ) -> tuple[str, tuple[TokenLogprob, ...] | None]:
-    winner, probabilities = _decide_pair(knobs, blocks[-2], blocks[-1], rng, label_pool)
+    winner, probabilities = _decide_pair(
+        knobs, blocks[-2], blocks[-1], rng, label_pool, judge_family
+    )
     confidence = probabilities[winner]
     # Tokens as a chat model would emit them; the label is token 4, after `"winner"`.
     tail = f'", "confidence": {confidence:.4f}, "reason": "Simulated judgement."}}'
@@ -174,14 +216,17 @@ def _score(
     offset: float,
     scale: tuple[float, float],
     rng: random.Random,
+    judge_family: str | None,
 ) -> float:
     q, text = latent_quality(block.text)
     low, high = scale
+    own = judge_family is not None and sim_marker(block.text).family == judge_family
     raw = (
         (low + high) / 2
         + q
         + offset
         + knobs.first_slot_bonus * shown_first
+        + knobs.self_preference * own
         + knobs.length_bias * math.tanh((len(text) - 500) / 500)
         + rng.gauss(0.0, knobs.score_noise)
     )
@@ -195,11 +240,13 @@ def _scores_reply(
     blocks: Sequence[ResponseBlock],
     rng: random.Random,
     top_logprobs: int | None,
+    judge_family: str | None,
 ) -> tuple[str, tuple[TokenLogprob, ...] | None]:
     offset = knobs.offsets.get(model, 0.0)
     scale = _scale(system)
     scores = {
-        b.label: _score(knobs, b, index == 0, offset, scale, rng) for index, b in enumerate(blocks)
+        b.label: _score(knobs, b, index == 0, offset, scale, rng, judge_family)
+        for index, b in enumerate(blocks)
     }
     text = json.dumps(
         {
@@ -237,12 +284,16 @@ def simulate_chat(
     attempt: int = 0,
     top_logprobs: int | None = None,
     label_pool: LabelPool = DEFAULT_LABEL_POOL,
+    judge_family: str | None = None,
 ) -> SimReply:
     """Answer one chat request the way JUDGING.md's simulated judge does.
 
     `label_pool` is the judge's pool: the prompt shows labels in display order only, so the
-    label bias needs the pool to know which label of a pair is the second.
+    label bias needs the pool to know which label of a pair is the second. `judge_family` is
+    the judge's own family, for `self_preference`; None takes the family of `model` by the
+    default prefixes (what the HTTP sim judge knows: the model it is asked for).
     """
+    judge_family = normalized_family(judge_family) or family_of(model, None)
     fault = _fault(knobs, _rng(knobs, model, messages, "fault", attempt))
     if fault is not None:
         return fault
@@ -252,9 +303,9 @@ def simulate_chat(
     latency = knobs.latency_ms / 1000
     if '"scores"' in text_outside_blocks(user) and blocks:
         system = _message_text(messages, "system")
-        text, tokens = _scores_reply(knobs, model, system, blocks, rng, top_logprobs)
+        text, tokens = _scores_reply(knobs, model, system, blocks, rng, top_logprobs, judge_family)
         return SimReply(200, text, tokens, latency)
     if len(blocks) < 2:
         return SimReply(400, "sim-judge: found no two response blocks", None, latency)
-    text, tokens = _pair_reply(knobs, blocks, rng, top_logprobs, label_pool)
+    text, tokens = _pair_reply(knobs, blocks, rng, top_logprobs, label_pool, judge_family)
     return SimReply(200, text, tokens, latency)

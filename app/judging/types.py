@@ -50,6 +50,9 @@ class SimKnobs:
     tie_rate: float = 0.0
     offsets: Mapping[str, float] = field(default_factory=dict)
     first_slot_bonus: float = 0.0
+    # Toward a response whose `[sim family=]` is the judge's own: a logit offset when exactly
+    # one of a pair is, and score points (the units of q) on every such response when scoring.
+    self_preference: float = 0.0
     score_noise: float = 0.5
     latency_ms: float = 0.0
     error_rate: float = 0.0

@@ -36,6 +36,9 @@ def _payload(config: JudgeConfig, endpoint: dict[str, object]) -> dict[str, obje
     if config.provider == "sim":
         knobs = asdict(config.sim)
         knobs["offsets"] = dict(sorted(config.sim.offsets.items()))
+        if not config.sim.self_preference:
+            # A knob added later: unset, it must not give every stored sim judge a new version.
+            del knobs["self_preference"]
         payload["sim"] = knobs
     return payload
 

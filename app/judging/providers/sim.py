@@ -28,6 +28,7 @@ class SimJudge(Judge):
             attempt=self._attempts.next_attempt(messages_key(self.config.model, messages)),
             top_logprobs=TOP_LOGPROBS if request.want_logprobs else None,
             label_pool=self.config.effective_label_pool,
+            judge_family=self.config.family,
         )
         if reply.latency_s > timeout_s:
             await asyncio.sleep(timeout_s)
