@@ -6,6 +6,8 @@ A scope (`ReportFilters`, `scope`) selects judge calls joined to their compariso
   ANDed) and protocol;
 - comparisons still `running` are ignored;
 - placebo comparisons are excluded, unless asked for (`placebo`);
+- the comparisons of one origin: `traffic` (callers' requests) by default, `canary` (drift
+  canaries' re-runs, which would otherwise count their frozen items again), or `all`;
 - calls of the `audit` role count for their judge like any other call: they are real calls of that
   judge on real comparisons, only their vote is kept out of the panel's verdict.
 
@@ -42,6 +44,7 @@ from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 
 Bucket = Literal["day", "hour"]
 Placebo = Literal["exclude", "only", "include"]
+Origin = Literal["traffic", "canary", "all"]
 # Python finishes ranks and bootstraps on at most this many of the most recent observations.
 MAX_OBSERVATIONS = 100_000
 
@@ -72,6 +75,13 @@ class ReportFilters:
     protocol: str | None = None
     bucket: Bucket = "day"
     rubric: str | None = None  # scoring sections only
+    origin: Origin = "traffic"
+
+
+def of_origin(column: Any, origin: Origin) -> list[ColumnElement[bool]]:
+    """The condition on an `origin` column (comparisons' or a rollup's) that a filter asks for:
+    none for `all`."""
+    return [] if origin == "all" else [column == origin]
 
 
 async def prepare(session: AsyncSession) -> None:
@@ -114,6 +124,7 @@ def scope(
     conditions: list[ColumnElement[bool]] = [status, _call.started_at >= filters.since]
     if placebo != "include":
         conditions.append(_cmp.placebo.is_(placebo == "only"))
+    conditions.extend(of_origin(_cmp.origin, filters.origin))
     if filters.until is not None:
         conditions.append(_call.started_at < filters.until)
     if filters.protocol is not None:
@@ -226,12 +237,14 @@ def hour_of(dialect: str, moment: Any) -> ColumnElement[int]:
     return cast(func.strftime("%s", moment), Integer) // 3600
 
 
-def observation_sums(dialect: str) -> list[Any]:
+def observation_sums(dialect: str, *, origin: bool = True) -> list[Any]:
     """Per (judge, comparison), over its parsed design calls: the AB and BA picks, the version
     and protocol, Σ outcome and calls, decisive calls and A picks, Δlen and the shorter length,
-    the judge's conflicted side or neutrality, the first and last call's time. Each is a sum,
-    a min or max, or a constant of the comparison, so calls can be folded in as they come."""
-    return [
+    the judge's conflicted side or neutrality, the first and last call's time, and (`origin`;
+    False for the migrations that ran before comparisons had one) the comparison's origin.
+    Each is a sum, a min or max, or a constant of the comparison, so calls can be folded in as
+    they come."""
+    sums = [
         func.max(_call.judge_version).label("version"),
         func.max(_call.protocol).label("protocol"),
         func.max(_call.pick).filter(_call.round == 0, _call.display_order == "AB").label("p1"),
@@ -249,3 +262,4 @@ def observation_sums(dialect: str) -> list[Any]:
         hour_of(dialect, func.min(_call.started_at)).label("first_hour"),
         hour_of(dialect, func.max(_call.started_at)).label("last_hour"),
     ]
+    return [*sums, func.max(_cmp.origin).label("origin")] if origin else sums

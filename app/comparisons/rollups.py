@@ -4,8 +4,9 @@ Regrouping a million calls takes the bias report seconds, so two tables hold the
 calls arrive (`app.jobs.rollups`):
 
 - `call_rollup`: `callscope.call_counts` per judge, version, placebo, protocol, error kind, label
-  pair and UTC hour. The report sums it over the window's whole hours and counts the calls of
-  the partial hours at its edges, and of comparisons still running, from `judge_calls`
+  pair, UTC hour and the comparison's origin (`traffic`, `canary`: the report reads one or
+  both). The report sums it over the window's whole hours and counts the calls of the partial
+  hours at its edges, and of comparisons still running, from `judge_calls`
   (`app.reports.rollups`).
 - `judge_observations`: `callscope.observation_sums` per (judge, non-placebo comparison), read by
   the report's `queries.stored_observations`.
@@ -16,6 +17,10 @@ is one `INSERT … SELECT … ON CONFLICT DO UPDATE` adding the new calls' sums,
 order, so two transactions never wait for each other's rows in opposite orders (no deadlock).
 Writers that bypass the write path (bulk loads, COPY) call `rebuild`; a purge subtracts what it
 deletes.
+
+Every fold carries the comparisons' `origin` as a key (`judge_observations` as a column: it is a
+constant of the comparison, so it never moves). `origin=False` builds the statements as they were
+before that column existed, for the migrations that ran them then.
 """
 
 from __future__ import annotations
@@ -58,8 +63,22 @@ from app.jobs.rollups import (
     ObservationRollup,
 )
 
-CUBE_KEYS = ("judge", "version", "placebo", "protocol", "error_kind", "label_pair", "hour")
+CUBE_KEYS = (
+    "judge",
+    "version",
+    "placebo",
+    "protocol",
+    "error_kind",
+    "label_pair",
+    "hour",
+    "origin",
+)
 _call, _cmp = JudgeCall, Comparison
+
+
+def _known(names: tuple[str, ...], origin: bool) -> tuple[str, ...]:
+    """The names, without `origin` for a schema that has no such column yet."""
+    return names if origin else tuple(name for name in names if name != "origin")
 
 
 def _insert(dialect: str) -> Callable[[Any], Insert]:
@@ -68,7 +87,12 @@ def _insert(dialect: str) -> Callable[[Any], Insert]:
 
 
 def fold_cube(
-    dialect: str, calls: ColumnElement[bool], sign: int = 1, *, tagged: bool = False
+    dialect: str,
+    calls: ColumnElement[bool],
+    sign: int = 1,
+    *,
+    tagged: bool = False,
+    origin: bool = True,
 ) -> Insert:
     """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`, or
     (`tagged`) to `call_tag_rollup` under each tag of their comparison."""
@@ -80,20 +104,21 @@ def fold_cube(
         func.coalesce(_call.error_kind, ""),
         _call.label_pair,
         callscope.hour_of(dialect, _call.started_at),
+        *([_cmp.origin] if origin else []),
     ]
     counts = [
         column if sign == 1 else (sign * column.element).label(column.name)
         for column in callscope.call_counts()
     ]
     table: Any = CallRollup
-    names: tuple[str, ...] = CUBE_KEYS
+    names = _known(CUBE_KEYS, origin)
     rows = callscope.calls_query(*keys, *counts, conditions=[calls])
     if tagged:
         keys = [ComparisonTag.key, ComparisonTag.value, *keys]
         rows = callscope.calls_query(*keys, *counts, conditions=[calls]).join(
             ComparisonTag, ComparisonTag.comparison_id == _call.comparison_id
         )
-        table, names = CallTagRollup, ("tag_key", "tag_value", *CUBE_KEYS)
+        table, names = CallTagRollup, ("tag_key", "tag_value", *names)
     rows = rows.group_by(*keys).order_by(*keys)
     insert = _insert(dialect)(table).from_select([*names, *CALL_COUNTS], rows)
     return insert.on_conflict_do_update(
@@ -109,20 +134,23 @@ def fold_cubes(dialect: str, calls: ColumnElement[bool]) -> Insert:
     )
 
 
-def fold_observations(dialect: str, calls: ColumnElement[bool], *, track: bool = True) -> Insert:
+def fold_observations(
+    dialect: str, calls: ColumnElement[bool], *, track: bool = True, origin: bool = True
+) -> Insert:
     """Fold the selected calls into their (judge, comparison) rows of `judge_observations`;
     `track` keeps an updated row's former keys in its `prev_*` columns for `fold_moves`."""
     keys = [_call.judge_name, _call.comparison_id]
     rows = (
         callscope.calls_query(
             *keys,
-            *callscope.observation_sums(dialect),
+            *callscope.observation_sums(dialect, origin=origin),
             conditions=[calls, PARSED_DESIGN, _cmp.placebo.is_(False)],
         )
         .group_by(*keys)
         .order_by(*keys)
     )
-    insert = _insert(dialect)(JudgeObservation).from_select(list(OBSERVATION_COLUMNS), rows)
+    columns = list(_known(OBSERVATION_COLUMNS, origin))
+    insert = _insert(dialect)(JudgeObservation).from_select(columns, rows)
     old, new = JudgeObservation.__table__.c, insert.excluded
     return insert.on_conflict_do_update(
         index_elements=["judge", "comparison_id"],
@@ -143,13 +171,13 @@ def fold_observations(dialect: str, calls: ColumnElement[bool], *, track: bool =
 
 # What an observation's rollup keys depend on, kept as it was before a fold (`prev_*`).
 _TRACKED = ("y_n", "y_sum", "version", "p1", "p2", "first_hour", "last_hour")
-_MOVING = (*_TRACKED, "judge", "protocol", "delta", "shorter")
+_MOVING = (*_TRACKED, "judge", "protocol", "origin", "delta", "shorter")
 MOVE_ROLLUPS = (ObservationRollup, LengthRollup)
 
 
-def _signed_keys(table: type[Any], s: Any, prev: bool) -> list[Any]:
+def _signed_keys(table: type[Any], s: Any, prev: bool, origin: bool = True) -> list[Any]:
     """An observation's keys in one observation rollup, as it is (`prev=False`) or as it was
-    before the fold that last changed it."""
+    before the fold that last changed it (its origin never changes)."""
 
     def c(name: str) -> Any:
         return s.c[f"prev_{name}" if prev else name]
@@ -160,6 +188,7 @@ def _signed_keys(table: type[Any], s: Any, prev: bool) -> list[Any]:
         "last_hour": c("last_hour"),
         "version": c("version"),
         "protocol": s.c.protocol,
+        **({"origin": s.c.origin} if origin else {}),
     }
     if table is LengthRollup:
         values.update(delta=s.c.delta, y_sum=c("y_sum"), y_n=c("y_n"))
@@ -172,19 +201,29 @@ def _signed_keys(table: type[Any], s: Any, prev: bool) -> list[Any]:
             longer=longer,
         )
     # By name, in the table's key order (the order the rows are locked in).
-    return [values[column.name].label(column.name) for column in table.__table__.primary_key]
+    return [values[name].label(name) for name in _key_names(table, origin)]
+
+
+def _key_names(table: type[Any], origin: bool) -> tuple[str, ...]:
+    return _known(tuple(column.name for column in table.__table__.primary_key), origin)
 
 
 def fold_moves(
-    dialect: str, table: type[Any], folded: Any, *, sign: int = 1, moving: bool = True
+    dialect: str,
+    table: type[Any],
+    folded: Any,
+    *,
+    sign: int = 1,
+    moving: bool = True,
+    origin: bool = True,
 ) -> Insert:
     """Move each folded observation (`folded`: rows with `judge_observations`' columns, just
     folded) in `table` from the keys it had before its fold (if it existed) to its keys now:
     −1 and +1, netted per key, in key order; counts left at 0 stay (a read sums them). Not
     `moving`: add the observations as they are, times `sign` (−1 before deleting them)."""
-    keys = [column.name for column in table.__table__.primary_key]
-    now = select(*_signed_keys(table, folded, False), literal(sign).label("n"))
-    before = select(*_signed_keys(table, folded, True), literal(-sign).label("n")).where(
+    keys = list(_key_names(table, origin))
+    now = select(*_signed_keys(table, folded, False, origin), literal(sign).label("n"))
+    before = select(*_signed_keys(table, folded, True, origin), literal(-sign).label("n")).where(
         folded.c.prev_y_n > 0
     )
     moves = (union_all(now, before) if moving else now).subquery("moves")
@@ -282,26 +321,30 @@ async def fold_calls(connection: AsyncConnection, ids: list[int]) -> None:
         await connection.execute(folding, {"ids": ids})
 
 
-def rebuild_statements(dialect: str) -> list[Executable]:
+def rebuild_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
     """Recompute `call_rollup` and `judge_observations` from every stored call (what the
-    migration that made them ran: it knows no later column)."""
+    migration that made them ran, `origin=False`: it knows no later column)."""
     return [
         delete(CallRollup),
         delete(JudgeObservation),
-        fold_observations(dialect, true(), track=False),
-        fold_cube(dialect, true()),
+        fold_observations(dialect, true(), track=False, origin=origin),
+        fold_cube(dialect, true(), origin=origin),
     ]
 
 
-def rebuild_moved_statements(dialect: str) -> list[Executable]:
+def rebuild_moved_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
     """Recompute both observation rollups from `judge_observations` as it stands, and the
-    tags' cube from every stored call."""
-    every = select(JudgeObservation).subquery("folded")
+    tags' cube from every stored call (`origin=False`: before comparisons had an origin)."""
+    columns = _known(tuple(c.name for c in JudgeObservation.__table__.c), origin)
+    every = select(*[JudgeObservation.__table__.c[name] for name in columns]).subquery("folded")
     return [
         delete(CallTagRollup),
-        fold_cube(dialect, true(), tagged=True),
+        fold_cube(dialect, true(), tagged=True, origin=origin),
         *(delete(rollup) for rollup in MOVE_ROLLUPS),
-        *(fold_moves(dialect, rollup, every, moving=False) for rollup in MOVE_ROLLUPS),
+        *(
+            fold_moves(dialect, rollup, every, moving=False, origin=origin)
+            for rollup in MOVE_ROLLUPS
+        ),
     ]
 
 

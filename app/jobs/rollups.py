@@ -13,7 +13,7 @@ from app.db import Base, UTCDateTime
 
 class CubeColumns:
     """A cube row's keys below its own and its counts: what `queries.call_cube` counts per
-    judge, version, placebo, protocol, error kind, label pair and UTC hour."""
+    judge, version, placebo, protocol, error kind, label pair, UTC hour and origin."""
 
     judge: Mapped[str] = mapped_column(String(100), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -23,6 +23,8 @@ class CubeColumns:
     error_kind: Mapped[str] = mapped_column(String(32), primary_key=True)
     label_pair: Mapped[str] = mapped_column(String(64), primary_key=True)
     hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)  # UTC hours since the epoch
+    # The comparisons' origin (`traffic`, `canary`): the report reads one of them, or both.
+    origin: Mapped[str] = mapped_column(String(16), primary_key=True, server_default="traffic")
 
     calls: Mapped[int] = mapped_column(BigInteger)
     failed: Mapped[int] = mapped_column(BigInteger)
@@ -71,6 +73,8 @@ class JudgeObservation(Base):
     n_dec: Mapped[int] = mapped_column(BigInteger)
     n_a: Mapped[int] = mapped_column(BigInteger)
     delta: Mapped[int] = mapped_column(Integer)  # len A − len B
+    # The comparison's origin (constant per comparison, so never moved by a fold).
+    origin: Mapped[str] = mapped_column(String(16), server_default="traffic")
     shorter: Mapped[int] = mapped_column(Integer)
     side: Mapped[str | None] = mapped_column(String(1), nullable=True)
     neutral: Mapped[int] = mapped_column(Integer)
@@ -116,6 +120,7 @@ class ObservationKeys:
     last_hour: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     protocol: Mapped[str] = mapped_column(String(16), primary_key=True)
+    origin: Mapped[str] = mapped_column(String(16), primary_key=True, server_default="traffic")
 
     n: Mapped[int] = mapped_column(BigInteger)
 
@@ -165,4 +170,5 @@ OBSERVATION_COLUMNS = (
     "last_at",
     "first_hour",
     "last_hour",
+    "origin",
 )

@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import ReportFilters, length_class
+from app.comparisons.callscope import ReportFilters, length_class, of_origin
 from app.comparisons.models import Comparison, JudgeCall
 from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation, LengthRollup, ObservationRollup
 from app.reports import queries
@@ -69,7 +69,7 @@ class Window:
         f = self.filters
         if f.protocol is not None:
             conditions.append(table.protocol == f.protocol)
-        return conditions
+        return [*conditions, *of_origin(table.origin, f.origin)]
 
     def judges(self, table: Any) -> list[ColumnElement[bool]]:
         """The judge filters (the rollups' parts apply them; self-preference does not)."""
@@ -96,6 +96,7 @@ class Window:
             edge.append(and_(_obs.first_hour >= self.first, _obs.last_at >= end, near))
         if f.protocol is not None:
             in_window.append(_obs.protocol == f.protocol)
+        in_window.extend(of_origin(_obs.origin, f.origin))
         excluded = running if not self.cut else running.union(cut)
         columns = [_obs.__table__.c[name] for name in OBSERVATION_COLUMNS]
         parts = [

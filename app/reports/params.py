@@ -1,6 +1,10 @@
 """The bias report's filters from its query parameters: for its route, the dashboard and the CLI,
 so that they validate alike.
 
+The comparisons' origin defaults to `traffic`: a drift canary's runs re-judge frozen items, and
+counted with the callers' traffic they would count those items again; `canary` reads only them,
+`all` both.
+
 A judge is *known* when it is configured (the `judges` table, enabled or not) or has stored calls
 (pairwise or scoring): a judge deleted since keeps its history. Any other name is a typo, and a
 422 says so instead of an empty report that reads like a judge without bias.
@@ -14,7 +18,7 @@ from typing import cast, get_args
 from sqlalchemy import exists, literal, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import Bucket, ReportFilters
+from app.comparisons.callscope import Bucket, Origin, ReportFilters
 from app.comparisons.models import JudgeCall
 from app.comparisons.protocols import ProtocolKind
 from app.db import utcnow
@@ -27,6 +31,7 @@ from app.scoring.models import ScoreCall
 DEFAULT_WINDOW = timedelta(days=30)
 PROTOCOLS: tuple[str, ...] = get_args(ProtocolKind)
 BUCKETS: tuple[str, ...] = get_args(Bucket)
+ORIGINS: tuple[str, ...] = get_args(Origin)
 Moment = datetime | str | None
 
 
@@ -56,11 +61,13 @@ def report_filters(
     rubric: str | None = None,
     *,
     keeper: TextKeeper,
+    origin: str = "traffic",
 ) -> ReportFilters:
     """Validated filters; without `since`, the 30 days before `until` (or now). Times are
     datetimes or text (ISO 8601, or an age before now like `7d`)."""
     check_choice("protocol", protocol, PROTOCOLS)
     check_choice("bucket", bucket, BUCKETS)
+    check_choice("origin", origin, ORIGINS)
     now = utcnow()
     end = moment_of(until, "until", now)
     try:
@@ -77,6 +84,7 @@ def report_filters(
         protocol=protocol,
         bucket=cast(Bucket, bucket),  # checked against BUCKETS above
         rubric=rubric,
+        origin=cast(Origin, origin),  # checked against ORIGINS above
     )
 
 

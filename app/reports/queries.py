@@ -50,6 +50,7 @@ from app.comparisons.callscope import (
     fetch,
     length_class,
     observation_sums,
+    of_origin,
     scope,
     tagged,
 )
@@ -155,6 +156,7 @@ def stored_observations(
         conditions.append(stored.last_at < filters.until)
     if filters.protocol is not None:
         conditions.append(stored.protocol == filters.protocol)
+    conditions.extend(of_origin(stored.origin, filters.origin))
     conditions.extend(tagged(stored.comparison_id, filters.tags))
     columns = [stored.__table__.c[name] for name in OBSERVATION_COLUMNS]
     if not with_straddling:

@@ -16,7 +16,7 @@ from sqlalchemy import BigInteger, Row, cast, false, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import callscope
-from app.comparisons.callscope import CALL_COUNTS, ReportFilters
+from app.comparisons.callscope import CALL_COUNTS, ReportFilters, of_origin
 from app.jobs.rollups import CallRollup, CallTagRollup
 from app.reports import queries
 from app.reports.series import bucket_start
@@ -56,7 +56,7 @@ async def rolled_up(
     """`call_rollup` summed over the hours [first, end) (with one tag in the filters,
     `call_tag_rollup` under that tag), in the cube's layout: per judge, version, placebo,
     error kind and label pair for the sections (no bucket); per judge, version and bucket off
-    placebo for the series."""
+    placebo for the series; of the filters' origin (both, summed, for `all`)."""
     r: Any = CallRollup if not filters.tags else CallTagRollup
     # A bucket is its first hour's number (`series.bucket_start`): integers file cheaply.
     bucket = r.hour if filters.bucket == "hour" else r.hour // 24 * 24
@@ -71,6 +71,7 @@ async def rolled_up(
     ]
     grouped = [r.judge, r.version, bucket] if series else [*keys[:3], r.error_kind, r.label_pair]
     conditions = [r.hour >= first, *([r.placebo.is_(False)] if series else [])]
+    conditions += of_origin(r.origin, filters.origin)
     if filters.tags:
         ((key, value),) = filters.tags
         conditions += [r.tag_key == key, r.tag_value == value]

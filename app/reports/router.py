@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from app.comparisons.callscope import Bucket
+from app.comparisons.callscope import Bucket, Origin
 from app.deps import KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.params import JudgeParam, MomentParam, TagParams
 from app.reports.bias import build_report
@@ -34,11 +34,24 @@ async def get_bias_report(
     protocol: Annotated[str | None, Query(max_length=16)] = None,
     bucket: Bucket = "day",
     rubric: Annotated[str | None, Query(max_length=64)] = None,
+    origin: Annotated[
+        Origin,
+        Query(description="whose comparisons: callers' `traffic`, drift `canary` runs, or `all`"),
+    ] = "traffic",
 ) -> BiasReport:
     """Position, consistency, label, placebo, length, self-preference, human agreement,
     confidence and reviewer calibration per judge, with time series."""
     filters = report_filters(
-        judge, judge_version, since, until, tag, protocol, bucket, rubric, keeper=keeper
+        judge,
+        judge_version,
+        since,
+        until,
+        tag,
+        protocol,
+        bucket,
+        rubric,
+        keeper=keeper,
+        origin=origin,
     )
     await check_known_judge(session, filters)
     return await build_report(session, filters, settings)

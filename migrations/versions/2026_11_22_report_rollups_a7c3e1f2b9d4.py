@@ -95,7 +95,7 @@ def upgrade() -> None:
     )
     # Existing calls are folded in once; from here on every write folds its own.
     bind = op.get_bind()
-    for statement in rebuild_statements(bind.dialect.name):
+    for statement in rebuild_statements(bind.dialect.name, origin=False):
         bind.execute(statement)
 
 

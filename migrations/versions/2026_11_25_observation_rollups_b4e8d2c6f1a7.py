@@ -121,7 +121,7 @@ def upgrade() -> None:
     )
     # Existing observations and calls are counted once; from here on every fold does its own.
     bind = op.get_bind()
-    for statement in rebuild_moved_statements(bind.dialect.name):
+    for statement in rebuild_moved_statements(bind.dialect.name, origin=False):
         bind.execute(statement)
 
 

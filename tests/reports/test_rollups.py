@@ -1,5 +1,6 @@
 """The report's rollups: folded as calls are written, they give the report that regrouping every
-call gives, for any window, filter and backend; purges and concurrent writers keep them exact."""
+call gives, for any window, filter, origin and backend; purges and concurrent writers keep them
+exact. The traffic mixes callers' comparisons with drift canaries' (`origin`)."""
 
 from __future__ import annotations
 
@@ -69,16 +70,41 @@ WINDOWS: list[dict[str, Any]] = [
         "tags": (("team", "b"),),
     },
     {"since": BASE_TIME + timedelta(minutes=50), "tags": (("team", "a"), ("env", "dev"))},
+    # The canaries' comparisons alone, and both origins together.
+    {"since": BASE_TIME + timedelta(hours=5, minutes=13, seconds=7), "origin": "canary"},
+    {
+        "since": BASE_TIME + timedelta(hours=5, minutes=13),
+        "until": BASE_TIME + timedelta(hours=30, minutes=41),
+        "bucket": "hour",
+        "origin": "canary",
+    },
+    {"since": BASE_TIME + timedelta(minutes=50), "tags": (("team", "a"),), "origin": "canary"},
+    {
+        "since": BASE_TIME + timedelta(hours=2, minutes=30),
+        "until": BASE_TIME + timedelta(hours=40, minutes=5),
+        "origin": "all",
+    },
+    {"since": BASE_TIME + timedelta(minutes=50), "protocol": "swap", "origin": "all"},
 ]
+
+
+def with_origins(data: StoredData, seed: int, canary_share: float = 0.3) -> StoredData:
+    """Every comparison's origin: a random share of them drift canaries', the rest traffic."""
+    rng = random.Random(seed)
+    for comparison in data.comparisons:
+        comparison["origin"] = "canary" if rng.random() < canary_share else "traffic"
+    return data
 
 
 @pytest.fixture(scope="module")
 def traffic() -> StoredData:
-    """The oracle's random traffic, its calls spread over up to an hour after their comparison
+    """The oracle's random traffic (three in ten comparisons a canary's), its calls spread over
+    up to an hour after their comparison
     so that comparisons straddle hours and window edges, and one call in 20 up to 9 hours
     later (a comparison resumed much later: found through the long-span index)."""
     data = StoredData()
     generate(data, comparisons=300, seed=11)
+    with_origins(data, seed=17)
     rng = random.Random(5)
     for call in data.calls:
         late = rng.randint(0, 9 * 3600) if rng.random() < 0.05 else rng.randint(0, 3600)
@@ -170,7 +196,9 @@ async def test_the_report_from_rollups_equals_regrouping_the_calls(
 ) -> None:
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
     await insert_in_pieces(url, traffic, one_by_one=writer == "one_by_one")
-    assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)
+    stored = await rollup_rows(url)
+    assert stored == await rollup_rows(url, rebuilt=True)
+    assert origins_in(stored) == {name: {"traffic", "canary"} for name in stored}
     shown: set[str] = set()
     for window in WINDOWS:
         from_rollups, from_calls = await report_pair(url, **window)
@@ -181,6 +209,23 @@ async def test_the_report_from_rollups_equals_regrouping_the_calls(
         shown |= sections_with_data(from_calls)
     # Every section the rollups feed was compared with data in it, not only as empty sections.
     assert shown == {"pairs", "length", "spearman", "self_preference", "hourly_series"}
+
+
+def origins_in(rows: dict[str, list[Any]]) -> dict[str, set[str]]:
+    """The origins each rollup holds rows of (every rollup row carries one)."""
+    tables = {
+        "cube": CallRollup,
+        "tag_cube": CallTagRollup,
+        "observations": JudgeObservation,
+        "observation_rollup": ObservationRollup,
+        "length_rollup": LengthRollup,
+    }
+    found = {}
+    for name, table in tables.items():
+        names = OBSERVATION_COLUMNS if table is JudgeObservation else table.__table__.c.keys()
+        at = list(names).index("origin")
+        found[name] = {row[at] for row in rows[name]}
+    return found
 
 
 def sections_with_data(report: dict[str, Any]) -> set[str]:
@@ -300,7 +345,8 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
     await engine.dispose()
     stored = await rollup_rows(clean_pg)
     assert stored == await rollup_rows(clean_pg, rebuilt=True)
-    assert sum(row[7] for row in stored["cube"]) == len(calls)  # the `calls` column
+    calls_column = list(CallRollup.__table__.c.keys()).index("calls")
+    assert sum(row[calls_column] for row in stored["cube"]) == len(calls)
     assert len(stored["observations"]) == 400
 
 
