@@ -35,9 +35,11 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.callscope import (
+    DECISIVE,
     MAX_OBSERVATIONS,
     PARSED_DESIGN,
     ReportFilters,
+    bucket_of,
     calls_query,
     fetch,
     scope,
@@ -282,4 +284,122 @@ async def confidence_cube(session: AsyncSession, filters: ReportFilters) -> list
     query = query.join(gold, gold.c.comparison_id == _call.comparison_id)
     return await fetch(
         session, query.group_by(_call.judge_name, _call.confidence_source, literal_column("decile"))
+    )
+
+
+# The human baseline and the series' accuracy (issue 22). Added after the functions above and
+# leaving them unchanged: the report's other label counts keep their own statements.
+
+
+def longer_side() -> ColumnElement[Any]:
+    """'A' or 'B', the comparison's longer response; NULL when the lengths are equal."""
+    return case(
+        (Comparison.len_a > Comparison.len_b, "A"),
+        (Comparison.len_b > Comparison.len_a, "B"),
+        else_=null(),
+    )
+
+
+def display_orders() -> Subquery:
+    """Per labelled comparison, over its labels (each labeler's latest): those with a known
+    display order (`ordered`), those of them with a decisive winner (`h_n`) and those that
+    picked the response shown first (`h_first`)."""
+    known = Label.shown_first.is_not(None)
+    return (
+        select(
+            Label.comparison_id.label("comparison_id"),
+            func.count().filter(known).label("ordered"),
+            func.count().filter(known, Label.winner.in_(("A", "B"))).label("h_n"),
+            func.count().filter(known, Label.winner == Label.shown_first).label("h_first"),
+        )
+        .group_by(Label.comparison_id)
+        .subquery("orders")
+    )
+
+
+def baseline_observations(filters: ReportFilters) -> Subquery:
+    """One row per (judge, gold-labelled comparison) in scope: the judge's decisive design calls
+    `j_n`, those that picked the first slot `j_first` and the longer response `j_longer`, the
+    longer side, the gold, the labels' display-order counts and the last label's time."""
+    gold, orders, longer = gold_labels(), display_orders(), longer_side()
+    order_columns = [func.coalesce(orders.c[name], 0) for name in ("ordered", "h_n", "h_first")]
+    return (
+        calls_query(
+            _call.judge_name.label("judge"),
+            _call.comparison_id.label("comparison_id"),
+            func.count().filter(DECISIVE).label("j_n"),
+            func.count().filter(DECISIVE, _call.pick == "first").label("j_first"),
+            func.count().filter(DECISIVE, _call.mapped_winner == longer).label("j_longer"),
+            func.max(longer).label("longer"),
+            gold.c.gold,
+            gold.c.labelled_at,
+            *[
+                column.label(name)
+                for column, name in zip(order_columns, ("ordered", "h_n", "h_first"), strict=True)
+            ],
+            conditions=[*scope(filters), gold.c.gold.is_not(None)],
+        )
+        .join(gold, gold.c.comparison_id == _call.comparison_id)
+        .outerjoin(orders, orders.c.comparison_id == _call.comparison_id)
+        .group_by(
+            _call.judge_name, _call.comparison_id, gold.c.gold, gold.c.labelled_at, *order_columns
+        )
+        .subquery("baseline")
+    )
+
+
+async def baseline_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge: gold-labelled comparisons with a decisive design call of the judge, by
+    (`j_n`, `j_first`, `j_longer`, longer side, gold, any label with a known order, `h_n`,
+    `h_first`, among the MAX_OBSERVATIONS most recent by label time) -> `rows`."""
+    obs = baseline_observations(filters)
+    rank = func.row_number().over(
+        partition_by=obs.c.judge, order_by=[obs.c.labelled_at.desc(), obs.c.comparison_id.desc()]
+    )
+    ranked = (
+        select(
+            *[obs.c[name] for name in ("judge", "j_n", "j_first", "j_longer", "longer", "gold")],
+            (obs.c.ordered > 0).label("ordered"),
+            obs.c.h_n,
+            obs.c.h_first,
+            (rank <= MAX_OBSERVATIONS).label("kept"),
+        )
+        .where(obs.c.j_n > 0)
+        .subquery("ranked")
+    )
+    keys = list(ranked.c)
+    return await fetch(session, select(*keys, func.count().label("rows")).group_by(*keys))
+
+
+async def accuracy_by_bucket(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge and bucket (of the judge's first call on the comparison, as the series files
+    swap pairs) over gold-labelled comparisons: comparisons, parsed design calls `n`, those
+    matching the gold `k`, comparisons with a result `verdicts` and right ones `correct`."""
+    gold = gold_labels()
+    per = (
+        calls_query(
+            _call.judge_name.label("judge"),
+            func.min(_call.started_at).label("first_at"),
+            func.count().filter(PARSED_DESIGN).label("n"),
+            func.count().filter(PARSED_DESIGN, _call.mapped_winner == gold.c.gold).label("k"),
+            func.max(judge_winner(session)).label("verdict"),
+            gold.c.gold,
+            conditions=[*scope(filters), gold.c.gold.is_not(None)],
+        )
+        .join(gold, gold.c.comparison_id == _call.comparison_id)
+        .group_by(_call.judge_name, _call.comparison_id, gold.c.gold)
+        .subquery("per_comparison")
+    )
+    bucket = bucket_of(session, per.c.first_at, filters.bucket).label("bucket")
+    return await fetch(
+        session,
+        select(
+            per.c.judge,
+            bucket,
+            func.count().label("comparisons"),
+            func.sum(per.c.n).label("n"),
+            func.sum(per.c.k).label("k"),
+            func.count().filter(per.c.verdict.is_not(None)).label("verdicts"),
+            func.count().filter(per.c.verdict == per.c.gold).label("correct"),
+        ).group_by(per.c.judge, literal_column("bucket")),
     )

@@ -1,4 +1,5 @@
-"""The report's label sections: `human_agreement` and `confidence` per judge, `panel`, `escalate`.
+"""The report's label sections: `human_agreement`, `confidence` and `human_baseline` (built in
+`app.labels.baseline`) per judge, `panel`, `escalate`.
 
 SQL counts from `app.labels.queries`, finished here (STATISTICS.md "Judge-human agreement",
 "Confidence calibration"). Decisions where the spec leaves room:
@@ -29,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import stats
 from app.comparisons.callscope import ReportFilters, prepare
 from app.labels import queries
+from app.labels.baseline import human_baseline
 from app.labels.schemas import (
     ConfidenceSection,
     HumanAgreementSection,
@@ -54,6 +56,7 @@ class LabelData:
     verdicts: Counter[tuple[str, str]] = field(default_factory=Counter)  # (verdict, gold)
     labels: Counter[str] = field(default_factory=Counter)
     confidence: dict[str, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    baseline: list[Any] = field(default_factory=list)  # rows of `queries.baseline_table`
 
     def add_labels(self, row: Any) -> None:
         """File one row of `queries.label_table`."""
@@ -198,20 +201,25 @@ async def collect(session: AsyncSession, filters: ReportFilters) -> dict[str | N
     for row in await queries.confidence_cube(session, filters):
         if row.source is not None:
             data[row.judge].confidence[row.source].append(row)
+    for row in await queries.baseline_table(session, filters):
+        data[row.judge].baseline.append(row)
     return data
 
 
 async def label_sections(
     session: AsyncSession, filters: ReportFilters, judges: Iterable[str] = ()
 ) -> LabelSections:
-    """`human_agreement` and `confidence` of every judge with labelled data in scope (and of
-    each of `judges`, empty when it has none), `panel.human_agreement`, and `escalate` flags."""
+    """`human_agreement`, `confidence` and `human_baseline` of every judge with labelled data in
+    scope (and of each of `judges`, empty when it has none), `panel.human_agreement`, and
+    `escalate` flags."""
     await prepare(session)
     data = await collect(session, filters)
     names = sorted({name for name in data if name is not None} | set(judges))
     by_judge = {
         name: JudgeLabelSections(
-            human_agreement=human_agreement(data[name]), confidence=confidence(data[name])
+            human_agreement=human_agreement(data[name]),
+            confidence=confidence(data[name]),
+            human_baseline=human_baseline(data[name].baseline, data[name].verdicts),
         )
         for name in names
     }

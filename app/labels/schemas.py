@@ -10,6 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from app.fields import check_text
 
 Winner = Literal["A", "B", "tie"]
+Side = Literal["A", "B"]
 Interval = tuple[float, float]
 # A Wilson CI over calls, as the report's other call rates have (DECISIONS.md says why).
 CallLevelCI = Annotated[
@@ -44,6 +45,11 @@ class LabelIn(BaseModel):
     from_queue: bool = Field(
         False, description="the comparison came from GET /v1/labeling-queue (a random draw)"
     )
+    shown_first: Side | None = Field(
+        None,
+        description="the response the labeler saw first, when the client knows: the humans' own "
+        "first-slot rate counts only labels whose display order is known",
+    )
 
 
 class GoldRead(BaseModel):
@@ -62,6 +68,7 @@ class LabelRead(BaseModel):
     labeler: str
     winner: Winner
     from_queue: bool
+    shown_first: Side | None = Field(None, description="null when the client did not say")
     created_at: datetime
     updated_at: datetime
     gold: GoldRead
@@ -172,11 +179,84 @@ class ConfidenceSection(BaseModel):
     reason: Reason | None
 
 
+BaselineReason = Literal["insufficient_data", "no_display_order"]
+
+
+class LengthBaseline(BaseModel):
+    """Longer-response preference of the judge against the humans on the same comparisons:
+    gold comparisons with unequal lengths, a decisive gold and a decisive call of the judge."""
+
+    n: int = Field(description="comparisons (the tier's unit)")
+    human_longer_rate: float | None = Field(description="share whose gold is the longer response")
+    human_longer_rate_ci95: Interval | None = Field(description="Wilson")
+    judge_longer_rate: float | None = Field(
+        description="mean over the comparisons of the share of the judge's decisive design calls "
+        "that picked the longer response"
+    )
+    judge_longer_rate_ci95: Interval | None = Field(
+        description="percentile bootstrap over comparisons"
+    )
+    excess_longer: float | None = Field(
+        description="mean over the comparisons of (judge's share − human's 0/1): "
+        "judge_longer_rate − human_longer_rate"
+    )
+    excess_longer_ci95: Interval | None = Field(
+        description="percentile bootstrap over comparisons (1,000 resamples, seed 0)"
+    )
+    sampled: bool = Field(description="the bootstraps used only the most recent n_used comparisons")
+    n_used: int
+    tier: Tier
+    reason: Reason | None
+
+
+class PositionBaseline(BaseModel):
+    """First-slot preference of the judge against the humans' own on the same comparisons:
+    gold comparisons with a decisive call of the judge and a decisive label whose display order
+    the client gave (`shown_first`)."""
+
+    n: int = Field(description="comparisons (the tier's unit)")
+    human_labels: int = Field(description="decisive labels with a known display order")
+    human_first_rate: float | None = Field(
+        description="share of those labels that picked the response shown first"
+    )
+    human_first_rate_ci95: Interval | None = Field(description="Wilson over the labels")
+    judge_calls: int = Field(description="the judge's decisive design calls")
+    judge_first_pick_rate: float | None
+    judge_first_pick_rate_ci95: CallLevelCI = None
+    excess_first: float | None = Field(
+        description="mean over the comparisons of (judge's first-pick share − humans' first-slot "
+        "share); not the difference of the pooled rates, which weigh calls and labels"
+    )
+    excess_first_ci95: Interval | None = Field(
+        description="percentile bootstrap over comparisons (1,000 resamples, seed 0)"
+    )
+    sampled: bool = Field(description="the bootstrap used only the most recent n_used comparisons")
+    n_used: int
+    tier: Tier
+    reason: BaselineReason | None = Field(
+        description="`no_display_order` when no label on the judge's gold comparisons says "
+        "which response was shown first"
+    )
+
+
+class HumanBaselineSection(BaseModel):
+    """The judge's length and position preferences measured against what the labelers
+    preferred on the same comparisons, and its verdicts against the gold classes."""
+
+    length: LengthBaseline
+    position: PositionBaseline
+    confusion: dict[Winner, dict[Winner, int]] = Field(
+        description="gold class -> the judge's verdict -> comparisons (counts at every tier)"
+    )
+    n_verdicts: int = Field(description="gold-labelled comparisons with a result of the judge")
+
+
 class JudgeLabelSections(BaseModel):
     """One judge's label-based sections."""
 
     human_agreement: HumanAgreementSection
     confidence: ConfidenceSection
+    human_baseline: HumanBaselineSection
 
 
 class PanelLabelSections(BaseModel):

@@ -38,6 +38,7 @@ def upsert(session: AsyncSession, comparison_id: str, body: LabelIn) -> Insert:
         labeler=body.labeler,
         winner=body.winner,
         from_queue=body.from_queue,
+        shown_first=body.shown_first,
         created_at=now,
         updated_at=now,
     )
@@ -46,6 +47,8 @@ def upsert(session: AsyncSession, comparison_id: str, body: LabelIn) -> Insert:
         set_={
             "winner": statement.excluded.winner,
             "from_queue": statement.excluded.from_queue,
+            # The new label's own display order, unknown (NULL) when its client did not say.
+            "shown_first": statement.excluded.shown_first,
             "updated_at": statement.excluded.updated_at,
         },
     ).returning(Label.created_at, Label.updated_at)
@@ -75,7 +78,7 @@ async def create_label(
     await session.commit()
     label = LabelRead(
         comparison_id=comparison_id,
-        **values_of(body, "labeler", "winner", "from_queue"),
+        **values_of(body, "labeler", "winner", "from_queue", "shown_first"),
         **values_of(stored, "created_at", "updated_at"),
         gold=gold_read(gold),
     )

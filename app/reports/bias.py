@@ -37,6 +37,7 @@ from app import stats
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters, prepare
 from app.config import Settings
 from app.db import values_of
+from app.labels.queries import accuracy_by_bucket
 from app.labels.report import label_sections
 from app.reports import queries
 from app.reports.observation_rollups import observation_parts as observation_parts_from_rollups
@@ -563,8 +564,10 @@ async def build_report(
     for report in reports:
         sections = labels.by_judge[report.judge]
         report.human_agreement, report.confidence = sections.human_agreement, sections.confidence
+        report.human_baseline = sections.human_baseline
         report.flags = [*flags_of(report, settings), *labels.flags.get(report.judge, [])]
     scoring = await scoring_sections(session, scoring_filters(filters), settings.reviewer_margin)
+    accuracy = await accuracy_by_bucket(session, filters)
     return BiasReport(
         generated_at=datetime.now(UTC),
         filters=filters_read(filters),
@@ -573,7 +576,9 @@ async def build_report(
         reviewers=scoring.reviewers,
         position_score=scoring.position_score,
         length_score=scoring.length_score,
-        series=build_series(series_calls, bucket_rows, filters.bucket, models.by_bucket),
+        series=build_series(
+            series_calls, bucket_rows, filters.bucket, models.by_bucket, accuracy_rows=accuracy
+        ),
     )
 
 

@@ -12,7 +12,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.labels.schemas import ConfidenceSection, HumanAgreementSection, PanelLabelSections
+from app.labels.schemas import (
+    CallLevelCI,
+    ConfidenceSection,
+    HumanAgreementSection,
+    HumanBaselineSection,
+    PanelLabelSections,
+)
 from app.scoring.schemas import LengthScoreSection, PositionScoreSection, ReviewerRead
 
 Interval = tuple[float, float]
@@ -198,6 +204,7 @@ class JudgeReport(BaseModel):
     self_preference: SelfPreferenceSection
     human_agreement: HumanAgreementSection | None = None
     confidence: ConfidenceSection | None = None
+    human_baseline: HumanBaselineSection | None = None
     flags: list[Flag]
 
 
@@ -236,6 +243,24 @@ class SeriesPoint(BaseModel):
     failure_rate: float | None
     failure_rate_ci95: Interval | None = None
     tier: Tier
+    # Judge-human accuracy (STATISTICS.md "Judge-human agreement") on the bucket's gold-labelled
+    # comparisons, each filed in the bucket of the judge's first call on it.
+    gold_comparisons: int = Field(0, description="gold-labelled comparisons (the tier's unit)")
+    gold_calls: int = Field(0, description="parsed design calls on them")
+    call_accuracy: float | None = Field(
+        None, description="calls whose mapped winner equals the gold / gold_calls"
+    )
+    call_accuracy_ci95: CallLevelCI = None
+    gold_verdicts: int = Field(0, description="gold-labelled comparisons with a result")
+    verdict_accuracy: float | None = Field(
+        None, description="the judge's verdict equals the gold / gold_verdicts"
+    )
+    verdict_accuracy_ci95: Interval | None = Field(None, description="Wilson")
+    human_agreement_tier: Tier = Field(
+        "insufficient",
+        description="by gold_comparisons (labelled comparisons); the accuracies are null below "
+        "preliminary",
+    )
 
 
 class BiasReport(BaseModel):

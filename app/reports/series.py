@@ -5,10 +5,14 @@ tier `preliminary`: a judge's day is shown hour by hour when every hour of it wi
 decisive calls, otherwise as one `day` row. Rows never overlap, so the series adds up to the
 judge's totals. A swap pair belongs to the bucket of its first call.
 
-Every rate has its Wilson CI (`<rate>_ci95`), shown with the rate. Provider models are marked
-like versions: `provider_model_changed` when the bucket's models differ from those of the judge's
-last bucket that reported any, or when it holds several; a bucket whose provider reported no
-model changes nothing.
+Every rate has its Wilson CI (`<rate>_ci95`), shown with the rate. Judge-human accuracy
+(`call_accuracy`, `verdict_accuracy`) counts the gold-labelled comparisons filed in the bucket of
+the judge's first call on them, and is shown where they reach tier `preliminary`
+(`human_agreement_tier`, labelled comparisons); a folded day sums its hours' counts.
+
+Provider models are marked like versions: `provider_model_changed` when the bucket's models
+differ from those of the judge's last bucket that reported any, or when it holds several; a
+bucket whose provider reported no model changes nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from app.comparisons.callscope import Bucket
 from app.reports.schemas import SeriesPoint
 
 _CALL_COUNTS = ("calls", "failed", "design_parsed", "decisive", "first", "design_ties")
+# `accuracy_by_bucket`'s columns, filed as counts named `gold_<column>`.
+_GOLD_COUNTS = ("comparisons", "n", "k", "verdicts", "correct")
 Key = tuple[str, datetime]  # (judge, bucket start)
 ModelsByBucket = dict[Key, set[str]]  # provider models per (judge, day or hour start)
 
@@ -78,6 +84,30 @@ def cells(call_rows: Iterable[Any], bucket_rows: Iterable[Any]) -> dict[Key, Cel
         cell.versions |= versions.get((judge, bucket), set())
         cell.counts.update(dict(zip((*_CALL_COUNTS, "pairs", "consistent"), total, strict=False)))
     return table
+
+
+def add_accuracy(table: dict[Key, Cell], accuracy_rows: Iterable[Any]) -> None:
+    """File the gold-labelled comparisons' counts per (judge, bucket) beside the calls'."""
+    for row in accuracy_rows:
+        counts = table.setdefault((row.judge, bucket_start(row.bucket)), Cell()).counts
+        counts.update({f"gold_{name}": int(getattr(row, name) or 0) for name in _GOLD_COUNTS})
+
+
+def accuracy_fields(c: Counter[str]) -> dict[str, Any]:
+    """The point's judge-human accuracy, withheld below tier preliminary."""
+    level = stats.tier("labelled", c["gold_comparisons"])
+    shown = level != "insufficient"
+    n, k, verdicts, correct = (c[f"gold_{name}"] for name in ("n", "k", "verdicts", "correct"))
+    return {
+        "gold_comparisons": c["gold_comparisons"],
+        "gold_calls": n,
+        "call_accuracy": k / n if shown and n else None,
+        "call_accuracy_ci95": _ci(k, n, shown),
+        "gold_verdicts": verdicts,
+        "verdict_accuracy": correct / verdicts if shown and verdicts else None,
+        "verdict_accuracy_ci95": _ci(correct, verdicts, shown),
+        "human_agreement_tier": level,
+    }
 
 
 def fold_sparse_hours(hours: dict[Key, Cell]) -> dict[tuple[str, datetime, Bucket], Cell]:
@@ -142,6 +172,7 @@ def point(
         failure_rate=c["failed"] / c["calls"] if c["calls"] else None,
         failure_rate_ci95=stats.wilson_ci(c["failed"], c["calls"]),
         tier=level,
+        **accuracy_fields(c),
     )
 
 
@@ -160,11 +191,13 @@ def build_series(
     bucket_rows: Iterable[Any],
     bucket: Bucket,
     models: ModelsByBucket | None = None,
+    accuracy_rows: Iterable[Any] = (),
 ) -> list[SeriesPoint]:
     """Series points in time order; a bucket is marked when the judge's versions, or the models
-    its provider reported, changed."""
+    its provider reported, changed. `accuracy_rows` are `labels.queries.accuracy_by_bucket`'s."""
     models = models or {}
     table = cells(call_rows, bucket_rows)
+    add_accuracy(table, accuracy_rows)
     keyed = (
         fold_sparse_hours(table)
         if bucket == "hour"
