@@ -75,6 +75,8 @@ class Settings(BaseSettings):
 
     # Operations.
     sweep_interval_s: float = 60.0
+    # How often each process settles finished canary runs and starts due ones (0: never).
+    canary_tick_s: float = Field(default=30.0, ge=0)
     # A live request may still be writing just past its deadline; the sweeper leaves it this long.
     sweep_grace_s: float = 10.0
     key_cache_ttl_s: float = 30.0

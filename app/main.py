@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from app.auth.hosts import LoopbackHostsOnly
 from app.batches.router import router as batches_router
+from app.canaries.router import router as canaries_router
 from app.comparisons.router import router as comparisons_router
 from app.config import Settings, get_settings
 from app.dashboard.router import router as dashboard_router
@@ -33,6 +34,7 @@ ROUTERS = (
     reports_router,
     leaderboard_router,
     batches_router,
+    canaries_router,
     labels_router,
     metrics_router,
     dashboard_router,

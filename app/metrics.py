@@ -28,6 +28,7 @@ from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     ProcessCollector,
     generate_latest,
@@ -47,6 +48,13 @@ def counter(name: str, documentation: str, labels: list[str]) -> Counter:
     return Counter(name, documentation, labels, registry=REGISTRY)
 
 
+CANARY_DRIFT = Gauge(
+    "fairpair_canary_drift",
+    "1 when the judge's latest settled run of the canary flagged drift, else 0 (every process "
+    "publishes the same value from the database: aggregate with max).",
+    ["judge", "canary"],
+    registry=REGISTRY,
+)
 JUDGE_CALLS = counter(
     "fairpair_judge_calls",
     "Judge calls by outcome (parsed or failed) and error kind.",

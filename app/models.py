@@ -2,6 +2,7 @@
 
 from app.auth.models import ApiKey
 from app.batches.models import Batch, BatchItem  # noqa: F401 (registers the tables)
+from app.canaries.models import Canary  # noqa: F401 (registers the canaries' tables)
 from app.comparisons import rollups  # noqa: F401 (folds stored calls into the rollups)
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.db import Base

@@ -18,6 +18,7 @@ from app.batches.ratelimit import shared_limiters
 from app.batches.reconciler import run_reconciler
 from app.batches.runner import ItemRunner
 from app.batches.worker import process_name
+from app.canaries.scheduler import run_canary_scheduler
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.fields import LIMITS
@@ -56,7 +57,10 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
     )
     log.info("worker_started", name=name, concurrency=concurrency)
     try:
-        async with run_reconciler(sessionmaker, queue, settings):
+        async with (
+            run_reconciler(sessionmaker, queue, settings),
+            run_canary_scheduler(services, queue),
+        ):
             await receiver.listen(stop)
             released = await runner.drain(0)
             await queue.enqueue(released)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import aclosing
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import structlog
 from redis.asyncio import Redis
@@ -21,6 +21,7 @@ from taskiq.message import TaskiqMessage
 from taskiq_redis import RedisStreamBroker
 
 from app.config import Settings
+from app.deps import from_state
 
 log = structlog.get_logger()
 TASK_NAME = "fairpair.batches.run_item"
@@ -48,6 +49,10 @@ class ItemQueue(Protocol):
     async def backlog(self) -> int | None:
         """Messages sent but not yet handed to a runner; None when it cannot tell."""
         ...
+
+
+# The process's queue, as routes receive it (made in the lifespan).
+BatchQueueDep = Annotated[ItemQueue, from_state("batch_queue")]
 
 
 def register(broker: AsyncBroker, run_item: RunItem) -> None:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Response
 
 from app.auth.keys import Principal
 from app.batches import queries, service
-from app.batches.queue import ItemQueue
+from app.batches.queue import BatchQueueDep, ItemQueue
 from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatus
 from app.deps import (
     CompareKey,
@@ -19,14 +19,12 @@ from app.deps import (
     SessionmakerDep,
     SettingsDep,
     authenticate,
-    from_state,
 )
 from app.errors import ServiceUnavailable
 from app.judges.registry import RegistryDep
 
 router = APIRouter(tags=["batches"])
 QUEUE_PROBE_S = 1.0
-BatchQueueDep = Annotated[ItemQueue, from_state("batch_queue")]
 # Any string, as `/v1/comparisons/{id}` takes it: an id that names no batch is 404, whatever it
 # looks like (a pattern here made a malformed id 422 on batches and 404 on comparisons).
 BatchId = Annotated[str, Path(description="the batch's id")]

@@ -1,0 +1,204 @@
+"""Drift canaries through the API: a frozen set of 200 gold-labelled comparisons, run as batches of
+`canary` comparisons, re-run automatically when the judge changes, with paired drift tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import insert, select, update
+
+from app.canaries.models import Canary, CanaryRun
+from app.comparisons.models import Comparison, JudgeCall
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.metrics import CANARY_DRIFT
+from tests.canaries.support import JUDGE, TAG, Served, close, judge_body, serve, store_labelled
+from tests.support.rows import call_row, comparison_row
+
+ITEMS = 200
+
+
+@pytest.fixture
+async def served(
+    settings_factory: Callable[..., Settings], admin: dict[str, str]
+) -> AsyncIterator[Served]:
+    app = await serve(settings_factory, admin)
+    await app.post("/v1/judges", judge_body({}), status=201)
+    yield app
+    await close(app)
+
+
+def result_of(run: dict[str, Any], judge: str = JUDGE) -> dict[str, Any]:
+    return dict(next(r for r in run["results"] if r["judge"] == judge))
+
+
+async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
+    served: Served, clean_pg: str
+) -> None:
+    ids = await store_labelled(served, ITEMS)
+    canary = await served.post(
+        "/v1/canaries", {"name": "gold200", "judges": [JUDGE], "tag": TAG, "limit": 500}, 201
+    )
+    assert canary["item_count"] == ITEMS and canary["gold_count"] == ITEMS
+    assert canary["last_run"] is None
+
+    first = await served.post("/v1/canaries/gold200/runs", None, 202)
+    assert first["number"] == 1 and first["trigger"] == "manual"
+    run1 = result_of(await served.settled("gold200", 1))
+    assert run1["figures"]["n_items"] == ITEMS
+    assert run1["figures"]["call_accuracy"]["n"] == 2 * ITEMS
+    assert run1["figures"]["call_accuracy"]["value"] > 0.75
+    assert run1["previous_run"] is None and run1["drift"] is None
+
+    # The run's comparisons are stored as `canary`, apart from the traffic they copy.
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        origins = {
+            key: value
+            for key, value in await session.execute(
+                select(Comparison.origin, Comparison.id).where(
+                    Comparison.id.in_(ids[:1]) | (Comparison.origin == "canary")
+                )
+            )
+        }
+    assert set(origins) == {"traffic", "canary"}
+
+    # The judge changes: a position bias that a fair judge does not have. The next tick sees the
+    # new version and claims one run of that judge, however many processes tick at once.
+    patch = await served.http.patch(
+        f"/v1/judges/{JUDGE}",
+        json={"sim": {"beta": 2.0, "seed": 7, "position_bias": 1.5}},
+        headers=served.admin,
+    )
+    assert patch.status_code == 200, patch.text
+    await asyncio.gather(served.tick(), served.tick(), served.tick())
+    runs = (await served.get("/v1/canaries/gold200/runs"))["items"]
+    assert [(r["number"], r["trigger"]) for r in runs] == [(2, "version"), (1, "manual")]
+
+    run2 = result_of(await served.settled("gold200", 2))
+    assert run2["previous_run"] == 1 and run2["items_compared"] == ITEMS
+    tests = {t["name"]: t for t in run2["tests"]}
+    assert tests["first_pick_rate"]["significant"], tests
+    assert tests["first_pick_rate"]["difference"] > 0.05
+    assert run2["drift"] is True
+
+    await served.tick()  # publishes the gauge from the database
+    assert CANARY_DRIFT.labels(judge=JUDGE, canary="gold200")._value.get() == 1
+    await engine.dispose()
+
+
+async def test_an_unchanged_judge_rarely_drifts_over_20_runs(served: Served) -> None:
+    """20 runs of the same judge (its seed changes, its knobs do not): 19 paired comparisons at a
+    5% family-wise level each. Bound: at most 3 drift flags (P(≥4 of 19 at 5%) ≈ 1.3%, and the
+    runs are seeded, so the outcome is fixed, not flaky)."""
+    await store_labelled(served, ITEMS, seed=3)
+    await served.post("/v1/canaries", {"name": "steady", "judges": [JUDGE], "tag": TAG}, 201)
+    flags = []
+    for number in range(1, 21):
+        # A new seed per run: the judge answers anew, as a real judge's sampling does.
+        body = {"sim": {"beta": 2.0, "seed": 100 + number}}
+        response = await served.http.patch(f"/v1/judges/{JUDGE}", json=body, headers=served.admin)
+        assert response.status_code == 200
+        await served.post("/v1/canaries/steady/runs", None, 202)
+        run = result_of(await served.settled("steady", number))
+        if number > 1:
+            flags.append(run["drift"])
+    assert len(flags) == 19 and sum(flags) <= 3, flags
+
+
+async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
+    served: Served, clean_pg: str
+) -> None:
+    await store_labelled(served, 30, seed=5)
+    await served.post("/v1/canaries", {"name": "models", "judges": [JUDGE], "tag": TAG}, 201)
+    engine = create_engine(clean_pg)
+    sessionmaker = create_sessionmaker(engine)
+
+    async def call_with_model(model: str, at: datetime) -> None:
+        async with sessionmaker() as session:
+            cid = f"model-{model}-{at.timestamp()}"
+            await session.execute(insert(Comparison), [comparison_row(cid, at)])
+            row = {**call_row(cid, 0), "judge_name": JUDGE, "started_at": at, "finished_at": at}
+            await session.execute(insert(JudgeCall), [{**row, "provider_model": model}])
+            await session.commit()
+
+    # The sim's calls report its model; a call with another one is a new model, seen once.
+    now = datetime.now(UTC)
+    await served.tick()
+    await call_with_model("sim-2026-06", now + timedelta(seconds=1))
+    await asyncio.gather(served.tick(), served.tick())
+    await served.tick()
+    async with sessionmaker() as session:
+        triggers = list(await session.execute(select(CanaryRun.trigger, CanaryRun.judges)))
+    assert [tuple(t) for t in triggers] == [("model", [JUDGE])]
+    await engine.dispose()
+
+
+async def test_a_scheduled_run_is_claimed_once_per_interval(served: Served, clean_pg: str) -> None:
+    await store_labelled(served, 20, seed=6)
+    await served.post(
+        "/v1/canaries", {"name": "weekly", "judges": [JUDGE], "tag": TAG, "interval": "7d"}, 201
+    )
+    await served.tick()
+    assert (await served.get("/v1/canaries/weekly/runs"))["items"] == []
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        # Created 15 days ago: two slots have passed; only the latest is owed.
+        back = datetime.now(UTC) - timedelta(days=15)
+        await session.execute(update(Canary).values(created_at=back))
+        await session.commit()
+    await asyncio.gather(served.tick(), served.tick())
+    await served.tick()
+    runs = (await served.get("/v1/canaries/weekly/runs"))["items"]
+    assert [r["trigger"] for r in runs] == ["schedule"]
+    await engine.dispose()
+
+
+async def test_canary_requests_are_checked(served: Served, reader: dict[str, str]) -> None:
+    await store_labelled(served, 3, seed=7)
+    base = {"name": "c1", "judges": [JUDGE], "tag": TAG}
+    cases = [
+        ({**base, "comparison_ids": ["x"]}, 422),  # two selectors
+        ({"name": "c1", "judges": [JUDGE]}, 422),  # none
+        ({**base, "judges": ["nobody"]}, 422),
+        ({**base, "tag": "suite:none"}, 422),
+        ({**base, "tag": "nocolon"}, 422),
+        ({**base, "interval": "5s"}, 422),
+        ({**base, "interval": "30s"}, 422),
+        ({"name": "c1", "judges": [JUDGE], "comparison_ids": ["missing"]}, 422),
+    ]
+    for body, status in cases:
+        response = await served.http.post("/v1/canaries", json=body, headers=served.admin)
+        assert response.status_code == status, (body, response.text)
+    forbidden = await served.http.post("/v1/canaries", json=base, headers=reader)
+    assert forbidden.status_code == 403
+    await served.post("/v1/canaries", base, 201)
+    await served.post("/v1/canaries", base, 409)
+    other = await served.http.post(
+        "/v1/canaries/c1/runs", json={"judges": ["sim-a"]}, headers=served.admin
+    )
+    assert other.status_code == 422
+    assert (await served.http.get("/v1/canaries/none", headers=reader)).status_code == 404
+    listed = await served.get("/v1/canaries", limit=1)
+    assert [c["name"] for c in listed["items"]] == ["c1"], listed
+    assert listed["next_cursor"] is None, await served.get("/v1/canaries")
+    bad_cursor = await served.http.get("/v1/canaries?cursor=%00", headers=reader)
+    assert bad_cursor.status_code == 422
+
+
+async def test_canaries_are_refused_in_privacy_mode(
+    settings_factory: Callable[..., Settings], admin: dict[str, str]
+) -> None:
+    app = await serve(settings_factory, admin, privacy="hash")
+    try:
+        response = await app.http.post(
+            "/v1/canaries", json={"name": "p", "judges": ["sim-a"], "tag": "a:b"}, headers=admin
+        )
+        assert response.status_code == 422
+        assert "privacy mode" in response.json()["detail"]
+    finally:
+        await close(app)
