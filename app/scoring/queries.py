@@ -293,3 +293,49 @@ async def length_moments(
         .order_by(func.max(c.scored_at).desc(), c.session_id, c.reviewer)
     )
     return await fetch(session, query.limit(limit))
+
+
+# Sessions where a reviewer scored a response of its own family (the own-family score gap)
+
+MAX_AUDITED_SESSIONS = 10_000
+
+
+def _with_families(query: AnySelect) -> AnySelect:
+    return query.join(ScoreCall, ScoreCall.id == Score.call_id).join(
+        ScoreResponse,
+        (ScoreResponse.session_id == Score.session_id)
+        & (ScoreResponse.response_index == Score.response_index),
+    )
+
+
+async def audited_sessions(session: AsyncSession, filters: ScoringFilters, limit: int) -> list[str]:
+    """The most recent sessions (at most `limit`) with a score in scope by a reviewer of the
+    response's own family, newest first."""
+    last = func.max(Score.scored_at)
+    query = (
+        _with_families(select(Score.session_id))
+        .where(*scope(filters), ScoreCall.judge_family == ScoreResponse.resolved_family)
+        .group_by(Score.session_id)
+        .order_by(last.desc(), Score.session_id)
+        .limit(limit)
+    )
+    return [row.session_id for row in await fetch(session, query)]
+
+
+async def family_scores(
+    session: AsyncSession, filters: ScoringFilters, sessions: Sequence[str]
+) -> list[Row[Any]]:
+    """Every score in scope of `sessions`, with the reviewer's and the response's family."""
+    if not sessions:
+        return []
+    query = _with_families(
+        select(
+            Score.session_id,
+            Score.response_index,
+            Score.reviewer,
+            ScoreCall.judge_family,
+            ScoreResponse.resolved_family,
+            Score.score,
+        )
+    ).where(*scope(filters), Score.session_id.in_(sessions))
+    return await fetch(session, query)

@@ -14,13 +14,17 @@ where the spec leaves room:
 - `position_score` and `length_score` cover one rubric: the `rubric` filter, else the rubric with
   the most scores in scope. `position_score.tier` counts the informative scores of the fit.
 - Reviewers are judges by name, across versions (filter `judge_version` to separate them).
+- Each reviewer's `self_preference` (issue 22) is the own-family score gap of
+  `ReviewerSelfPreferenceRead`, over the most recent `MAX_AUDITED_SESSIONS` sessions in which
+  some reviewer scored a response of its own family; audit scores (not counted in means) are
+  its data. It is computed for the report only, not for the calibration snapshots.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -28,16 +32,25 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.scoring import queries
 from app.scoring.design import ComponentFit, fit_component, largest_component
-from app.scoring.queries import MAX_OBSERVATIONS, ScoringFilters
+from app.scoring.queries import MAX_AUDITED_SESSIONS, MAX_OBSERVATIONS, ScoringFilters
 from app.scoring.schemas import (
     LengthScoreSection,
     PositionEffectRead,
     PositionScoreSection,
     ReviewerCorrelationRead,
     ReviewerRead,
+    ReviewerSelfPreferenceRead,
     ScoringSections,
 )
-from app.scoring.stats import PooledCorrelationRead, classify_offset, descriptive_z, fisher_pool
+from app.scoring.stats import (
+    FamilyScore,
+    PooledCorrelationRead,
+    classify_offset,
+    descriptive_z,
+    fisher_pool,
+    own_family_gap,
+    own_family_gaps,
+)
 from app.stats import tier
 
 
@@ -48,6 +61,11 @@ class RubricRange:
     id: str
     low: float
     high: float
+
+    @property
+    def margin_default(self) -> float:
+        """STATISTICS.md's τ: a tenth of the rubric's range."""
+        return 0.1 * (self.high - self.low)
 
 
 @dataclass(frozen=True)
@@ -134,7 +152,7 @@ async def rubric_fit(
 ) -> RubricFit:
     """Reviewer offsets (every reviewer in scope) and position effects of one rubric."""
     scoped = replace(filters, rubric=rubric.id)
-    tau = 0.1 * (rubric.high - rubric.low) if margin is None else margin
+    tau = rubric.margin_default if margin is None else margin
     totals = {r.reviewer: r for r in await queries.reviewer_totals(session, scoped)}
     informative = {r.reviewer: int(r.n) for r in await queries.informative_counts(session, scoped)}
     component = await largest_component(session, scoped, informative)
@@ -145,6 +163,29 @@ async def rubric_fit(
     ]
     position_rows = await queries.position_sums(session, scoped)
     return RubricFit(rubric, reviewers, position_section(rubric, fit, position_rows))
+
+
+async def self_preference_by_reviewer(
+    session: AsyncSession,
+    filters: ScoringFilters,
+    rubric: RubricRange,
+    margin: float | None,
+    reviewers: Sequence[str],
+) -> dict[str, ReviewerSelfPreferenceRead]:
+    """Each reviewer's own-family score gap on one rubric, over the most recent
+    `MAX_AUDITED_SESSIONS` sessions where some reviewer scored its own family's response."""
+    scoped = replace(filters, rubric=rubric.id)
+    sessions = await queries.audited_sessions(session, scoped, MAX_AUDITED_SESSIONS + 1)
+    sampled = len(sessions) > MAX_AUDITED_SESSIONS
+    rows = await queries.family_scores(session, scoped, sessions[:MAX_AUDITED_SESSIONS])
+    gaps = own_family_gaps([FamilyScore._make(row) for row in rows])
+    tau = rubric.margin_default if margin is None else margin
+    return {
+        name: ReviewerSelfPreferenceRead(
+            **asdict(own_family_gap(gaps.get(name, []), tau)), sampled=sampled
+        )
+        for name in reviewers
+    }
 
 
 def _pooled(correlations: list[tuple[float, int]]) -> PooledCorrelationRead:
@@ -201,7 +242,12 @@ async def scoring_sections(
     reviewers: list[ReviewerRead] = []
     position: PositionScoreSection | None = None
     for rubric_id in sorted(ranges):
-        fit = await rubric_fit(session, filters, ranges[rubric_id], margin)
+        rubric = ranges[rubric_id]
+        fit = await rubric_fit(session, filters, rubric, margin)
+        names = [entry.reviewer for entry in fit.reviewers]
+        gaps = await self_preference_by_reviewer(session, filters, rubric, margin, names)
+        for entry in fit.reviewers:
+            entry.self_preference = gaps[entry.reviewer]
         reviewers += [e for e in fit.reviewers if filters.judge in (None, e.reviewer)]
         if rubric_id == chosen:
             position = fit.position_score

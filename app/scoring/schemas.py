@@ -218,6 +218,26 @@ class ScoreSessionRead(BaseModel):
 # Report sections (STATISTICS.md "Pointwise scoring"; the names are part of the report's contract)
 
 
+class ReviewerSelfPreferenceRead(BaseModel):
+    """The reviewer's own-family score gap on one rubric (STATISTICS.md "Self-preference",
+    for scores): per session where it scored a response of its own family and a reviewer
+    conflicted on no response scored the same responses, gap = mean over its own-family
+    responses of (its score - the neutral reviewers' mean) minus the same over its other
+    responses; `delta` = mean gap over sessions."""
+
+    n: int = Field(description="sessions with a gap")
+    delta: float | None = Field(description="rubric points; positive favours its own family")
+    ci95: Interval | None = Field(
+        description="percentile bootstrap over sessions, 1,000 resamples, seed 0"
+    )
+    significant: bool = Field(
+        description="ci95 excludes 0 and |delta| >= the reviewer margin (0.1 x rubric range)"
+    )
+    tier: Tier
+    reason: Literal["no_audit_data", "insufficient_data"] | None
+    sampled: bool = Field(description="only the most recent audited sessions were read")
+
+
 class ReviewerRead(BaseModel):
     """One reviewer's calibration on one rubric."""
 
@@ -235,6 +255,9 @@ class ReviewerRead(BaseModel):
     reason: CalibrationReason | None
     sampled: bool = Field(description="the CI used only the most recent n_used scores")
     n_used: int
+    self_preference: ReviewerSelfPreferenceRead | None = Field(
+        None, description="in the bias report; null in calibration snapshots"
+    )
 
 
 class PositionEffectRead(BaseModel):

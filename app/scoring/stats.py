@@ -18,7 +18,7 @@ from scipy import stats
 from scipy.sparse import coo_array
 from scipy.sparse.csgraph import connected_components
 
-from app.stats import Z95, Interval, Tier, tier
+from app.stats import Z95, Interval, Tier, percentile_bootstrap_mean_ci, tier
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -513,3 +513,89 @@ def length_normalized_score(
     elif ratio < 0.3:
         score -= 0.5 * (0.3 - ratio)
     return max(rubric_min, score)
+
+
+# Own-family score gap (STATISTICS.md "Self-preference", for scores; issue 22)
+
+
+class FamilyScore(NamedTuple):
+    """One score with the families the self-preference guard compares."""
+
+    session: str
+    response: int
+    reviewer: str
+    reviewer_family: str | None
+    response_family: str | None
+    score: float
+
+
+@dataclass(frozen=True)
+class OwnFamilyGap:
+    """A reviewer's mean own-family gap over sessions, with its bootstrap CI."""
+
+    n: int
+    delta: float | None
+    ci95: Interval | None
+    significant: bool
+    tier: Tier
+    reason: Literal["no_audit_data", "insufficient_data"] | None
+
+
+def _session_gap(scores: Sequence[FamilyScore], reviewer: str, family: str) -> float | None:
+    """(own-family responses' mean d) − (other responses' mean d), where d = the reviewer's
+    score minus the mean score of the neutral reviewers (conflicted on no response of the
+    session); None unless both kinds of response have a neutral score."""
+    families = {s.response_family for s in scores} - {None}
+    neutral: dict[int, list[float]] = {}
+    for s in scores:
+        if s.reviewer_family is None or s.reviewer_family not in families:
+            neutral.setdefault(s.response, []).append(s.score)
+    own: list[float] = []
+    other: list[float] = []
+    for s in scores:
+        if s.reviewer == reviewer and s.response in neutral:
+            d = s.score - float(np.mean(neutral[s.response]))
+            (own if s.response_family == family else other).append(d)
+    if not own or not other:
+        return None
+    return float(np.mean(own) - np.mean(other))
+
+
+def own_family_gaps(scores: Sequence[FamilyScore]) -> dict[str, list[float]]:
+    """Per reviewer, one gap per session where it scored a response of its own family (in
+    session order, so the bootstrap does not depend on the database's row order).
+
+    The contrast with its other responses takes out the reviewer's general harshness, which
+    the neutral reviewers' means alone would leave in."""
+    by_session: dict[str, list[FamilyScore]] = {}
+    for s in scores:
+        by_session.setdefault(s.session, []).append(s)
+    gaps: dict[str, list[float]] = {}
+    for session in sorted(by_session):
+        rows = by_session[session]
+        conflicted: set[tuple[str, str]] = set()
+        for s in rows:
+            if s.reviewer_family is not None and s.reviewer_family == s.response_family:
+                conflicted.add((s.reviewer, s.reviewer_family))
+        for reviewer, family in sorted(conflicted):
+            gap = _session_gap(rows, reviewer, family)
+            if gap is not None:
+                gaps.setdefault(reviewer, []).append(gap)
+    return gaps
+
+
+def own_family_gap(gaps: Sequence[float], margin: float) -> OwnFamilyGap:
+    """Mean gap with a 95% percentile bootstrap over sessions (1,000 resamples, seed 0);
+    significant when the CI excludes 0 and |delta| ≥ `margin` (rubric points, the reviewer
+    classification's margin)."""
+    n = len(gaps)
+    level = tier("comparisons", n)
+    if n == 0 or level == "insufficient":
+        reason: Literal["no_audit_data", "insufficient_data"] = (
+            "no_audit_data" if n == 0 else "insufficient_data"
+        )
+        return OwnFamilyGap(n, None, None, False, level, reason)
+    delta = float(np.mean(gaps))
+    ci = percentile_bootstrap_mean_ci(list(gaps), rounds=1000, seed=0)
+    excludes_zero = ci is not None and (ci[0] > 0 or ci[1] < 0)
+    return OwnFamilyGap(n, delta, ci, excludes_zero and abs(delta) >= margin, level, None)

@@ -114,8 +114,9 @@ async def test_in_process_judge_uses_its_configured_family(deadline_in: Deadline
 def test_the_knob_is_part_of_the_judge_version_only_when_set() -> None:
     from app.judging.versioning import judge_config_hash
 
-    def config(**knobs: float) -> JudgeConfig:
-        return JudgeConfig(name="s", provider="sim", model="m", sim=SimKnobs(**knobs))
+    def config(knobs: SimKnobs) -> JudgeConfig:
+        return JudgeConfig(name="s", provider="sim", model="m", sim=knobs)
 
-    assert judge_config_hash(config(self_preference=1.0)) != judge_config_hash(config())
-    assert judge_config_hash(config(self_preference=0.0)) == judge_config_hash(config())
+    unset = judge_config_hash(config(SimKnobs()))
+    assert judge_config_hash(config(SimKnobs(self_preference=1.0))) != unset
+    assert judge_config_hash(config(SimKnobs(self_preference=0.0))) == unset
