@@ -221,6 +221,13 @@ def purge(
             help="keep the rows, remove prompts, responses, criteria, raw outputs and errors"
         ),
     ] = False,
+    include_canaries: Annotated[
+        bool,
+        typer.Option(
+            help="also delete drift canaries created before the cutoff (with their runs) and "
+            "the canary runs' comparisons; without it canaries are left as they are"
+        ),
+    ] = False,
 ) -> None:
     """Delete comparisons and score sessions older than an age (or only their texts)."""
     from app.db import utcnow
@@ -232,12 +239,19 @@ def purge(
     except ValueError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
-    purged = asyncio.run(_with_session(lambda s: purge_older(s, cutoff, texts_only=texts_only)))
+    purged = asyncio.run(
+        _with_session(
+            lambda s: purge_older(
+                s, cutoff, texts_only=texts_only, include_canaries=include_canaries
+            )
+        )
+    )
     what = "texts of" if texts_only else "deleted"
+    canaries = f", and deleted {purged.canaries} canaries" if include_canaries else ""
     typer.echo(
         f"{what} {purged.comparisons} comparisons and {purged.calls} calls, "
         f"{purged.score_sessions} score sessions and {purged.score_calls} score calls "
-        f"created before {cutoff:%Y-%m-%d %H:%M} UTC"
+        f"created before {cutoff:%Y-%m-%d %H:%M} UTC{canaries}"
     )
 
 

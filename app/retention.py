@@ -1,5 +1,10 @@
 """Retention: delete comparisons and score sessions older than a cutoff, or only their texts
-(prompts, responses, references, criteria, judges' raw outputs and error texts)."""
+(prompts, responses, references, criteria, judges' raw outputs and error texts).
+
+Drift canaries are left alone unless asked (`include_canaries`): their frozen items, their runs and
+the `canary` comparisons the runs stored. Asked, canaries created before the cutoff go with their
+items and runs (a canary without its texts has nothing to re-run), and `canary` comparisons are
+purged like traffic."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from datetime import datetime
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.canaries.models import Canary
 from app.comparisons import rollups
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
@@ -23,23 +29,35 @@ class Purged:
     calls: int
     score_sessions: int = 0
     score_calls: int = 0
+    canaries: int = 0
 
 
-async def purge(session: AsyncSession, cutoff: datetime, *, texts_only: bool) -> Purged:
+async def purge(
+    session: AsyncSession, cutoff: datetime, *, texts_only: bool, include_canaries: bool = False
+) -> Purged:
     """Remove comparisons and score sessions created before `cutoff` (never running ones), or
-    only their texts; one transaction."""
-    comparisons, calls = await purge_comparisons(session, cutoff, texts_only=texts_only)
+    only their texts, and with `include_canaries` the canaries created before it; one
+    transaction."""
+    comparisons, calls = await purge_comparisons(
+        session, cutoff, texts_only=texts_only, include_canaries=include_canaries
+    )
     sessions, score_calls = await purge_score_sessions(session, cutoff, texts_only=texts_only)
+    canaries = 0
+    if include_canaries:
+        deleted = await session.execute(delete(Canary).where(Canary.created_at < cutoff))
+        canaries = rowcount(deleted)
     await session.commit()
-    return Purged(comparisons, calls, sessions, score_calls)
+    return Purged(comparisons, calls, sessions, score_calls, canaries)
 
 
 async def purge_comparisons(
-    session: AsyncSession, cutoff: datetime, *, texts_only: bool
+    session: AsyncSession, cutoff: datetime, *, texts_only: bool, include_canaries: bool = False
 ) -> tuple[int, int]:
-    """(comparisons, calls) deleted or stripped of their texts."""
+    """(comparisons, calls) deleted or stripped of their texts; `canary` ones only when asked."""
     old = select(Comparison.id).where(
-        Comparison.created_at < cutoff, Comparison.status != "running"
+        Comparison.created_at < cutoff,
+        Comparison.status != "running",
+        *([] if include_canaries else [Comparison.origin == "traffic"]),
     )
     if texts_only:
         comparisons = await session.execute(

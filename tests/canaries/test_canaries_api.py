@@ -16,6 +16,7 @@ from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.metrics import CANARY_DRIFT
+from app.retention import purge
 from tests.canaries.support import JUDGE, TAG, Served, close, judge_body, serve, store_labelled
 from tests.support.rows import call_row, comparison_row
 
@@ -202,3 +203,30 @@ async def test_canaries_are_refused_in_privacy_mode(
         assert "privacy mode" in response.json()["detail"]
     finally:
         await close(app)
+
+
+async def test_purge_leaves_canaries_unless_asked(served: Served, clean_pg: str) -> None:
+    await store_labelled(served, 10, seed=8)
+    await served.post("/v1/canaries", {"name": "kept", "judges": [JUDGE], "tag": TAG}, 201)
+    await served.post("/v1/canaries/kept/runs", None, 202)
+    await served.settled("kept", 1)
+    engine = create_engine(clean_pg)
+    sessionmaker = create_sessionmaker(engine)
+    later = datetime.now(UTC) + timedelta(minutes=1)
+
+    async def origins() -> list[str]:
+        async with sessionmaker() as session:
+            return sorted(set(await session.scalars(select(Comparison.origin))))
+
+    async with sessionmaker() as session:
+        purged = await purge(session, later, texts_only=False)
+    assert (purged.comparisons, purged.canaries) == (10, 0)
+    assert await origins() == ["canary"]
+    assert (await served.get("/v1/canaries/kept"))["item_count"] == 10
+    async with sessionmaker() as session:
+        purged = await purge(session, later, texts_only=False, include_canaries=True)
+    assert (purged.comparisons, purged.canaries) == (10, 1)
+    assert await origins() == []
+    missing = await served.http.get("/v1/canaries/kept", headers=served.admin)
+    assert missing.status_code == 404
+    await engine.dispose()
