@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.canaries import runs, service
 from app.canaries.models import Canary, CanaryRun
-from app.canaries.schemas import CanaryRead, CanaryRunRead, JudgeRunRead
+from app.canaries.schemas import CanaryDriftRead, CanaryRead, CanaryRunRead, JudgeRunRead
 from app.errors import ValidationProblem
 
 
@@ -86,3 +86,37 @@ def judge_read(judge: str, entry: dict[str, Any]) -> JudgeRunRead:
         tests=drift["tests"] if drift else [],
         drift=drift["drift"] if drift else None,
     )
+
+
+async def latest_drift(session: AsyncSession) -> dict[str, list[CanaryDriftRead]]:
+    """Per judge, its latest settled run of each canary (by canary name): what the bias report
+    and the judge's dashboard page show."""
+    rows = await session.execute(
+        select(Canary.name, CanaryRun)
+        .join(CanaryRun, CanaryRun.canary_id == Canary.id)
+        .where(CanaryRun.finished_at.is_not(None))
+        .order_by(Canary.name, CanaryRun.number)
+    )
+    latest: dict[tuple[str, str], tuple[CanaryRun, dict[str, Any]]] = {}
+    for name, run in rows:
+        for judge, entry in (run.figures or {}).items():
+            latest[(judge, name)] = (run, entry)
+    by_judge: dict[str, list[CanaryDriftRead]] = {}
+    for (judge, name), (run, entry) in sorted(latest.items()):
+        assert run.finished_at is not None
+        read = judge_read(judge, entry)
+        by_judge.setdefault(judge, []).append(
+            CanaryDriftRead(
+                canary=name,
+                run=run.number,
+                trigger=run.trigger,
+                finished_at=run.finished_at,
+                previous_run=read.previous_run,
+                drift=read.drift,
+                drifted=[t.name for t in read.tests if t.significant],
+                call_accuracy=read.figures.call_accuracy,
+                position_consistency=read.figures.position_consistency,
+                first_pick_rate=read.figures.first_pick_rate,
+            )
+        )
+    return by_judge

@@ -102,8 +102,8 @@ async def due_runs(sessionmaker: runs.Sessionmaker, canary: Canary, now: datetim
             await session.scalars(select(CanaryJudge).where(CanaryJudge.canary_id == canary.id))
         )
         versions = {
-            key: value
-            for key, value in await session.execute(
+            row[0]: row[1]
+            for row in await session.execute(
                 select(Judge.name, Judge.current_version).where(
                     Judge.name.in_([s.judge for s in states])
                 )

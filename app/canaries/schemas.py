@@ -151,3 +151,18 @@ class CanaryRunList(BaseModel):
 
     items: list[CanaryRunRead]
     next_cursor: str | None = None
+
+
+class CanaryDriftRead(BaseModel):
+    """A judge's latest settled run of one canary, as the bias report and the dashboard show it."""
+
+    canary: str
+    run: int
+    trigger: Trigger
+    finished_at: datetime
+    previous_run: int | None
+    drift: bool | None = Field(description="null without a previous run to compare with")
+    drifted: list[str] = Field(description="the paired tests that are significant")
+    call_accuracy: RateRead
+    position_consistency: RateRead
+    first_pick_rate: RateRead

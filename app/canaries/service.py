@@ -152,7 +152,7 @@ async def _golds(session: AsyncSession, ids: list[str]) -> dict[str, str]:
             gold.c.comparison_id.in_(ids), gold.c.gold.is_not(None)
         )
     )
-    return {key: value for key, value in rows}
+    return {row[0]: row[1] for row in rows}
 
 
 def _item(canary_id: str, position: int, source: Comparison, gold: str | None) -> CanaryItem:
@@ -177,8 +177,8 @@ def _item(canary_id: str, position: int, source: Comparison, gold: str | None) -
 async def _judge_states(session: AsyncSession, canary: Canary) -> list[CanaryJudge]:
     """What the canary sees of its judges now: later changes trigger runs, these do not."""
     versions = {
-        key: value
-        for key, value in await session.execute(
+        row[0]: row[1]
+        for row in await session.execute(
             select(Judge.name, Judge.current_version).where(Judge.name.in_(canary.judges))
         )
     }
@@ -227,7 +227,7 @@ async def gold_counts(session: AsyncSession, canary_ids: Sequence[str]) -> dict[
         .where(CanaryItem.canary_id.in_(canary_ids), CanaryItem.gold.is_not(None))
         .group_by(CanaryItem.canary_id)
     )
-    return {key: value for key, value in rows}
+    return {row[0]: row[1] for row in rows}
 
 
 async def list_page(

@@ -44,28 +44,30 @@ async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
     canary = await served.post(
         "/v1/canaries", {"name": "gold200", "judges": [JUDGE], "tag": TAG, "limit": 500}, 201
     )
-    assert canary["item_count"] == ITEMS and canary["gold_count"] == ITEMS
+    assert canary["item_count"] == ITEMS
+    assert canary["gold_count"] == ITEMS
     assert canary["last_run"] is None
 
     first = await served.post("/v1/canaries/gold200/runs", None, 202)
-    assert first["number"] == 1 and first["trigger"] == "manual"
+    assert first["number"] == 1
+    assert first["trigger"] == "manual"
     run1 = result_of(await served.settled("gold200", 1))
     assert run1["figures"]["n_items"] == ITEMS
     assert run1["figures"]["call_accuracy"]["n"] == 2 * ITEMS
     assert run1["figures"]["call_accuracy"]["value"] > 0.75
-    assert run1["previous_run"] is None and run1["drift"] is None
+    assert run1["previous_run"] is None
+    assert run1["drift"] is None
 
     # The run's comparisons are stored as `canary`, apart from the traffic they copy.
     engine = create_engine(clean_pg)
     async with create_sessionmaker(engine)() as session:
-        origins = {
-            key: value
-            for key, value in await session.execute(
+        origins = dict(
+            await session.execute(
                 select(Comparison.origin, Comparison.id).where(
                     Comparison.id.in_(ids[:1]) | (Comparison.origin == "canary")
                 )
             )
-        }
+        )
     assert set(origins) == {"traffic", "canary"}
 
     # The judge changes: a position bias that a fair judge does not have. The next tick sees the
@@ -81,7 +83,8 @@ async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
     assert [(r["number"], r["trigger"]) for r in runs] == [(2, "version"), (1, "manual")]
 
     run2 = result_of(await served.settled("gold200", 2))
-    assert run2["previous_run"] == 1 and run2["items_compared"] == ITEMS
+    assert run2["previous_run"] == 1
+    assert run2["items_compared"] == ITEMS
     tests = {t["name"]: t for t in run2["tests"]}
     assert tests["first_pick_rate"]["significant"], tests
     assert tests["first_pick_rate"]["difference"] > 0.05
@@ -108,7 +111,8 @@ async def test_an_unchanged_judge_rarely_drifts_over_20_runs(served: Served) -> 
         run = result_of(await served.settled("steady", number))
         if number > 1:
             flags.append(run["drift"])
-    assert len(flags) == 19 and sum(flags) <= 3, flags
+    assert len(flags) == 19
+    assert sum(flags) <= 3, flags
 
 
 async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
