@@ -9,16 +9,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import String, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.keys import Principal
 from app.canaries.models import Canary, CanaryItem, CanaryJudge
 from app.canaries.schemas import CanaryCreate
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.comparisons.models import Comparison, ComparisonTag
 from app.config import Settings
-from app.db import utcnow
+from app.db import UTCDateTime, utcnow
 from app.errors import Conflict, NotFound, ValidationProblem
 from app.judges.models import Judge
 from app.labels.queries import gold_labels
@@ -197,18 +197,32 @@ async def _judge_states(session: AsyncSession, canary: Canary) -> list[CanaryJud
     return states
 
 
+# The models of a judge's calls, one index probe each (a loose scan of
+# `ix_judge_calls_judge_model_started`), and the newest of them by its last call: a judge
+# whose provider reports no model costs one probe, however many calls it has.
+NEWEST_MODEL = text(
+    """
+WITH RECURSIVE models(model) AS (
+  SELECT (SELECT provider_model FROM judge_calls
+          WHERE judge_name = :judge AND provider_model IS NOT NULL
+          ORDER BY provider_model LIMIT 1)
+  UNION ALL
+  SELECT (SELECT provider_model FROM judge_calls
+          WHERE judge_name = :judge AND provider_model > m.model
+          ORDER BY provider_model LIMIT 1)
+  FROM models m WHERE m.model IS NOT NULL
+)
+SELECT model, (SELECT max(started_at) FROM judge_calls
+               WHERE judge_name = :judge AND provider_model = m.model) AS last_at
+FROM models m WHERE model IS NOT NULL
+ORDER BY last_at DESC LIMIT 1
+"""
+).columns(model=String(), last_at=UTCDateTime())
+
+
 async def latest_model(session: AsyncSession, judge: str) -> tuple[str | None, datetime | None]:
-    """The provider model of the judge's newest call that reported one, and that call's time
-    (one index walk: `ix_judge_calls_judge_model_started` has no better order, so this reads
-    the judge's calls newest first through `ix_judge_calls_judge_started`)."""
-    row = (
-        await session.execute(
-            select(JudgeCall.provider_model, JudgeCall.started_at)
-            .where(JudgeCall.judge_name == judge, JudgeCall.provider_model.is_not(None))
-            .order_by(JudgeCall.started_at.desc())
-            .limit(1)
-        )
-    ).first()
+    """The provider model of the judge's newest call that reported one, and that call's time."""
+    row = (await session.execute(NEWEST_MODEL, {"judge": judge})).first()
     return (row[0], row[1]) if row is not None else (None, None)
 
 
