@@ -33,6 +33,7 @@ class Claim:
     payload: str | None
     encrypted: bool
     attempts: int
+    origin: str  # stored with its comparison: `traffic`, or `canary` for a canary's run
 
 
 async def claim(
@@ -63,6 +64,7 @@ async def claim(
                     BatchItem.payload,
                     BatchItem.encrypted,
                     BatchItem.attempts,
+                    BatchItem.origin,
                 )
             )
         ).first()

@@ -185,7 +185,9 @@ class ItemRunner:
         """Run the comparison or score session under the item's id; its final status."""
         api_key_id = await self._api_key_of(claim.batch_id)
         kind: Kind[Any, Any] = self.scoring if isinstance(request, ScoreRequest) else COMPARISONS
-        _answer, status = await run_item(kind, request, claim.target_id, api_key_id, self.services)
+        _answer, status = await run_item(
+            kind, request, claim.target_id, api_key_id, self.services, origin=claim.origin
+        )
         return status
 
     async def _api_key_of(self, batch_id: str) -> str:

@@ -295,8 +295,11 @@ async def run_item(
     job_id: str,
     api_key_id: str,
     services: Services,
+    *,
+    origin: str = "traffic",
 ) -> tuple[ReadT, str]:
-    """A batch item's job under the id allocated at submission: (answer, status).
+    """A batch item's job under the id allocated at submission: (answer, status). A comparison
+    is stored with the item's `origin` (`canary` for a drift canary's run).
 
     A finished job is read back. One that a killed delivery left running (or that was closed as
     interrupted) is reopened with its stored plan, its calls kept. Two deliveries racing to
@@ -313,7 +316,16 @@ async def run_item(
             names = services.registry.panel_or_default(request.judges)
             plan = await kind.plan(request, names, services, session)
             job = new_job(
-                kind, request, plan, job_id, api_key_id, None, digest, timeout_s, services
+                kind,
+                request,
+                plan,
+                job_id,
+                api_key_id,
+                None,
+                digest,
+                timeout_s,
+                services,
+                origin=origin,
             )
             await insert_job(kind, job, await session.connection())
             await session.commit()
@@ -341,8 +353,11 @@ def new_job(
     digest: str,
     timeout_s: float,
     services: Services,
+    *,
+    origin: str = "traffic",
 ) -> Job[PlanT]:
-    """A job not stored yet, `running`; its key as stored."""
+    """A job not stored yet, `running`; its key as stored. A comparison records its `origin`
+    (a caller's request is always `traffic`); a score session has none."""
     keeper, now = services.keeper, utcnow()
     values = {
         "id": job_id,
@@ -355,10 +370,22 @@ def new_job(
         "request_hash": keeper.token(digest),
         "timeout_s": timeout_s,
         **kind.row_values(request, plan, services),
+        **_origin_value(kind, origin),
     }
     row = kind.tables.job(**values)
     dependents = kind.dependents(request, job_id, plan, services)
     return Job(row, plan, request, digest, dependents, keeper.tags(request.tags), values)
+
+
+def _origin_value(kind: Kind[Any, Any], origin: str) -> dict[str, str]:
+    """`origin` for a job table that has the column (comparisons), always set so that the
+    rows grouped into one INSERT share their columns; nothing for one that has not."""
+    table: Any = kind.tables.job
+    if "origin" in table.__table__.c:
+        return {"origin": origin}
+    if origin != "traffic":
+        raise ValueError(f"{kind.noun} rows carry no origin; cannot store {origin!r}")
+    return {}
 
 
 def job_rows(kind: Kind[Any, Any], job: Job[Any]) -> Rows:

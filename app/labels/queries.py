@@ -5,8 +5,8 @@ other winner (a labeler's new label replaces the old one, so every row is a late
 when two winners share the most labels the comparison is `disputed` and has no gold label.
 
 The report's counts use the bias report's scope (`app.comparisons.callscope.scope`: judge, judge
-version, call time, tags, protocol; running comparisons ignored, placebo comparisons excluded) and
-parsed design calls only. They return integer counts and float sums, never rates;
+version, call time, tags, protocol, origin; running comparisons ignored, placebo comparisons
+excluded) and parsed design calls only. They return integer counts and float sums, never rates;
 `app.labels.report` turns them into estimates.
 """
 
@@ -96,10 +96,12 @@ async def gold_of(session: AsyncSession, comparison_id: str) -> Row[Any] | None:
 
 
 def queue_candidates(judge: str | None) -> Select[Any]:
-    """Complete, non-placebo comparisons with no label (of `judge`, when given)."""
+    """Complete, non-placebo comparisons of the callers' traffic with no label (of `judge`,
+    when given): never a canary's, whose items carry their own gold."""
     query = select(Comparison.id).where(
         Comparison.status == "complete",
         Comparison.placebo.is_(False),
+        Comparison.origin == "traffic",
         ~exists().where(Label.comparison_id == Comparison.id),
     )
     if judge is not None:

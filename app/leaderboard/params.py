@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from app.comparisons.callscope import Origin
 from app.errors import ValidationProblem
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.service import LeaderboardQuery
@@ -27,11 +28,13 @@ def leaderboard_query(
     until: datetime | None,
     tag: list[str] | None,
     keeper: TextKeeper,
+    origin: Origin = "traffic",
 ) -> LeaderboardQuery:
-    """Validated filters; without `since`, every stored comparison counts."""
+    """Validated filters; without `since`, every stored comparison counts (of the callers'
+    traffic, unless `origin` asks for the canaries' runs or both)."""
     start, end = utc_param("since", since), utc_param("until", until)
     check_order(start, end)
     # Sorted, so that the same tags in another order share a cache entry.
     tags = tuple(sorted(parse_tag_filters(tag or [], keeper)))
-    filters = LeaderboardFilters(since=start, until=end, tags=tags)
+    filters = LeaderboardFilters(since=start, until=end, tags=tags, origin=origin)
     return LeaderboardQuery(filters=filters, baseline=baseline)

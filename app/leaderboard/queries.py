@@ -1,7 +1,9 @@
 """Read-side SQL for the leaderboard: the outcomes between generating models (STATISTICS.md).
 
 An outcome is a complete, non-placebo comparison whose two responses name different models,
-scored for model A as y = 1 (A won), ½ (tie) or 0 (B won) from the final, debiased verdict.
+scored for model A as y = 1 (A won), ½ (tie) or 0 (B won) from the final, debiased verdict. Only
+the callers' traffic counts unless asked otherwise: a drift canary's runs re-judge frozen items,
+which would count those model pairs again.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import tagged
+from app.comparisons.callscope import Origin, of_origin, tagged
 from app.comparisons.models import Comparison
 
 # STATISTICS.md: Python fits on at most the 100,000 most recent observations of a figure.
@@ -27,6 +29,7 @@ class LeaderboardFilters:
     since: datetime | None = None
     until: datetime | None = None
     tags: tuple[tuple[str, str], ...] = ()
+    origin: Origin = "traffic"
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ def eligible(filters: LeaderboardFilters) -> list[ColumnElement[bool]]:
         conditions.append(Comparison.created_at >= filters.since)
     if filters.until is not None:
         conditions.append(Comparison.created_at < filters.until)
+    conditions.extend(of_origin(Comparison.origin, filters.origin))
     conditions.extend(tagged(Comparison.id, filters.tags))
     return conditions
 

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import AfterValidator, StringConstraints
 
+from app.comparisons.callscope import Origin
 from app.deps import KeeperDep, ReadKey, SessionmakerDep
 from app.fields import check_text
 from app.leaderboard.params import leaderboard_query
@@ -38,7 +39,11 @@ async def read_leaderboard(
     since: datetime | None = None,
     until: datetime | None = None,
     tag: Annotated[list[TagFilter] | None, Query(max_length=16)] = None,
+    origin: Annotated[
+        Origin,
+        Query(description="whose comparisons: callers' `traffic`, drift `canary` runs, or `all`"),
+    ] = "traffic",
 ) -> Leaderboard:
     """Bradley-Terry ratings with bootstrap CIs; raw and length-controlled win rates vs baseline."""
-    query = leaderboard_query(baseline, since, until, tag, keeper)
+    query = leaderboard_query(baseline, since, until, tag, keeper, origin)
     return await get_leaderboard(sessionmaker, cache, query)

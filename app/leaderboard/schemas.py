@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.comparisons.callscope import Origin
+
 Interval = tuple[float, float]
 RatingReason = Literal["disconnected"]
 WinRateReason = Literal["insufficient_data", "separation"]
@@ -19,6 +21,9 @@ class LeaderboardFiltersRead(BaseModel):
     until: datetime | None
     tags: list[str]
     baseline: str | None
+    origin: Origin = Field(
+        "traffic", description="whose comparisons counted: `traffic`, `canary` or `all`"
+    )
 
 
 class BaselineWinRate(BaseModel):

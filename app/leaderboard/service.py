@@ -226,6 +226,7 @@ def filters_read(query: LeaderboardQuery) -> LeaderboardFiltersRead:
         until=query.filters.until,
         tags=[f"{key}:{value}" for key, value in query.filters.tags],
         baseline=query.baseline,
+        origin=query.filters.origin,
     )
 
 

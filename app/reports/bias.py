@@ -547,6 +547,7 @@ def filters_read(filters: ReportFilters) -> ReportFiltersRead:
         tags=[f"{k}:{v}" for k, v in filters.tags],
         protocol=filters.protocol,
         bucket=filters.bucket,
+        origin=filters.origin,
     )
 
 

@@ -56,6 +56,9 @@ class ReportFiltersRead(BaseModel):
     tags: list[str]
     protocol: str | None
     bucket: Bucket
+    origin: Literal["traffic", "canary", "all"] = Field(
+        "traffic", description="whose comparisons counted: `traffic`, `canary` or `all`"
+    )
 
 
 class CallCounts(BaseModel):

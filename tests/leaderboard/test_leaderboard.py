@@ -435,7 +435,13 @@ async def test_since_until_and_tags_select_comparisons_and_are_echoed(
 
     everything = await get_board(client, reader)
     assert everything["n"] == 9
-    assert everything["filters"] == {"since": None, "until": None, "tags": [], "baseline": None}
+    assert everything["filters"] == {
+        "since": None,
+        "until": None,
+        "tags": [],
+        "baseline": None,
+        "origin": "traffic",
+    }
     window = await get_board(
         client, reader, since=BASE_TIME.isoformat(), until=(BASE_TIME + day).isoformat()
     )
