@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -234,3 +235,29 @@ async def test_purge_leaves_canaries_unless_asked(served: Served, clean_pg: str)
     missing = await served.http.get("/v1/canaries/kept", headers=served.admin)
     assert missing.status_code == 404
     await engine.dispose()
+
+
+async def test_canaries_run_and_trigger_on_the_embedded_sqlite_default(
+    settings_factory: Callable[..., Settings], admin: dict[str, str], tmp_path: Path
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fairpair.db'}"
+    app = await serve(settings_factory, {}, database_url=url, auth="off")
+    try:
+        await app.post("/v1/judges", judge_body({}), status=201)
+        await store_labelled(app, 20, seed=9)
+        await app.post("/v1/canaries", {"name": "lite", "judges": [JUDGE], "tag": TAG}, 201)
+        await app.post("/v1/canaries/lite/runs", None, 202)
+        assert result_of(await app.settled("lite", 1))["figures"]["n_items"] == 20
+        response = await app.http.patch(
+            f"/v1/judges/{JUDGE}", json={"sim": {"beta": 2.0, "seed": 8}}
+        )
+        assert response.status_code == 200
+        await app.tick()
+        second = result_of(await app.settled("lite", 2))
+        assert second["previous_run"] == 1
+        assert second["items_compared"] == 20
+        report = await app.get("/v1/bias-report", judge=JUDGE)
+        calls = next(j for j in report["judges"] if j["judge"] == JUDGE)["calls"]["total"]
+        assert calls == 40  # the traffic's 20 comparisons; the runs' 40 are canary
+    finally:
+        await close(app)
