@@ -10,9 +10,9 @@ one index probe per (model, bucket) with calls: 30 days of hourly buckets of a j
 a row: only that index can answer them, so the planner cannot pick the time index and filter.
 SQLite (small deployments and tests) groups the window's calls.
 
-The calls are every call of the judge in the window: the version, protocol and tag filters do not
-narrow them (the provider serves every call of the judge alike), and placebo comparisons and
-running ones count (each call is an answer the provider gave).
+The calls are every call of the judge in the window: the version, protocol, tag and origin filters
+do not narrow them (the provider serves every call of the judge alike, a drift canary's too), and
+placebo comparisons and running ones count (each call is an answer the provider gave).
 """
 
 from __future__ import annotations
