@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select, update
 
+from app.batches.models import BatchItem
 from app.canaries.models import Canary, CanaryRun
 from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
@@ -62,14 +63,16 @@ async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
     # The run's comparisons are stored as `canary`, apart from the traffic they copy.
     engine = create_engine(clean_pg)
     async with create_sessionmaker(engine)() as session:
-        origins = dict(
-            await session.execute(
-                select(Comparison.origin, Comparison.id).where(
-                    Comparison.id.in_(ids[:1]) | (Comparison.origin == "canary")
-                )
-            )
+        origin_of_source = await session.scalar(
+            select(Comparison.origin).where(Comparison.id == ids[0])
         )
-    assert set(origins) == {"traffic", "canary"}
+        run_origins = await session.scalars(
+            select(Comparison.origin)
+            .join(BatchItem, BatchItem.target_id == Comparison.id)
+            .where(BatchItem.batch_id == first["batch_id"])
+        )
+        assert origin_of_source == "traffic"
+        assert list(run_origins) == ["canary"] * ITEMS
 
     # The judge changes: a position bias that a fair judge does not have. The next tick sees the
     # new version and claims one run of that judge, however many processes tick at once.
