@@ -286,6 +286,8 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
     verdicts: Mapping[CallKey, Verdict]
     shown: list[ShownCall] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
+    # The model the answers report (a provider names its snapshot); None: the model asked for.
+    provider_model: str | None = None
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Answer one chat completion request (repair retries get the same answer)."""
@@ -297,7 +299,8 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
             error = {"message": str(err), "type": "not_found_error", "param": None, "code": None}
             return httpx2.Response(404, json={"error": error})
         self.shown.append(shown)
-        return httpx2.Response(200, json=chat_completion(payload["model"], shown.answer))
+        model = self.provider_model or payload["model"]
+        return httpx2.Response(200, json=chat_completion(model, shown.answer))
 
     def _shown(self, payload: Mapping[str, Any]) -> ShownCall:
         blocks = parse_response_blocks(_message(payload, "user"))
@@ -311,6 +314,29 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
         return ShownCall(
             key, first.label, second.label, verdict, reply_text(verdict, first.label, second.label)
         )
+
+
+@dataclass
+class ModelRoutedTransport(httpx2.AsyncBaseTransport):
+    """One judge replaying the recorded run its configured model names.
+
+    The judge's `model` reaches the provider in every request body, so changing it (a new judge
+    version, `PATCH /v1/judges/{name}`) switches the run that answers: one fairpair judge can be
+    replayed as one recorded run and then as another, as a judge whose prompt or model changed.
+    """
+
+    runs: Mapping[str, ReplayTransport]  # by the model named in the request
+    unrouted: list[str] = field(default_factory=list)
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Hand the request to the run its model names; 404 (recorded) for any other model."""
+        model = json.loads(await request.aread()).get("model")
+        run = self.runs.get(model) if isinstance(model, str) else None
+        if run is None:
+            self.unrouted.append(str(model))
+            error = {"message": f"no recorded run {model!r}", "type": "not_found_error"}
+            return httpx2.Response(404, json={"error": error})
+        return await run.handle_async_request(request)
 
 
 PICK_OF: dict[Verdict, str | None] = {"A": "first", "B": "second", "C": "tie", None: None}
