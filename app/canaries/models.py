@@ -62,8 +62,9 @@ class CanaryJudge(Base):
     judge: Mapped[str] = mapped_column(String(100), primary_key=True)
     version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     provider_model: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    # The time of the last call whose provider model the canary has seen.
+    # The time and judge version of the last call whose provider model the canary has seen.
     model_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    model_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class CanaryRun(Base):

@@ -6,7 +6,8 @@ items all finished, then claims what is due:
   finds several multiples past claims only the latest: a stopped service does not owe runs);
 - a run of one judge when its current version differs from the one the canary last saw;
 - a run of one judge when the provider model of its newest call differs from the one the canary
-  last saw (the first call with a new model).
+  last saw at the same judge version (the first call with a new model: a provider rotation; a
+  new version that names another model is the version's run).
 Each is claimed by a due key unique per canary (`CanaryRun.due_key`), derived only from what every
 process reads alike (the time slot; the judge and its new version; the new model and the time the
 canary last saw the old one), so a due run starts exactly once whoever finds it.
@@ -125,12 +126,18 @@ async def _judge_changes(
         if state.version is not None:
             due.append(([state.judge], "version", f"version:{state.judge}:{version}"))
         values["version"] = version
-    model, seen_at = await service.latest_model(session, state.judge)
-    if model is not None and model != state.provider_model:
-        if state.provider_model is not None:
+    seen = await service.latest_model(session, state.judge)
+    if seen.model is not None and seen.model != state.provider_model:
+        # Only under the version the old model was seen at: a new version that names another
+        # model changes what the provider reports too, and its version run covers both.
+        if state.provider_model is not None and seen.version == state.model_version:
             since = state.model_seen_at.isoformat() if state.model_seen_at else "-"
-            due.append(([state.judge], "model", f"model:{state.judge}:{model}:{since}"))
-        values |= {"provider_model": model, "model_seen_at": seen_at}
+            due.append(([state.judge], "model", f"model:{state.judge}:{seen.model}:{since}"))
+        values |= {
+            "provider_model": seen.model,
+            "model_seen_at": seen.at,
+            "model_version": seen.version,
+        }
     if values:
         await session.execute(
             update(CanaryJudge)

@@ -7,9 +7,9 @@ import binascii
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import String, func, select, text
+from sqlalchemy import Integer, String, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -184,22 +184,24 @@ async def _judge_states(session: AsyncSession, canary: Canary) -> list[CanaryJud
     }
     states = []
     for judge in canary.judges:
-        model, seen_at = await latest_model(session, judge)
+        seen = await latest_model(session, judge)
         states.append(
             CanaryJudge(
                 canary_id=canary.id,
                 judge=judge,
                 version=versions.get(judge),
-                provider_model=model,
-                model_seen_at=seen_at,
+                provider_model=seen.model,
+                model_seen_at=seen.at,
+                model_version=seen.version,
             )
         )
     return states
 
 
-# The models of a judge's calls, one index probe each (a loose scan of
-# `ix_judge_calls_judge_model_started`), and the newest of them by its last call: a judge
-# whose provider reports no model costs one probe, however many calls it has.
+# The models of a judge's calls, a few index probes each (a loose scan of
+# `ix_judge_calls_judge_model_started`), and the newest of them by its last call, with that
+# call's judge version: a judge whose provider reports no model costs one probe, however many
+# calls it has.
 NEWEST_MODEL = text(
     """
 WITH RECURSIVE models(model) AS (
@@ -212,18 +214,30 @@ WITH RECURSIVE models(model) AS (
           ORDER BY provider_model LIMIT 1)
   FROM models m WHERE m.model IS NOT NULL
 )
-SELECT model, (SELECT max(started_at) FROM judge_calls
-               WHERE judge_name = :judge AND provider_model = m.model) AS last_at
+SELECT model,
+  (SELECT max(started_at) FROM judge_calls
+   WHERE judge_name = :judge AND provider_model = m.model) AS last_at,
+  (SELECT judge_version FROM judge_calls
+   WHERE judge_name = :judge AND provider_model = m.model
+   ORDER BY started_at DESC LIMIT 1) AS version
 FROM models m WHERE model IS NOT NULL
 ORDER BY last_at DESC LIMIT 1
 """
-).columns(model=String(), last_at=UTCDateTime())
+).columns(model=String(), last_at=UTCDateTime(), version=Integer())
 
 
-async def latest_model(session: AsyncSession, judge: str) -> tuple[str | None, datetime | None]:
-    """The provider model of the judge's newest call that reported one, and that call's time."""
+class SeenModel(NamedTuple):
+    """The provider model of a judge's newest call that reported one: when, at which version."""
+
+    model: str | None
+    at: datetime | None
+    version: int | None
+
+
+async def latest_model(session: AsyncSession, judge: str) -> SeenModel:
+    """The provider model of the judge's newest call that reported one (None: none did)."""
     row = (await session.execute(NEWEST_MODEL, {"judge": judge})).first()
-    return (row[0], row[1]) if row is not None else (None, None)
+    return SeenModel(*row) if row is not None else SeenModel(None, None, None)
 
 
 async def get(session: AsyncSession, name: str) -> Canary:

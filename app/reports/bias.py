@@ -34,6 +34,7 @@ import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
+from app.canaries.reads import latest_drift
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters, prepare
 from app.config import Settings
 from app.db import values_of
@@ -567,6 +568,9 @@ async def build_report(
         report.human_agreement, report.confidence = sections.human_agreement, sections.confidence
         report.human_baseline = sections.human_baseline
         report.flags = [*flags_of(report, settings), *labels.flags.get(report.judge, [])]
+    canaries = await latest_drift(session)
+    for report in reports:
+        report.canaries = canaries.get(report.judge, [])
     scoring = await scoring_sections(session, scoring_filters(filters), settings.reviewer_margin)
     accuracy = await accuracy_by_bucket(session, filters)
     return BiasReport(

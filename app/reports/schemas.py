@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.canaries.schemas import CanaryDriftRead
 from app.labels.schemas import (
     CallLevelCI,
     ConfidenceSection,
@@ -208,6 +209,12 @@ class JudgeReport(BaseModel):
     human_agreement: HumanAgreementSection | None = None
     confidence: ConfidenceSection | None = None
     human_baseline: HumanBaselineSection | None = None
+    canaries: list[CanaryDriftRead] = Field(
+        default_factory=list,
+        description="the judge's latest settled run of each drift canary, whatever the window: "
+        "its figures on the canary's items and `drift` against its previous run on the same "
+        "items (details: GET /v1/canaries/{name}/runs)",
+    )
     flags: list[Flag]
 
 

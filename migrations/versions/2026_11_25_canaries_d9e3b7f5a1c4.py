@@ -61,6 +61,7 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer(), nullable=True),
         sa.Column("provider_model", sa.String(200), nullable=True),
         sa.Column("model_seen_at", TIME, nullable=True),
+        sa.Column("model_version", sa.Integer(), nullable=True),
     )
     op.create_table(
         "canary_runs",

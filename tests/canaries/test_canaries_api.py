@@ -96,6 +96,11 @@ async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
 
     await served.tick()  # publishes the gauge from the database
     assert CANARY_DRIFT.labels(judge=JUDGE, canary="gold200")._value.get() == 1
+    report = await served.get("/v1/bias-report", judge=JUDGE)
+    (entry,) = next(j for j in report["judges"] if j["judge"] == JUDGE)["canaries"]
+    assert (entry["canary"], entry["run"], entry["previous_run"]) == ("gold200", 2, 1)
+    assert entry["drift"] is True
+    assert "first_pick_rate" in entry["drifted"]
     await engine.dispose()
 
 
@@ -127,11 +132,15 @@ async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
     engine = create_engine(clean_pg)
     sessionmaker = create_sessionmaker(engine)
 
-    async def call_with_model(model: str, at: datetime) -> None:
+    async def call_with_model(model: str, at: datetime, version: int = 1) -> None:
         async with sessionmaker() as session:
             cid = f"model-{model}-{at.timestamp()}"
             await session.execute(insert(Comparison), [comparison_row(cid, at)])
-            row = {**call_row(cid, 0), "judge_name": JUDGE, "started_at": at, "finished_at": at}
+            row = {
+                **call_row(cid, 0),
+                **{"judge_name": JUDGE, "judge_version": version},
+                **{"started_at": at, "finished_at": at},
+            }
             await session.execute(insert(JudgeCall), [{**row, "provider_model": model}])
             await session.commit()
 
@@ -144,6 +153,18 @@ async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
     async with sessionmaker() as session:
         triggers = list(await session.execute(select(CanaryRun.trigger, CanaryRun.judges)))
     assert [tuple(t) for t in triggers] == [("model", [JUDGE])]
+
+    # A new version that names another model: its version run covers the new model too.
+    response = await served.http.patch(
+        f"/v1/judges/{JUDGE}", json={"model": "canary-sim-2"}, headers=served.admin
+    )
+    assert response.status_code == 200
+    await served.tick()
+    await call_with_model("canary-sim-2", now + timedelta(seconds=2), version=2)
+    await served.tick()
+    async with sessionmaker() as session:
+        triggers = list(await session.scalars(select(CanaryRun.trigger).order_by(CanaryRun.number)))
+    assert triggers == ["model", "version"]
     await engine.dispose()
 
 

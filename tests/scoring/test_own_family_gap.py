@@ -68,6 +68,7 @@ def test_gap_summary_needs_sessions_and_says_why() -> None:
     summary = own_family_gap(values, margin=0.4)
     assert summary.delta == pytest.approx(sum(values) / 40)
     assert summary.ci95 is not None
+    assert summary.delta is not None
     assert summary.ci95[0] <= summary.delta <= summary.ci95[1]
     assert summary.significant is True
     assert summary.tier == "preliminary"
