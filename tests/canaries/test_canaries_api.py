@@ -165,6 +165,8 @@ async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
     async with sessionmaker() as session:
         triggers = list(await session.scalars(select(CanaryRun.trigger).order_by(CanaryRun.number)))
     assert triggers == ["model", "version"]
+    for number in (1, 2):  # finished before the app stops (a stop cancels running items)
+        await served.settled("models", number)
     await engine.dispose()
 
 
@@ -185,6 +187,7 @@ async def test_a_scheduled_run_is_claimed_once_per_interval(served: Served, clea
     await served.tick()
     runs = (await served.get("/v1/canaries/weekly/runs"))["items"]
     assert [r["trigger"] for r in runs] == ["schedule"]
+    await served.settled("weekly", 1)
     await engine.dispose()
 
 
