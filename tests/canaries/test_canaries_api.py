@@ -101,6 +101,15 @@ async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
     assert (entry["canary"], entry["run"], entry["previous_run"]) == ("gold200", 2, 1)
     assert entry["drift"] is True
     assert "first_pick_rate" in entry["drifted"]
+    page = await served.http.get(f"/dashboard/judge?judge={JUDGE}", headers=served.admin)
+    assert page.status_code == 200
+    row = page.text.split('data-canary="gold200"', 1)[1].split("</tr>", 1)[0]
+    assert "<strong>drift</strong>: " in row
+    assert "first_pick_rate" in row
+    assert "vs run 1" in row
+    # The labels of the traffic are the human baseline's: its table is on the page too.
+    assert 'id="human-baseline"' in page.text
+    assert 'id="confusion"' in page.text
     await engine.dispose()
 
 
