@@ -262,6 +262,7 @@ def _report_params(
     until: str | None,
     tag: list[str] | None,
     protocol: str | None,
+    origin: str | None = None,
 ) -> dict[str, Any]:
     """The bias report's query parameters, as `GET /v1/bias-report` takes them."""
     params: dict[str, Any] = {
@@ -271,6 +272,7 @@ def _report_params(
         "until": until,
         "tag": tag or None,
         "protocol": protocol,
+        "origin": origin,
     }
     return {name: value for name, value in params.items() if value is not None}
 
@@ -314,6 +316,7 @@ async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[s
         params.get("protocol"),
         "day",
         keeper=keeper,
+        origin=params.get("origin", "traffic"),
     )
     await check_known_judge(session, filters)
     report = await build_report(session, filters, get_settings())
@@ -391,6 +394,9 @@ def report(
     until: Annotated[str | None, typer.Option(help="ISO time or age; default now")] = None,
     tag: Annotated[list[str] | None, typer.Option(help="key:value, repeatable")] = None,
     protocol: Annotated[str | None, typer.Option(help="only this protocol")] = None,
+    origin: Annotated[
+        str | None, typer.Option(help="traffic (default), canary (drift canaries' runs) or all")
+    ] = None,
     output: Annotated[
         Literal["table", "json"], typer.Option("--format", help="table or json")
     ] = "table",
@@ -403,7 +409,7 @@ def report(
     from app.errors import AppError
 
     try:
-        params = _report_params(judge, judge_version, since, until, tag, protocol)
+        params = _report_params(judge, judge_version, since, until, tag, protocol, origin)
         data = (
             _remote_report(url, key, params)
             if url

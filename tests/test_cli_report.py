@@ -60,11 +60,24 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
         remote_relative = run_cli(
             "report", "--format", "json", *relative, "--url", base, "--key", key, env=env
         )
+        remote_canary = run_cli(
+            "report",
+            "--format",
+            "json",
+            "--origin",
+            "canary",
+            "--url",
+            base,
+            "--key",
+            key,
+            env=env,
+        )
         remote_unknown = run_fairpair(
             "report", "--judge", "nope", "--url", base, "--key", key, env=env
         )
     local_relative = run_cli("report", "--format", "json", *relative, env=env)
     local_unknown = run_fairpair("report", "--judge", "nope", env=env)
+    local_canary = run_cli("report", "--format", "json", "--origin", "canary", env=env)
     local = run_cli(
         "report",
         "--format",
@@ -91,6 +104,10 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
         assert without_time(json.loads(relative_report), since=True) == without_time(
             route, since=True
         )
+    # Only traffic by default: no drift canary ran, so its origin has no judge.
+    for canary_report in (remote_canary, local_canary):
+        assert json.loads(canary_report)["filters"]["origin"] == "canary"
+        assert json.loads(canary_report)["judges"] == []
     # A judge that never existed is a one-line refusal, not an empty report of no bias.
     for unknown in (remote_unknown, local_unknown):
         assert unknown.returncode != 0
