@@ -22,6 +22,17 @@ from .call_read_display_order import CallReadDisplayOrder
 from .call_read_labels import CallReadLabels
 from .call_read_mapped_winner_type_0 import CallReadMappedWinnerType0
 from .call_read_pick_type_0 import CallReadPickType0
+from .canary_create import CanaryCreate
+from .canary_drift_read import CanaryDriftRead
+from .canary_drift_read_trigger import CanaryDriftReadTrigger
+from .canary_list import CanaryList
+from .canary_read import CanaryRead
+from .canary_read_selector import CanaryReadSelector
+from .canary_run_create import CanaryRunCreate
+from .canary_run_list import CanaryRunList
+from .canary_run_read import CanaryRunRead
+from .canary_run_read_status import CanaryRunReadStatus
+from .canary_run_read_trigger import CanaryRunReadTrigger
 from .compare_request import CompareRequest
 from .compare_request_self_preference_type_0 import CompareRequestSelfPreferenceType0
 from .compare_request_tags import CompareRequestTags
@@ -41,12 +52,17 @@ from .criterion_in import CriterionIn
 from .excluded_read import ExcludedRead
 from .excluded_reviewer_read import ExcludedReviewerRead
 from .get_bias_report_bucket import GetBiasReportBucket
+from .get_bias_report_origin import GetBiasReportOrigin
+from .get_leaderboard_origin import GetLeaderboardOrigin
 from .gold_read import GoldRead
 from .gold_read_votes import GoldReadVotes
 from .gold_read_winner_type_0 import GoldReadWinnerType0
 from .healthz_response_healthz import HealthzResponseHealthz
 from .human_agreement_section import HumanAgreementSection
 from .human_agreement_section_tier import HumanAgreementSectionTier
+from .human_baseline_section import HumanBaselineSection
+from .human_baseline_section_confusion import HumanBaselineSectionConfusion
+from .human_baseline_section_confusion_additional_property import HumanBaselineSectionConfusionAdditionalProperty
 from .item_error import ItemError
 from .judge_create import JudgeCreate
 from .judge_create_provider import JudgeCreateProvider
@@ -65,16 +81,19 @@ from .judge_report_flags_item import JudgeReportFlagsItem
 from .judge_result_read import JudgeResultRead
 from .judge_result_read_confidence_source_type_0 import JudgeResultReadConfidenceSourceType0
 from .judge_result_read_winner import JudgeResultReadWinner
+from .judge_run_read import JudgeRunRead
 from .judge_update import JudgeUpdate
 from .judge_update_provider_type_0 import JudgeUpdateProviderType0
 from .judge_update_templates_type_0 import JudgeUpdateTemplatesType0
 from .judge_version_read import JudgeVersionRead
 from .label_in import LabelIn
+from .label_in_shown_first_type_0 import LabelInShownFirstType0
 from .label_in_winner import LabelInWinner
 from .label_pair_stats import LabelPairStats
 from .label_pair_stats_reason_type_0 import LabelPairStatsReasonType0
 from .label_pair_stats_tier import LabelPairStatsTier
 from .label_read import LabelRead
+from .label_read_shown_first_type_0 import LabelReadShownFirstType0
 from .label_read_winner import LabelReadWinner
 from .label_section import LabelSection
 from .label_section_by_pair import LabelSectionByPair
@@ -83,6 +102,9 @@ from .label_section_tier import LabelSectionTier
 from .labeling_queue import LabelingQueue
 from .leaderboard import Leaderboard
 from .leaderboard_filters_read import LeaderboardFiltersRead
+from .leaderboard_filters_read_origin import LeaderboardFiltersReadOrigin
+from .length_baseline import LengthBaseline
+from .length_baseline_tier import LengthBaselineTier
 from .length_score_section import LengthScoreSection
 from .length_score_section_band_type_0 import LengthScoreSectionBandType0
 from .length_score_section_tier import LengthScoreSectionTier
@@ -97,10 +119,15 @@ from .offset_read import OffsetRead
 from .offset_read_classification_type_0 import OffsetReadClassificationType0
 from .offset_read_reason_type_0 import OffsetReadReasonType0
 from .offset_read_tier import OffsetReadTier
+from .paired_test_read import PairedTestRead
+from .paired_test_read_name import PairedTestReadName
 from .panel_label_sections import PanelLabelSections
 from .placebo_section import PlaceboSection
 from .placebo_section_reason_type_0 import PlaceboSectionReasonType0
 from .placebo_section_tier import PlaceboSectionTier
+from .position_baseline import PositionBaseline
+from .position_baseline_reason_type_0 import PositionBaselineReasonType0
+from .position_baseline_tier import PositionBaselineTier
 from .position_effect_read import PositionEffectRead
 from .position_score_section import PositionScoreSection
 from .position_score_section_reason_type_0 import PositionScoreSectionReasonType0
@@ -117,9 +144,11 @@ from .queue_item_criteria_type_1_item import QueueItemCriteriaType1Item
 from .queue_item_tags import QueueItemTags
 from .queue_item_texts_withheld_type_0 import QueueItemTextsWithheldType0
 from .queue_lengths import QueueLengths
+from .rate_read import RateRead
 from .reliability_bin_read import ReliabilityBinRead
 from .report_filters_read import ReportFiltersRead
 from .report_filters_read_bucket import ReportFiltersReadBucket
+from .report_filters_read_origin import ReportFiltersReadOrigin
 from .response_in import ResponseIn
 from .response_scores import ResponseScores
 from .response_scores_audit import ResponseScoresAudit
@@ -134,9 +163,13 @@ from .reviewer_read import ReviewerRead
 from .reviewer_read_classification_type_0 import ReviewerReadClassificationType0
 from .reviewer_read_reason_type_0 import ReviewerReadReasonType0
 from .reviewer_read_tier import ReviewerReadTier
+from .reviewer_self_preference_read import ReviewerSelfPreferenceRead
+from .reviewer_self_preference_read_reason_type_0 import ReviewerSelfPreferenceReadReasonType0
+from .reviewer_self_preference_read_tier import ReviewerSelfPreferenceReadTier
 from .rubric_in import RubricIn
 from .rubric_level_in import RubricLevelIn
 from .rubric_read import RubricRead
+from .run_figures_read import RunFiguresRead
 from .score_call_read import ScoreCallRead
 from .score_request import ScoreRequest
 from .score_request_self_preference_type_0 import ScoreRequestSelfPreferenceType0
@@ -150,6 +183,7 @@ from .self_preference_section_tier import SelfPreferenceSectionTier
 from .series_point import SeriesPoint
 from .series_point_consistency_tier import SeriesPointConsistencyTier
 from .series_point_granularity import SeriesPointGranularity
+from .series_point_human_agreement_tier import SeriesPointHumanAgreementTier
 from .series_point_tier import SeriesPointTier
 from .shown_read import ShownRead
 from .sim_settings import SimSettings
@@ -179,6 +213,17 @@ __all__ = (
     "CallReadLabels",
     "CallReadMappedWinnerType0",
     "CallReadPickType0",
+    "CanaryCreate",
+    "CanaryDriftRead",
+    "CanaryDriftReadTrigger",
+    "CanaryList",
+    "CanaryRead",
+    "CanaryReadSelector",
+    "CanaryRunCreate",
+    "CanaryRunList",
+    "CanaryRunRead",
+    "CanaryRunReadStatus",
+    "CanaryRunReadTrigger",
     "CompareRequest",
     "CompareRequestSelfPreferenceType0",
     "CompareRequestTags",
@@ -198,12 +243,17 @@ __all__ = (
     "ExcludedRead",
     "ExcludedReviewerRead",
     "GetBiasReportBucket",
+    "GetBiasReportOrigin",
+    "GetLeaderboardOrigin",
     "GoldRead",
     "GoldReadVotes",
     "GoldReadWinnerType0",
     "HealthzResponseHealthz",
     "HumanAgreementSection",
     "HumanAgreementSectionTier",
+    "HumanBaselineSection",
+    "HumanBaselineSectionConfusion",
+    "HumanBaselineSectionConfusionAdditionalProperty",
     "ItemError",
     "JudgeCreate",
     "JudgeCreateProvider",
@@ -222,17 +272,20 @@ __all__ = (
     "JudgeResultRead",
     "JudgeResultReadConfidenceSourceType0",
     "JudgeResultReadWinner",
+    "JudgeRunRead",
     "JudgeUpdate",
     "JudgeUpdateProviderType0",
     "JudgeUpdateTemplatesType0",
     "JudgeVersionRead",
     "LabelIn",
     "LabelingQueue",
+    "LabelInShownFirstType0",
     "LabelInWinner",
     "LabelPairStats",
     "LabelPairStatsReasonType0",
     "LabelPairStatsTier",
     "LabelRead",
+    "LabelReadShownFirstType0",
     "LabelReadWinner",
     "LabelSection",
     "LabelSectionByPair",
@@ -240,6 +293,9 @@ __all__ = (
     "LabelSectionTier",
     "Leaderboard",
     "LeaderboardFiltersRead",
+    "LeaderboardFiltersReadOrigin",
+    "LengthBaseline",
+    "LengthBaselineTier",
     "Lengths",
     "LengthScoreSection",
     "LengthScoreSectionBandType0",
@@ -254,10 +310,15 @@ __all__ = (
     "OffsetReadClassificationType0",
     "OffsetReadReasonType0",
     "OffsetReadTier",
+    "PairedTestRead",
+    "PairedTestReadName",
     "PanelLabelSections",
     "PlaceboSection",
     "PlaceboSectionReasonType0",
     "PlaceboSectionTier",
+    "PositionBaseline",
+    "PositionBaselineReasonType0",
+    "PositionBaselineTier",
     "PositionEffectRead",
     "PositionScoreSection",
     "PositionScoreSectionReasonType0",
@@ -274,9 +335,11 @@ __all__ = (
     "QueueItemTags",
     "QueueItemTextsWithheldType0",
     "QueueLengths",
+    "RateRead",
     "ReliabilityBinRead",
     "ReportFiltersRead",
     "ReportFiltersReadBucket",
+    "ReportFiltersReadOrigin",
     "ResponseIn",
     "ResponseScores",
     "ResponseScoresAudit",
@@ -291,9 +354,13 @@ __all__ = (
     "ReviewerReadClassificationType0",
     "ReviewerReadReasonType0",
     "ReviewerReadTier",
+    "ReviewerSelfPreferenceRead",
+    "ReviewerSelfPreferenceReadReasonType0",
+    "ReviewerSelfPreferenceReadTier",
     "RubricIn",
     "RubricLevelIn",
     "RubricRead",
+    "RunFiguresRead",
     "ScoreCallRead",
     "ScoreRequest",
     "ScoreRequestSelfPreferenceType0",
@@ -307,6 +374,7 @@ __all__ = (
     "SeriesPoint",
     "SeriesPointConsistencyTier",
     "SeriesPointGranularity",
+    "SeriesPointHumanAgreementTier",
     "SeriesPointTier",
     "ShownRead",
     "SimSettings",

@@ -11,9 +11,11 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.call_counts import CallCounts
+    from ..models.canary_drift_read import CanaryDriftRead
     from ..models.confidence_section import ConfidenceSection
     from ..models.consistency_section import ConsistencySection
     from ..models.human_agreement_section import HumanAgreementSection
+    from ..models.human_baseline_section import HumanBaselineSection
     from ..models.label_section import LabelSection
     from ..models.length_section import LengthSection
     from ..models.placebo_section import PlaceboSection
@@ -40,8 +42,12 @@ class JudgeReport:
         self_preference (SelfPreferenceSection): Mean excess share of own-family picks over non-conflicted judges on the
             same comparisons.
         versions (list[int]):
+        canaries (list[CanaryDriftRead] | Unset): the judge's latest settled run of each drift canary, whatever the
+            window: its figures on the canary's items and `drift` against its previous run on the same items (details: GET
+            /v1/canaries/{name}/runs)
         confidence (ConfidenceSection | None | Unset):
         human_agreement (HumanAgreementSection | None | Unset):
+        human_baseline (HumanBaselineSection | None | Unset):
         provider_models (list[str] | Unset): distinct models the provider reported on the judge's calls in the window
     """
 
@@ -55,14 +61,17 @@ class JudgeReport:
     position: PositionSection
     self_preference: SelfPreferenceSection
     versions: list[int]
+    canaries: list[CanaryDriftRead] | Unset = UNSET
     confidence: ConfidenceSection | None | Unset = UNSET
     human_agreement: HumanAgreementSection | None | Unset = UNSET
+    human_baseline: HumanBaselineSection | None | Unset = UNSET
     provider_models: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.confidence_section import ConfidenceSection  # noqa: PLC0415
         from ..models.human_agreement_section import HumanAgreementSection  # noqa: PLC0415
+        from ..models.human_baseline_section import HumanBaselineSection  # noqa: PLC0415
 
         calls = self.calls.to_dict()
 
@@ -87,6 +96,13 @@ class JudgeReport:
 
         versions = self.versions
 
+        canaries: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.canaries, Unset):
+            canaries = []
+            for canaries_item_data in self.canaries:
+                canaries_item = canaries_item_data.to_dict()
+                canaries.append(canaries_item)
+
         confidence: dict[str, Any] | None | Unset
         if isinstance(self.confidence, Unset):
             confidence = UNSET
@@ -102,6 +118,14 @@ class JudgeReport:
             human_agreement = self.human_agreement.to_dict()
         else:
             human_agreement = self.human_agreement
+
+        human_baseline: dict[str, Any] | None | Unset
+        if isinstance(self.human_baseline, Unset):
+            human_baseline = UNSET
+        elif isinstance(self.human_baseline, HumanBaselineSection):
+            human_baseline = self.human_baseline.to_dict()
+        else:
+            human_baseline = self.human_baseline
 
         provider_models: list[str] | Unset = UNSET
         if not isinstance(self.provider_models, Unset):
@@ -123,10 +147,14 @@ class JudgeReport:
                 "versions": versions,
             }
         )
+        if canaries is not UNSET:
+            field_dict["canaries"] = canaries
         if confidence is not UNSET:
             field_dict["confidence"] = confidence
         if human_agreement is not UNSET:
             field_dict["human_agreement"] = human_agreement
+        if human_baseline is not UNSET:
+            field_dict["human_baseline"] = human_baseline
         if provider_models is not UNSET:
             field_dict["provider_models"] = provider_models
 
@@ -135,9 +163,11 @@ class JudgeReport:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.call_counts import CallCounts  # noqa: PLC0415
+        from ..models.canary_drift_read import CanaryDriftRead  # noqa: PLC0415
         from ..models.confidence_section import ConfidenceSection  # noqa: PLC0415
         from ..models.consistency_section import ConsistencySection  # noqa: PLC0415
         from ..models.human_agreement_section import HumanAgreementSection  # noqa: PLC0415
+        from ..models.human_baseline_section import HumanBaselineSection  # noqa: PLC0415
         from ..models.label_section import LabelSection  # noqa: PLC0415
         from ..models.length_section import LengthSection  # noqa: PLC0415
         from ..models.placebo_section import PlaceboSection  # noqa: PLC0415
@@ -169,6 +199,15 @@ class JudgeReport:
         self_preference = SelfPreferenceSection.from_dict(d.pop("self_preference"))
 
         versions = cast(list[int], d.pop("versions"))
+
+        _canaries = d.pop("canaries", UNSET)
+        canaries: list[CanaryDriftRead] | Unset = UNSET
+        if _canaries is not UNSET:
+            canaries = []
+            for canaries_item_data in _canaries:
+                canaries_item = CanaryDriftRead.from_dict(canaries_item_data)
+
+                canaries.append(canaries_item)
 
         def _parse_confidence(data: object) -> ConfidenceSection | None | Unset:
             if data is None:
@@ -204,6 +243,23 @@ class JudgeReport:
 
         human_agreement = _parse_human_agreement(d.pop("human_agreement", UNSET))
 
+        def _parse_human_baseline(data: object) -> HumanBaselineSection | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                human_baseline_type_0 = HumanBaselineSection.from_dict(data)
+
+                return human_baseline_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(HumanBaselineSection | None | Unset, data)
+
+        human_baseline = _parse_human_baseline(d.pop("human_baseline", UNSET))
+
         provider_models = cast(list[str], d.pop("provider_models", UNSET))
 
         judge_report = cls(
@@ -217,8 +273,10 @@ class JudgeReport:
             position=position,
             self_preference=self_preference,
             versions=versions,
+            canaries=canaries,
             confidence=confidence,
             human_agreement=human_agreement,
+            human_baseline=human_baseline,
             provider_models=provider_models,
         )
 

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.label_in_shown_first_type_0 import LabelInShownFirstType0
 from ..models.label_in_winner import LabelInWinner
 from ..types import UNSET, Unset
 
@@ -19,11 +20,14 @@ class LabelIn:
         labeler (str): who labels; a new label by the same labeler replaces the old one
         winner (LabelInWinner):
         from_queue (bool | Unset): the comparison came from GET /v1/labeling-queue (a random draw) Default: False.
+        shown_first (LabelInShownFirstType0 | None | Unset): the response the labeler saw first, when the client knows:
+            the humans' own first-slot rate counts only labels whose display order is known
     """
 
     labeler: str
     winner: LabelInWinner
     from_queue: bool | Unset = False
+    shown_first: LabelInShownFirstType0 | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         labeler = self.labeler
@@ -31,6 +35,14 @@ class LabelIn:
         winner = self.winner.value
 
         from_queue = self.from_queue
+
+        shown_first: None | str | Unset
+        if isinstance(self.shown_first, Unset):
+            shown_first = UNSET
+        elif isinstance(self.shown_first, LabelInShownFirstType0):
+            shown_first = self.shown_first.value
+        else:
+            shown_first = self.shown_first
 
         field_dict: dict[str, Any] = {}
 
@@ -42,6 +54,8 @@ class LabelIn:
         )
         if from_queue is not UNSET:
             field_dict["from_queue"] = from_queue
+        if shown_first is not UNSET:
+            field_dict["shown_first"] = shown_first
 
         return field_dict
 
@@ -54,10 +68,28 @@ class LabelIn:
 
         from_queue = d.pop("from_queue", UNSET)
 
+        def _parse_shown_first(data: object) -> LabelInShownFirstType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                shown_first_type_0 = LabelInShownFirstType0(data)
+
+                return shown_first_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LabelInShownFirstType0 | None | Unset, data)
+
+        shown_first = _parse_shown_first(d.pop("shown_first", UNSET))
+
         label_in = cls(
             labeler=labeler,
             winner=winner,
             from_queue=from_queue,
+            shown_first=shown_first,
         )
 
         return label_in

@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.label_read_shown_first_type_0 import LabelReadShownFirstType0
 from ..models.label_read_winner import LabelReadWinner
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.gold_read import GoldRead
@@ -28,6 +30,7 @@ class LabelRead:
         labeler (str):
         updated_at (datetime.datetime):
         winner (LabelReadWinner):
+        shown_first (LabelReadShownFirstType0 | None | Unset): null when the client did not say
     """
 
     comparison_id: str
@@ -37,6 +40,7 @@ class LabelRead:
     labeler: str
     updated_at: datetime.datetime
     winner: LabelReadWinner
+    shown_first: LabelReadShownFirstType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,6 +58,14 @@ class LabelRead:
 
         winner = self.winner.value
 
+        shown_first: None | str | Unset
+        if isinstance(self.shown_first, Unset):
+            shown_first = UNSET
+        elif isinstance(self.shown_first, LabelReadShownFirstType0):
+            shown_first = self.shown_first.value
+        else:
+            shown_first = self.shown_first
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -67,6 +79,8 @@ class LabelRead:
                 "winner": winner,
             }
         )
+        if shown_first is not UNSET:
+            field_dict["shown_first"] = shown_first
 
         return field_dict
 
@@ -89,6 +103,23 @@ class LabelRead:
 
         winner = LabelReadWinner(d.pop("winner"))
 
+        def _parse_shown_first(data: object) -> LabelReadShownFirstType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                shown_first_type_0 = LabelReadShownFirstType0(data)
+
+                return shown_first_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LabelReadShownFirstType0 | None | Unset, data)
+
+        shown_first = _parse_shown_first(d.pop("shown_first", UNSET))
+
         label_read = cls(
             comparison_id=comparison_id,
             created_at=created_at,
@@ -97,6 +128,7 @@ class LabelRead:
             labeler=labeler,
             updated_at=updated_at,
             winner=winner,
+            shown_first=shown_first,
         )
 
         label_read.additional_properties = d

@@ -7,6 +7,9 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.leaderboard_filters_read_origin import LeaderboardFiltersReadOrigin
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="LeaderboardFiltersRead")
 
 
@@ -19,12 +22,15 @@ class LeaderboardFiltersRead:
         since (datetime.datetime | None):
         tags (list[str]):
         until (datetime.datetime | None):
+        origin (LeaderboardFiltersReadOrigin | Unset): whose comparisons counted: `traffic`, `canary` or `all` Default:
+            LeaderboardFiltersReadOrigin.TRAFFIC.
     """
 
     baseline: None | str
     since: datetime.datetime | None
     tags: list[str]
     until: datetime.datetime | None
+    origin: LeaderboardFiltersReadOrigin | Unset = LeaderboardFiltersReadOrigin.TRAFFIC
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,6 +51,10 @@ class LeaderboardFiltersRead:
         else:
             until = self.until
 
+        origin: str | Unset = UNSET
+        if not isinstance(self.origin, Unset):
+            origin = self.origin.value
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -55,6 +65,8 @@ class LeaderboardFiltersRead:
                 "until": until,
             }
         )
+        if origin is not UNSET:
+            field_dict["origin"] = origin
 
         return field_dict
 
@@ -101,11 +113,19 @@ class LeaderboardFiltersRead:
 
         until = _parse_until(d.pop("until"))
 
+        _origin = d.pop("origin", UNSET)
+        origin: LeaderboardFiltersReadOrigin | Unset
+        if isinstance(_origin, Unset):
+            origin = UNSET
+        else:
+            origin = LeaderboardFiltersReadOrigin(_origin)
+
         leaderboard_filters_read = cls(
             baseline=baseline,
             since=since,
             tags=tags,
             until=until,
+            origin=origin,
         )
 
         leaderboard_filters_read.additional_properties = d

@@ -8,6 +8,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.report_filters_read_bucket import ReportFiltersReadBucket
+from ..models.report_filters_read_origin import ReportFiltersReadOrigin
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ReportFiltersRead")
 
@@ -24,6 +26,8 @@ class ReportFiltersRead:
         since (datetime.datetime):
         tags (list[str]):
         until (datetime.datetime | None):
+        origin (ReportFiltersReadOrigin | Unset): whose comparisons counted: `traffic`, `canary` or `all` Default:
+            ReportFiltersReadOrigin.TRAFFIC.
     """
 
     bucket: ReportFiltersReadBucket
@@ -33,6 +37,7 @@ class ReportFiltersRead:
     since: datetime.datetime
     tags: list[str]
     until: datetime.datetime | None
+    origin: ReportFiltersReadOrigin | Unset = ReportFiltersReadOrigin.TRAFFIC
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,6 +62,10 @@ class ReportFiltersRead:
         else:
             until = self.until
 
+        origin: str | Unset = UNSET
+        if not isinstance(self.origin, Unset):
+            origin = self.origin.value
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -70,6 +79,8 @@ class ReportFiltersRead:
                 "until": until,
             }
         )
+        if origin is not UNSET:
+            field_dict["origin"] = origin
 
         return field_dict
 
@@ -118,6 +129,13 @@ class ReportFiltersRead:
 
         until = _parse_until(d.pop("until"))
 
+        _origin = d.pop("origin", UNSET)
+        origin: ReportFiltersReadOrigin | Unset
+        if isinstance(_origin, Unset):
+            origin = UNSET
+        else:
+            origin = ReportFiltersReadOrigin(_origin)
+
         report_filters_read = cls(
             bucket=bucket,
             judge=judge,
@@ -126,6 +144,7 @@ class ReportFiltersRead:
             since=since,
             tags=tags,
             until=until,
+            origin=origin,
         )
 
         report_filters_read.additional_properties = d

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -9,6 +9,11 @@ from attrs import field as _attrs_field
 from ..models.reviewer_read_classification_type_0 import ReviewerReadClassificationType0
 from ..models.reviewer_read_reason_type_0 import ReviewerReadReasonType0
 from ..models.reviewer_read_tier import ReviewerReadTier
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.reviewer_self_preference_read import ReviewerSelfPreferenceRead
+
 
 T = TypeVar("T", bound="ReviewerRead")
 
@@ -32,6 +37,7 @@ class ReviewerRead:
         sd (float | None):
         tier (ReviewerReadTier):
         z (float | None): descriptive; not used for classification
+        self_preference (None | ReviewerSelfPreferenceRead | Unset): in the bias report; null in calibration snapshots
     """
 
     ci95: list[float] | None
@@ -48,9 +54,12 @@ class ReviewerRead:
     sd: float | None
     tier: ReviewerReadTier
     z: float | None
+    self_preference: None | ReviewerSelfPreferenceRead | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.reviewer_self_preference_read import ReviewerSelfPreferenceRead  # noqa: PLC0415
+
         ci95: list[float] | None
         if isinstance(self.ci95, list):
             ci95 = []
@@ -100,6 +109,14 @@ class ReviewerRead:
         z: float | None
         z = self.z
 
+        self_preference: dict[str, Any] | None | Unset
+        if isinstance(self.self_preference, Unset):
+            self_preference = UNSET
+        elif isinstance(self.self_preference, ReviewerSelfPreferenceRead):
+            self_preference = self.self_preference.to_dict()
+        else:
+            self_preference = self.self_preference
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -120,11 +137,15 @@ class ReviewerRead:
                 "z": z,
             }
         )
+        if self_preference is not UNSET:
+            field_dict["self_preference"] = self_preference
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.reviewer_self_preference_read import ReviewerSelfPreferenceRead  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_ci95(data: object) -> list[float] | None:
@@ -223,6 +244,23 @@ class ReviewerRead:
 
         z = _parse_z(d.pop("z"))
 
+        def _parse_self_preference(data: object) -> None | ReviewerSelfPreferenceRead | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                self_preference_type_0 = ReviewerSelfPreferenceRead.from_dict(data)
+
+                return self_preference_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ReviewerSelfPreferenceRead | Unset, data)
+
+        self_preference = _parse_self_preference(d.pop("self_preference", UNSET))
+
         reviewer_read = cls(
             ci95=ci95,
             classification=classification,
@@ -238,6 +276,7 @@ class ReviewerRead:
             sd=sd,
             tier=tier,
             z=z,
+            self_preference=self_preference,
         )
 
         reviewer_read.additional_properties = d

@@ -30,6 +30,7 @@ class SimSettings:
         position_bias (float | Unset):  Default: 0.0.
         score_noise (float | Unset):  Default: 0.5.
         seed (int | Unset):  Default: 0.
+        self_preference (float | Unset):  Default: 0.0.
         tie_rate (float | Unset):  Default: 0.0.
     """
 
@@ -44,6 +45,7 @@ class SimSettings:
     position_bias: float | Unset = 0.0
     score_noise: float | Unset = 0.5
     seed: int | Unset = 0
+    self_preference: float | Unset = 0.0
     tie_rate: float | Unset = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +72,8 @@ class SimSettings:
         score_noise = self.score_noise
 
         seed = self.seed
+
+        self_preference = self.self_preference
 
         tie_rate = self.tie_rate
 
@@ -98,6 +102,8 @@ class SimSettings:
             field_dict["score_noise"] = score_noise
         if seed is not UNSET:
             field_dict["seed"] = seed
+        if self_preference is not UNSET:
+            field_dict["self_preference"] = self_preference
         if tie_rate is not UNSET:
             field_dict["tie_rate"] = tie_rate
 
@@ -135,6 +141,8 @@ class SimSettings:
 
         seed = d.pop("seed", UNSET)
 
+        self_preference = d.pop("self_preference", UNSET)
+
         tie_rate = d.pop("tie_rate", UNSET)
 
         sim_settings = cls(
@@ -149,6 +157,7 @@ class SimSettings:
             position_bias=position_bias,
             score_noise=score_noise,
             seed=seed,
+            self_preference=self_preference,
             tie_rate=tie_rate,
         )
 

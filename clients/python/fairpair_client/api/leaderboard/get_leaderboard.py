@@ -6,6 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.get_leaderboard_origin import GetLeaderboardOrigin
 from ...models.leaderboard import Leaderboard
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
@@ -17,6 +18,7 @@ def _get_kwargs(
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
+    origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -55,6 +57,12 @@ def _get_kwargs(
     else:
         json_tag = tag
     params["tag"] = json_tag
+
+    json_origin: str | Unset = UNSET
+    if not isinstance(origin, Unset):
+        json_origin = origin.value
+
+    params["origin"] = json_origin
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -146,6 +154,7 @@ def sync_detailed(
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
+    origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Response[Any | Leaderboard | Problem]:
     """Read Leaderboard
 
@@ -156,6 +165,8 @@ def sync_detailed(
         since (datetime.datetime | None | Unset):
         until (datetime.datetime | None | Unset):
         tag (list[str] | None | Unset):
+        origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,6 +181,7 @@ def sync_detailed(
         since=since,
         until=until,
         tag=tag,
+        origin=origin,
     )
 
     response = client.get_httpx_client().request(
@@ -186,6 +198,7 @@ def sync(
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
+    origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Any | Leaderboard | Problem | None:
     """Read Leaderboard
 
@@ -196,6 +209,8 @@ def sync(
         since (datetime.datetime | None | Unset):
         until (datetime.datetime | None | Unset):
         tag (list[str] | None | Unset):
+        origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,6 +226,7 @@ def sync(
         since=since,
         until=until,
         tag=tag,
+        origin=origin,
     ).parsed
 
 
@@ -221,6 +237,7 @@ async def asyncio_detailed(
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
+    origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Response[Any | Leaderboard | Problem]:
     """Read Leaderboard
 
@@ -231,6 +248,8 @@ async def asyncio_detailed(
         since (datetime.datetime | None | Unset):
         until (datetime.datetime | None | Unset):
         tag (list[str] | None | Unset):
+        origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,6 +264,7 @@ async def asyncio_detailed(
         since=since,
         until=until,
         tag=tag,
+        origin=origin,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -259,6 +279,7 @@ async def asyncio(
     since: datetime.datetime | None | Unset = UNSET,
     until: datetime.datetime | None | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
+    origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Any | Leaderboard | Problem | None:
     """Read Leaderboard
 
@@ -269,6 +290,8 @@ async def asyncio(
         since (datetime.datetime | None | Unset):
         until (datetime.datetime | None | Unset):
         tag (list[str] | None | Unset):
+        origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -285,5 +308,6 @@ async def asyncio(
             since=since,
             until=until,
             tag=tag,
+            origin=origin,
         )
     ).parsed

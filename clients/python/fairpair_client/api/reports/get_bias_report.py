@@ -7,6 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.bias_report import BiasReport
 from ...models.get_bias_report_bucket import GetBiasReportBucket
+from ...models.get_bias_report_origin import GetBiasReportOrigin
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -21,6 +22,7 @@ def _get_kwargs(
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
     rubric: None | str | Unset = UNSET,
+    origin: GetBiasReportOrigin | Unset = GetBiasReportOrigin.TRAFFIC,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -82,6 +84,12 @@ def _get_kwargs(
     else:
         json_rubric = rubric
     params["rubric"] = json_rubric
+
+    json_origin: str | Unset = UNSET
+    if not isinstance(origin, Unset):
+        json_origin = origin.value
+
+    params["origin"] = json_origin
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -177,6 +185,7 @@ def sync_detailed(
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
     rubric: None | str | Unset = UNSET,
+    origin: GetBiasReportOrigin | Unset = GetBiasReportOrigin.TRAFFIC,
 ) -> Response[Any | BiasReport | Problem]:
     """Get Bias Report
 
@@ -194,6 +203,8 @@ def sync_detailed(
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
         rubric (None | str | Unset):
+        origin (GetBiasReportOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetBiasReportOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,6 +223,7 @@ def sync_detailed(
         protocol=protocol,
         bucket=bucket,
         rubric=rubric,
+        origin=origin,
     )
 
     response = client.get_httpx_client().request(
@@ -232,6 +244,7 @@ def sync(
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
     rubric: None | str | Unset = UNSET,
+    origin: GetBiasReportOrigin | Unset = GetBiasReportOrigin.TRAFFIC,
 ) -> Any | BiasReport | Problem | None:
     """Get Bias Report
 
@@ -249,6 +262,8 @@ def sync(
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
         rubric (None | str | Unset):
+        origin (GetBiasReportOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetBiasReportOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -268,6 +283,7 @@ def sync(
         protocol=protocol,
         bucket=bucket,
         rubric=rubric,
+        origin=origin,
     ).parsed
 
 
@@ -282,6 +298,7 @@ async def asyncio_detailed(
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
     rubric: None | str | Unset = UNSET,
+    origin: GetBiasReportOrigin | Unset = GetBiasReportOrigin.TRAFFIC,
 ) -> Response[Any | BiasReport | Problem]:
     """Get Bias Report
 
@@ -299,6 +316,8 @@ async def asyncio_detailed(
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
         rubric (None | str | Unset):
+        origin (GetBiasReportOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetBiasReportOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -317,6 +336,7 @@ async def asyncio_detailed(
         protocol=protocol,
         bucket=bucket,
         rubric=rubric,
+        origin=origin,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -335,6 +355,7 @@ async def asyncio(
     protocol: None | str | Unset = UNSET,
     bucket: GetBiasReportBucket | Unset = GetBiasReportBucket.DAY,
     rubric: None | str | Unset = UNSET,
+    origin: GetBiasReportOrigin | Unset = GetBiasReportOrigin.TRAFFIC,
 ) -> Any | BiasReport | Problem | None:
     """Get Bias Report
 
@@ -352,6 +373,8 @@ async def asyncio(
         protocol (None | str | Unset):
         bucket (GetBiasReportBucket | Unset):  Default: GetBiasReportBucket.DAY.
         rubric (None | str | Unset):
+        origin (GetBiasReportOrigin | Unset): whose comparisons: callers' `traffic`, drift
+            `canary` runs, or `all` Default: GetBiasReportOrigin.TRAFFIC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -372,5 +395,6 @@ async def asyncio(
             protocol=protocol,
             bucket=bucket,
             rubric=rubric,
+            origin=origin,
         )
     ).parsed

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class CanaryRunReadTrigger(StrEnum):
+    MANUAL = "manual"
+    MODEL = "model"
+    SCHEDULE = "schedule"
+    VERSION = "version"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="RateRead")
+
+
+@_attrs_define
+class RateRead:
+    """k of n, the rate (null when n = 0) and its 95% CI.
+
+    Attributes:
+        ci95 (list[float] | None):
+        k (int):
+        n (int):
+        value (float | None):
+    """
+
+    ci95: list[float] | None
+    k: int
+    n: int
+    value: float | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        ci95: list[float] | None
+        if isinstance(self.ci95, list):
+            ci95 = []
+            for ci95_type_0_item_data in self.ci95:
+                ci95_type_0_item: float
+                ci95_type_0_item = ci95_type_0_item_data
+                ci95.append(ci95_type_0_item)
+
+        else:
+            ci95 = self.ci95
+
+        k = self.k
+
+        n = self.n
+
+        value: float | None
+        value = self.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "ci95": ci95,
+                "k": k,
+                "n": n,
+                "value": value,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+
+        def _parse_ci95(data: object) -> list[float] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                ci95_type_0 = []
+                _ci95_type_0 = data
+                for ci95_type_0_item_data in _ci95_type_0:
+
+                    def _parse_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    ci95_type_0_item = _parse_ci95_type_0_item(ci95_type_0_item_data)
+
+                    ci95_type_0.append(ci95_type_0_item)
+
+                return ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None, data)
+
+        ci95 = _parse_ci95(d.pop("ci95"))
+
+        k = d.pop("k")
+
+        n = d.pop("n")
+
+        def _parse_value(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        value = _parse_value(d.pop("value"))
+
+        rate_read = cls(
+            ci95=ci95,
+            k=k,
+            n=n,
+            value=value,
+        )
+
+        rate_read.additional_properties = d
+        return rate_read
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
