@@ -174,9 +174,11 @@ async def test_metrics_need_a_read_key_off_loopback(
 def test_alert_rules_use_only_exported_series() -> None:
     path = Path(__file__).parent.parent / "deploy" / "prometheus" / "alerts.yml"
     rules = path.read_text()
-    exported = {sample.name for family in REGISTRY.collect() for sample in family.samples} | {
-        f"{family.name}_total" for family in REGISTRY.collect() if family.type == "counter"
-    } | {family.name for family in REGISTRY.collect() if family.type == "gauge"}
+    exported = (
+        {sample.name for family in REGISTRY.collect() for sample in family.samples}
+        | {f"{family.name}_total" for family in REGISTRY.collect() if family.type == "counter"}
+        | {family.name for family in REGISTRY.collect() if family.type == "gauge"}
+    )
     used = set(re.findall(r"\bfairpair_[a-z_]+", rules))
     assert used
     assert used <= exported, used - exported

@@ -16,8 +16,9 @@ from app.canaries.schemas import (
     CanaryRunList,
     CanaryRunRead,
 )
-from app.deps import AdminKey, KeeperDep, ReadKey, SessionDep, SessionmakerDep, SettingsDep
+from app.deps import AdminKey, KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.errors import ValidationProblem
+from app.jobs.lifecycle import JobsDep
 
 router = APIRouter(prefix="/v1/canaries", tags=["canaries"])
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -73,20 +74,18 @@ async def run_canary(
     name: str,
     _: AdminKey,
     session: SessionDep,
-    sessionmaker: SessionmakerDep,
+    services: JobsDep,
     queue: BatchQueueDep,
-    settings: SettingsDep,
-    keeper: KeeperDep,
     body: CanaryRunCreate | None = None,
 ) -> CanaryRunRead:
     """Run now, through the batch queue; follow it here or as a batch."""
-    service.check_texts_kept(settings)
+    service.check_texts_kept(services.settings)
     canary = await service.get(session, name)
     judges = body.judges if body and body.judges else canary.judges
     for i, judge in enumerate(judges):
         if judge not in canary.judges:
             raise ValidationProblem(f"/judges/{i}: '{judge}' is not one of the canary's judges")
-    run = await runs.start_manual(sessionmaker, queue, canary, judges, settings, keeper)
+    run = await runs.start_manual(services, queue, canary, judges)
     return reads.run_read(run)
 
 

@@ -15,12 +15,12 @@ import hashlib
 import uuid
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import Any, NamedTuple
 
 import structlog
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.batches.models import Batch, BatchItem
 from app.batches.queue import ItemQueue
@@ -30,11 +30,9 @@ from app.canaries import stats
 from app.canaries.models import Canary, CanaryItem, CanaryRun
 from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.schemas import CompareRequest
-from app.config import Settings
 from app.db import utcnow
-from app.privacy import TextKeeper
+from app.jobs.lifecycle import Services
 
-Sessionmaker = async_sessionmaker[AsyncSession]
 log = structlog.get_logger()
 _UNFINISHED = ("queued", "running")
 # (position, gold, round-0 winner, round-1 winner, round-0 pick, round-1 pick, verdict)
@@ -59,17 +57,18 @@ def canary_request(canary: Canary, item: CanaryItem, judges: Sequence[str], numb
     )
 
 
-async def claim(
-    sessionmaker: Sessionmaker,
-    canary: Canary,
-    judges: Sequence[str],
-    trigger: str,
-    due_key: str,
-    settings: Settings,
-    keeper: TextKeeper,
-) -> tuple[CanaryRun, list[str]] | None:
+class Due(NamedTuple):
+    """A run that is due: of which judges, why, and the key that makes it once."""
+
+    judges: list[str]
+    trigger: str  # manual | schedule | version | model
+    key: str
+
+
+async def claim(services: Services, canary: Canary, due: Due) -> tuple[CanaryRun, list[str]] | None:
     """Store a run and its batch, once per (canary, due key): the run and the ids of the items
     to send, or None when another process claimed that due key first."""
+    sessionmaker = services.sessionmaker
     async with sessionmaker() as session:
         items = list(
             await session.scalars(
@@ -81,14 +80,12 @@ async def claim(
     for _attempt in range(5):
         async with sessionmaker() as session:
             try:
-                return await _insert_run(
-                    session, canary, items, judges, trigger, due_key, settings, keeper
-                )
+                return await _insert_run(session, canary, items, due, services)
             except IntegrityError:
                 await session.rollback()
                 taken = await session.scalar(
                     select(CanaryRun.id).where(
-                        CanaryRun.canary_id == canary.id, CanaryRun.due_key == due_key
+                        CanaryRun.canary_id == canary.id, CanaryRun.due_key == due.key
                     )
                 )
                 if taken is not None:
@@ -101,18 +98,15 @@ async def _insert_run(
     session: AsyncSession,
     canary: Canary,
     items: Sequence[CanaryItem],
-    judges: Sequence[str],
-    trigger: str,
-    due_key: str,
-    settings: Settings,
-    keeper: TextKeeper,
+    due: Due,
+    services: Services,
 ) -> tuple[CanaryRun, list[str]]:
     last = await session.scalar(
         select(func.max(CanaryRun.number)).where(CanaryRun.canary_id == canary.id)
     )
     number = (last or 0) + 1
     requests = [
-        BatchItemIn(item_id=str(i.position), compare=canary_request(canary, i, judges, number))
+        BatchItemIn(item_id=str(i.position), compare=canary_request(canary, i, due.judges, number))
         for i in items
     ]
     now = utcnow()
@@ -122,50 +116,41 @@ async def _insert_run(
         api_key_id=canary.api_key_id,
         idempotency_key=None,
         # No Idempotency-Key: the run's unique due key is what makes it once.
-        request_hash=hashlib.sha256(due_key.encode()).hexdigest(),
+        request_hash=hashlib.sha256(due.key.encode()).hexdigest(),
         item_count=len(requests),
     )
     run = CanaryRun(
         id=str(uuid.uuid4()),
         canary_id=canary.id,
         number=number,
-        trigger=trigger,
-        due_key=due_key,
-        judges=list(judges),
+        trigger=due.trigger,
+        due_key=due.key,
+        judges=due.judges,
         created_at=now,
         batch_id=batch.id,
     )
     session.add(run)
     session.add(batch)
     await session.flush()  # the unique (canary, due key) decides here, before the batch is written
-    rows = [{**row, "origin": "canary"} for row in item_rows(batch.id, requests, settings, keeper)]
+    rows = [
+        {**row, "origin": "canary"}
+        for row in item_rows(batch.id, requests, services.settings, services.keeper)
+    ]
     if rows:
         await session.execute(insert(BatchItem), rows)
     await session.commit()
     return run, [row["id"] for row in rows]
 
 
-async def start(
-    sessionmaker: Sessionmaker,
-    queue: ItemQueue,
-    canary: Canary,
-    judges: Sequence[str],
-    trigger: str,
-    due_key: str,
-    settings: Settings,
-    keeper: TextKeeper,
-) -> CanaryRun | None:
-    """Claim a run and send its items; None when it was claimed elsewhere. Items that could
-    not be sent stay queued: the batches' reconciler sends them again."""
-    claimed = await claim(sessionmaker, canary, judges, trigger, due_key, settings, keeper)
+async def start(services: Services, queue: ItemQueue, canary: Canary, due: Due) -> CanaryRun | None:
+    """Claim a run and send its items; None when it was claimed elsewhere. Items the queue
+    could not send stay queued: the batches' reconciler sends them again."""
+    claimed = await claim(services, canary, due)
     if claimed is None:
         return None
     run, item_ids = claimed
-    try:
-        await queue.enqueue(item_ids)
-    except Exception as exc:  # the run is stored; the reconciler delivers what was not sent
-        log.warning("canary_run_not_sent", canary=canary.name, error=type(exc).__name__)
-    log.info("canary_run_started", canary=canary.name, run=run.number, trigger=trigger)
+    await queue.enqueue(item_ids)
+    log.info("canary_run_started", canary=canary.name, run=run.number, trigger=due.trigger)
     return run
 
 
@@ -282,16 +267,11 @@ async def _item_results(session: AsyncSession, run: CanaryRun) -> dict[str, list
 
 
 async def start_manual(
-    sessionmaker: Sessionmaker,
-    queue: ItemQueue,
-    canary: Canary,
-    judges: Sequence[str],
-    settings: Settings,
-    keeper: TextKeeper,
+    services: Services, queue: ItemQueue, canary: Canary, judges: Sequence[str]
 ) -> CanaryRun:
     """A run asked for now (its due key is new, so it is always claimed)."""
     run = await start(
-        sessionmaker, queue, canary, judges, "manual", f"manual:{uuid.uuid4()}", settings, keeper
+        services, queue, canary, Due(list(judges), "manual", f"manual:{uuid.uuid4()}")
     )
     assert run is not None
     return run

@@ -23,12 +23,13 @@ from datetime import datetime, timedelta
 
 import structlog
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.background import running
 from app.batches.queue import ItemQueue
 from app.canaries import runs, service
 from app.canaries.models import Canary, CanaryJudge, CanaryRun
+from app.canaries.runs import Due
 from app.db import utcnow
 from app.jobs.lifecycle import Services
 from app.judges.models import Judge
@@ -48,17 +49,8 @@ async def tick(services: Services, queue: ItemQueue) -> None:
         return  # nothing to re-run: canaries cannot be created in privacy mode
     now = utcnow()
     for canary in canaries:
-        for judges, trigger, due_key in await due_runs(sessionmaker, canary, now):
-            await runs.start(
-                sessionmaker,
-                queue,
-                canary,
-                judges,
-                trigger,
-                due_key,
-                services.settings,
-                services.keeper,
-            )
+        for due in await due_runs(sessionmaker, canary, now):
+            await runs.start(services, queue, canary, due)
 
 
 async def settle_open(session: AsyncSession, min_effect: float) -> None:
@@ -87,17 +79,16 @@ async def publish_drift(session: AsyncSession) -> None:
         CANARY_DRIFT.labels(judge=judge, canary=name).set(1 if drift else 0)
 
 
-DueRun = tuple[list[str], str, str]  # judges, trigger, due key
-
-
-async def due_runs(sessionmaker: runs.Sessionmaker, canary: Canary, now: datetime) -> list[DueRun]:
+async def due_runs(
+    sessionmaker: async_sessionmaker[AsyncSession], canary: Canary, now: datetime
+) -> list[Due]:
     """The runs due now, and what the canary saw of its judges updated to now."""
-    due: list[DueRun] = []
+    due: list[Due] = []
     if canary.interval_s:
         slots = math.floor((now - canary.created_at).total_seconds() / canary.interval_s)
         if slots >= 1:
             slot = canary.created_at + timedelta(seconds=slots * canary.interval_s)
-            due.append((list(canary.judges), "schedule", f"schedule:{slot.isoformat()}"))
+            due.append(Due(list(canary.judges), "schedule", f"schedule:{slot.isoformat()}"))
     async with sessionmaker() as session:
         states = list(
             await session.scalars(select(CanaryJudge).where(CanaryJudge.canary_id == canary.id))
@@ -118,13 +109,13 @@ async def due_runs(sessionmaker: runs.Sessionmaker, canary: Canary, now: datetim
 
 async def _judge_changes(
     session: AsyncSession, state: CanaryJudge, version: int | None
-) -> list[DueRun]:
+) -> list[Due]:
     """Runs due because the judge changed since the canary last looked; the state moves on."""
-    due: list[DueRun] = []
+    due: list[Due] = []
     values: dict[str, object] = {}
     if version is not None and version != state.version:
         if state.version is not None:
-            due.append(([state.judge], "version", f"version:{state.judge}:{version}"))
+            due.append(Due([state.judge], "version", f"version:{state.judge}:{version}"))
         values["version"] = version
     seen = await service.latest_model(session, state.judge)
     if seen.model is not None and seen.model != state.provider_model:
@@ -132,7 +123,7 @@ async def _judge_changes(
         # model changes what the provider reports too, and its version run covers both.
         if state.provider_model is not None and seen.version == state.model_version:
             since = state.model_seen_at.isoformat() if state.model_seen_at else "-"
-            due.append(([state.judge], "model", f"model:{state.judge}:{seen.model}:{since}"))
+            due.append(Due([state.judge], "model", f"model:{state.judge}:{seen.model}:{since}"))
         values |= {
             "provider_model": seen.model,
             "model_seen_at": seen.at,
