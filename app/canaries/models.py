@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime
@@ -62,9 +62,13 @@ class CanaryJudge(Base):
     judge: Mapped[str] = mapped_column(String(100), primary_key=True)
     version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     provider_model: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    # The time and judge version of the last call whose provider model the canary has seen.
+    # The time and judge version of the newest call that reported a model, as last looked at.
     model_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     model_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The judge's latest settled run of the canary and its drift flag (null: no previous run):
+    # what the report, the dashboard and the gauge read without loading every run.
+    last_run: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_drift: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class CanaryRun(Base):
@@ -92,3 +96,7 @@ class CanaryRun(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # Per judge: the run's figures and the paired tests against its previous run (`drift`).
     figures: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # Per judge, per item: what the next run is paired with (loaded only when settling).
+    item_results: Mapped[dict[str, Any] | None] = mapped_column(
+        JSONType, nullable=True, deferred=True
+    )

@@ -8,21 +8,20 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.canaries import runs, service
-from app.canaries.models import Canary, CanaryRun
+from app.canaries.models import Canary, CanaryJudge, CanaryRun
 from app.canaries.schemas import CanaryDriftRead, CanaryRead, CanaryRunRead, JudgeRunRead
 from app.errors import ValidationProblem
 
 
 async def canary_read(session: AsyncSession, canary: Canary, min_effect: float) -> CanaryRead:
     """A canary and its latest run (settled first when its items all finished)."""
+    await runs.settle_all(session, min_effect, canary.id)
     latest = await session.scalar(
         select(CanaryRun)
         .where(CanaryRun.canary_id == canary.id)
         .order_by(CanaryRun.number.desc())
         .limit(1)
     )
-    if latest is not None:
-        await runs.settle(session, latest, min_effect)
     golds = await service.gold_counts(session, [canary.id])
     return CanaryRead(
         name=canary.name,
@@ -51,10 +50,9 @@ async def runs_page(
         if not before.isdigit() or len(before) > 9:
             raise ValidationProblem("/cursor: not a valid cursor")
         query = query.where(CanaryRun.number < int(before))
+    await runs.settle_all(session, min_effect, canary.id)
     rows = list(await session.scalars(query))
     page = rows[:limit]
-    for run in page:
-        await runs.settle(session, run, min_effect)
     more = len(rows) > limit
     return page, service.encode_cursor("r", str(page[-1].number)) if more else None
 
@@ -90,21 +88,22 @@ def judge_read(judge: str, entry: dict[str, Any]) -> JudgeRunRead:
 
 async def latest_drift(session: AsyncSession) -> dict[str, list[CanaryDriftRead]]:
     """Per judge, its latest settled run of each canary (by canary name): what the bias report
-    and the judge's dashboard page show."""
+    and the judge's dashboard page show; one run read per (canary, judge)."""
     rows = await session.execute(
-        select(Canary.name, CanaryRun)
-        .join(CanaryRun, CanaryRun.canary_id == Canary.id)
-        .where(CanaryRun.finished_at.is_not(None))
-        .order_by(Canary.name, CanaryRun.number)
+        select(CanaryJudge.judge, Canary.name, CanaryRun)
+        .join(Canary, Canary.id == CanaryJudge.canary_id)
+        .join(
+            CanaryRun,
+            (CanaryRun.canary_id == CanaryJudge.canary_id)
+            & (CanaryRun.number == CanaryJudge.last_run),
+        )
+        .order_by(CanaryJudge.judge, Canary.name)
     )
-    latest: dict[tuple[str, str], tuple[CanaryRun, dict[str, Any]]] = {}
-    for name, run in rows:
-        for judge, entry in (run.figures or {}).items():
-            latest[(judge, name)] = (run, entry)
     by_judge: dict[str, list[CanaryDriftRead]] = {}
-    for (judge, name), (run, entry) in sorted(latest.items()):
+    for judge, name, run in rows:
         assert run.finished_at is not None
-        read = judge_read(judge, entry)
+        assert run.figures is not None
+        read = judge_read(judge, run.figures[judge])
         by_judge.setdefault(judge, []).append(
             CanaryDriftRead(
                 canary=name,

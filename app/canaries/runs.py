@@ -27,11 +27,13 @@ from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchItemIn
 from app.batches.service import item_rows
 from app.canaries import stats
-from app.canaries.models import Canary, CanaryItem, CanaryRun
+from app.canaries.models import Canary, CanaryItem, CanaryJudge, CanaryRun
 from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.schemas import CompareRequest
 from app.db import utcnow
+from app.errors import ValidationProblem
 from app.jobs.lifecycle import Services
+from app.judges.models import Judge
 
 log = structlog.get_logger()
 _UNFINISHED = ("queued", "running")
@@ -67,31 +69,46 @@ class Due(NamedTuple):
 
 async def claim(services: Services, canary: Canary, due: Due) -> tuple[CanaryRun, list[str]] | None:
     """Store a run and its batch, once per (canary, due key): the run and the ids of the items
-    to send, or None when another process claimed that due key first."""
-    sessionmaker = services.sessionmaker
-    async with sessionmaker() as session:
-        items = list(
-            await session.scalars(
-                select(CanaryItem)
-                .where(CanaryItem.canary_id == canary.id)
-                .order_by(CanaryItem.position)
-            )
+    to send; None when the key was claimed already or none of its judges is enabled (a
+    retired judge is left out of a run: its items would fail for every judge)."""
+    async with services.sessionmaker() as session:
+        # The canary's row is the lock: its runs are claimed and numbered one at a time.
+        await session.execute(select(Canary.id).where(Canary.id == canary.id).with_for_update())
+        if await _claimed(session, canary, due.key):
+            return None
+        judges = await enabled_judges(session, due.judges)
+        if not judges:
+            log.warning("canary_run_without_judges", canary=canary.name, due=due.key)
+            return None
+        items = await session.scalars(
+            select(CanaryItem)
+            .where(CanaryItem.canary_id == canary.id)
+            .order_by(CanaryItem.position)
         )
-    for _attempt in range(5):
-        async with sessionmaker() as session:
-            try:
-                return await _insert_run(session, canary, items, due, services)
-            except IntegrityError:
-                await session.rollback()
-                taken = await session.scalar(
-                    select(CanaryRun.id).where(
-                        CanaryRun.canary_id == canary.id, CanaryRun.due_key == due.key
-                    )
-                )
-                if taken is not None:
-                    return None
-                # Another run took the same number meanwhile: number again.
-    raise RuntimeError("could not number a canary run after 5 attempts")
+        try:
+            return await _insert_run(
+                session, canary, list(items), due._replace(judges=judges), services
+            )
+        except IntegrityError:  # SQLite takes no row lock: a concurrent claim won the key
+            await session.rollback()
+            if await _claimed(session, canary, due.key):
+                return None
+            raise
+
+
+async def _claimed(session: AsyncSession, canary: Canary, key: str) -> bool:
+    found = await session.scalar(
+        select(CanaryRun.id).where(CanaryRun.canary_id == canary.id, CanaryRun.due_key == key)
+    )
+    return found is not None
+
+
+async def enabled_judges(session: AsyncSession, names: Sequence[str]) -> list[str]:
+    """The names of enabled judges among `names`, in their order."""
+    enabled = set(
+        await session.scalars(select(Judge.name).where(Judge.name.in_(names), Judge.enabled))
+    )
+    return [name for name in names if name in enabled]
 
 
 async def _insert_run(
@@ -131,7 +148,7 @@ async def _insert_run(
     )
     session.add(run)
     session.add(batch)
-    await session.flush()  # the unique (canary, due key) decides here, before the batch is written
+    await session.flush()  # the unique (canary, due key) decides before the batch is written
     rows = [
         {**row, "origin": "canary"}
         for row in item_rows(batch.id, requests, services.settings, services.keeper)
@@ -159,62 +176,110 @@ async def start(services: Services, queue: ItemQueue, canary: Canary, due: Due) 
 
 async def settle(session: AsyncSession, run: CanaryRun, min_effect: float) -> bool:
     """Compute and store the figures of a run whose items all finished; whether it is settled.
-    Idempotent: two processes settling at once compute the same figures, and the first write
-    wins."""
+
+    Runs settle in their order: a run waits while an earlier run of the canary is unsettled, so
+    that each is paired with the run before it. Two processes settling one run take turns on
+    its row; the second finds it settled.
+    """
     if run.finished_at is not None:
         return True
-    unfinished = await session.scalar(
-        select(func.count())
-        .select_from(BatchItem)
-        .where(BatchItem.batch_id == run.batch_id, BatchItem.status.in_(_UNFINISHED))
-    )
-    if unfinished:
+    if await _waiting(session, run):
         return False
-    figures = await _figures(session, run, min_effect)
+    locked = select(CanaryRun.finished_at).where(CanaryRun.id == run.id).with_for_update()
+    if await session.scalar(locked) is not None:
+        await session.commit()
+        await session.refresh(run)
+        return True
+    current = await _item_results(session, run)
+    states = await session.scalars(
+        select(CanaryJudge).where(
+            CanaryJudge.canary_id == run.canary_id, CanaryJudge.judge.in_(run.judges)
+        )
+    )
+    last_runs = {state.judge: state.last_run for state in states}
+    figures = {
+        judge: await _judge_figures(
+            session, run, judge, current[judge], last_runs.get(judge), min_effect
+        )
+        for judge in run.judges
+    }
     await session.execute(
         update(CanaryRun)
-        .where(CanaryRun.id == run.id, CanaryRun.finished_at.is_(None))
-        .values(figures=figures, finished_at=utcnow())
+        .where(CanaryRun.id == run.id)
+        .values(figures=figures, item_results=current, finished_at=utcnow())
         .execution_options(synchronize_session=False)
     )
+    for judge, entry in figures.items():
+        drift = entry.get("drift")
+        await session.execute(
+            update(CanaryJudge)
+            .where(CanaryJudge.canary_id == run.canary_id, CanaryJudge.judge == judge)
+            .values(last_run=run.number, last_drift=drift["drift"] if drift else None)
+        )
     await session.commit()
     await session.refresh(run)
     return True
 
 
-async def _figures(session: AsyncSession, run: CanaryRun, min_effect: float) -> dict[str, Any]:
-    current = await _item_results(session, run)
-    figures: dict[str, Any] = {}
-    for judge in run.judges:
-        items = current.get(judge, [])
-        entry: dict[str, Any] = {
-            "items": items,
-            "summary": asdict(stats.summarize(_results(items))),
-        }
-        previous = await previous_run(session, run, judge)
-        if previous is not None:
-            before = _results(previous.figures[judge]["items"])  # type: ignore[index]
-            entry["previous_run"] = previous.number
-            entry["drift"] = asdict(stats.compare_runs(before, _results(items), min_effect))
-        figures[judge] = entry
-    return figures
+async def settle_all(
+    session: AsyncSession, min_effect: float, canary_id: str | None = None
+) -> None:
+    """Settle the unsettled runs (of one canary, or all) whose items finished, oldest first."""
+    query = select(CanaryRun).where(CanaryRun.finished_at.is_(None))
+    if canary_id is not None:
+        query = query.where(CanaryRun.canary_id == canary_id)
+    for run in list(await session.scalars(query.order_by(CanaryRun.canary_id, CanaryRun.number))):
+        await settle(session, run, min_effect)
 
 
-async def previous_run(session: AsyncSession, run: CanaryRun, judge: str) -> CanaryRun | None:
-    """The judge's latest settled run of the canary before this one."""
-    earlier = await session.scalars(
-        select(CanaryRun)
-        .where(
+async def has_open_run(session: AsyncSession, canary: Canary) -> bool:
+    """Whether a run of the canary is not settled yet."""
+    found = await session.scalar(
+        select(CanaryRun.id)
+        .where(CanaryRun.canary_id == canary.id, CanaryRun.finished_at.is_(None))
+        .limit(1)
+    )
+    return found is not None
+
+
+async def _waiting(session: AsyncSession, run: CanaryRun) -> bool:
+    """Whether the run's items are still running, or an earlier run is unsettled."""
+    unfinished = await session.scalar(
+        select(func.count())
+        .select_from(BatchItem)
+        .where(BatchItem.batch_id == run.batch_id, BatchItem.status.in_(_UNFINISHED))
+    )
+    earlier = await session.scalar(
+        select(func.count()).where(
             CanaryRun.canary_id == run.canary_id,
             CanaryRun.number < run.number,
-            CanaryRun.finished_at.is_not(None),
+            CanaryRun.finished_at.is_(None),
         )
-        .order_by(CanaryRun.number.desc())
     )
-    for candidate in earlier:
-        if candidate.figures and judge in candidate.figures:
-            return candidate
-    return None
+    return bool(unfinished or earlier)
+
+
+async def _judge_figures(
+    session: AsyncSession,
+    run: CanaryRun,
+    judge: str,
+    items: list[StoredItem],
+    previous: int | None,
+    min_effect: float,
+) -> dict[str, Any]:
+    """One judge's figures in the run and, after a settled run of it, the paired tests."""
+    entry: dict[str, Any] = {"summary": asdict(stats.summarize(_results(items)))}
+    if previous is None:
+        return entry
+    stored = await session.scalar(
+        select(CanaryRun.item_results).where(
+            CanaryRun.canary_id == run.canary_id, CanaryRun.number == previous
+        )
+    )
+    before = _results((stored or {}).get(judge, []))
+    entry["previous_run"] = previous
+    entry["drift"] = asdict(stats.compare_runs(before, _results(items), min_effect))
+    return entry
 
 
 def _results(items: Sequence[StoredItem]) -> list[stats.ItemResult]:
@@ -269,9 +334,9 @@ async def _item_results(session: AsyncSession, run: CanaryRun) -> dict[str, list
 async def start_manual(
     services: Services, queue: ItemQueue, canary: Canary, judges: Sequence[str]
 ) -> CanaryRun:
-    """A run asked for now (its due key is new, so it is always claimed)."""
-    run = await start(
-        services, queue, canary, Due(list(judges), "manual", f"manual:{uuid.uuid4()}")
-    )
-    assert run is not None
+    """A run asked for now (its due key is new, so it is claimed unless no judge is enabled)."""
+    due = Due(list(judges), "manual", f"manual:{uuid.uuid4()}")
+    run = await start(services, queue, canary, due)
+    if run is None:
+        raise ValidationProblem("/judges: none of the run's judges is enabled")
     return run

@@ -20,15 +20,16 @@ import contextlib
 import math
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 import structlog
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.background import running
 from app.batches.queue import ItemQueue
 from app.canaries import runs, service
-from app.canaries.models import Canary, CanaryJudge, CanaryRun
+from app.canaries.models import Canary, CanaryJudge
 from app.canaries.runs import Due
 from app.db import utcnow
 from app.jobs.lifecycle import Services
@@ -40,77 +41,93 @@ log = structlog.get_logger()
 
 async def tick(services: Services, queue: ItemQueue) -> None:
     """One round: settle finished runs, publish drift, then start every due run."""
-    sessionmaker = services.sessionmaker
-    async with sessionmaker() as session:
-        await settle_open(session, services.settings.min_effect)
+    async with services.sessionmaker() as session:
+        await runs.settle_all(session, services.settings.min_effect)
         await publish_drift(session)
         canaries = list(await session.scalars(select(Canary).order_by(Canary.name)))
     if services.settings.privacy == "hash":
         return  # nothing to re-run: canaries cannot be created in privacy mode
     now = utcnow()
     for canary in canaries:
-        for due in await due_runs(sessionmaker, canary, now):
-            await runs.start(services, queue, canary, due)
-
-
-async def settle_open(session: AsyncSession, min_effect: float) -> None:
-    """Settle every run that has not been settled yet and whose items all finished."""
-    open_runs = list(
-        await session.scalars(select(CanaryRun).where(CanaryRun.finished_at.is_(None)))
-    )
-    for run in open_runs:
-        await runs.settle(session, run, min_effect)
+        try:
+            await advance(services, queue, canary, now)
+        except Exception as exc:  # one canary's failure must not hold up the others
+            log.warning("canary_tick_failed", canary=canary.name, error=type(exc).__name__)
 
 
 async def publish_drift(session: AsyncSession) -> None:
     """`fairpair_canary_drift{judge,canary}`: 1 when the judge's latest settled run of the
-    canary flagged drift, else 0 (every process publishes the same value: alert on `max`)."""
+    canary flagged drift, else 0 (every process publishes the same value: alert on `max`); a
+    deleted canary's series go."""
     rows = await session.execute(
-        select(Canary.name, CanaryRun.figures)
-        .join(CanaryRun, CanaryRun.canary_id == Canary.id)
-        .where(CanaryRun.finished_at.is_not(None))
-        .order_by(Canary.name, CanaryRun.number)
+        select(CanaryJudge.judge, Canary.name, CanaryJudge.last_drift)
+        .join(Canary, Canary.id == CanaryJudge.canary_id)
+        .where(CanaryJudge.last_run.is_not(None))
     )
-    latest: dict[tuple[str, str], bool] = {}
-    for name, figures in rows:
-        for judge, entry in (figures or {}).items():
-            latest[(judge, name)] = bool((entry.get("drift") or {}).get("drift"))
-    for (judge, name), drift in latest.items():
+    CANARY_DRIFT.clear()  # no await until the values are set again: a scrape sees all or none
+    for judge, name, drift in rows:
         CANARY_DRIFT.labels(judge=judge, canary=name).set(1 if drift else 0)
 
 
-async def due_runs(
-    sessionmaker: async_sessionmaker[AsyncSession], canary: Canary, now: datetime
-) -> list[Due]:
-    """The runs due now, and what the canary saw of its judges updated to now."""
-    due: list[Due] = []
-    if canary.interval_s:
-        slots = math.floor((now - canary.created_at).total_seconds() / canary.interval_s)
-        if slots >= 1:
-            slot = canary.created_at + timedelta(seconds=slots * canary.interval_s)
-            due.append(Due(list(canary.judges), "schedule", f"schedule:{slot.isoformat()}"))
-    async with sessionmaker() as session:
+async def advance(services: Services, queue: ItemQueue, canary: Canary, now: datetime) -> None:
+    """Start the canary's due runs, then remember what it saw of its judges.
+
+    Nothing starts while a run of the canary is unsettled (a brake on providers that flap
+    between models, and on intervals shorter than a run); what is due stays due, since the state
+    moves on only after the claims. A crash between the two claims nothing twice: due keys are
+    derived from what every process reads alike."""
+    async with services.sessionmaker() as session:
+        if await runs.has_open_run(session, canary):
+            return
         states = list(
             await session.scalars(select(CanaryJudge).where(CanaryJudge.canary_id == canary.id))
         )
-        versions = {
-            row[0]: row[1]
-            for row in await session.execute(
-                select(Judge.name, Judge.current_version).where(
-                    Judge.name.in_([s.judge for s in states])
+        versions = await current_versions(session, [s.judge for s in states])
+        changes = [await judge_changes(session, s, versions.get(s.judge)) for s in states]
+    due = [*scheduled(canary, now), *(d for change in changes for d in change.due)]
+    for run in due:
+        await runs.start(services, queue, canary, run)
+    async with services.sessionmaker() as session:
+        for state, change in zip(states, changes, strict=True):
+            if change.values:
+                await session.execute(
+                    update(CanaryJudge)
+                    .where(CanaryJudge.canary_id == canary.id, CanaryJudge.judge == state.judge)
+                    .values(**change.values)
                 )
-            )
-        }
-        for state in states:
-            due += await _judge_changes(session, state, versions.get(state.judge))
         await session.commit()
-    return due
 
 
-async def _judge_changes(
-    session: AsyncSession, state: CanaryJudge, version: int | None
-) -> list[Due]:
-    """Runs due because the judge changed since the canary last looked; the state moves on."""
+def scheduled(canary: Canary, now: datetime) -> list[Due]:
+    """The run of the latest interval slot past (a stopped service owes one run, not all)."""
+    if not canary.interval_s:
+        return []
+    slots = math.floor((now - canary.created_at).total_seconds() / canary.interval_s)
+    if slots < 1:
+        return []
+    slot = canary.created_at + timedelta(seconds=slots * canary.interval_s)
+    return [Due(list(canary.judges), "schedule", f"schedule:{slot.isoformat()}")]
+
+
+async def current_versions(session: AsyncSession, judges: list[str]) -> dict[str, int]:
+    rows = await session.execute(
+        select(Judge.name, Judge.current_version).where(Judge.name.in_(judges))
+    )
+    return {row[0]: row[1] for row in rows}
+
+
+class Change(NamedTuple):
+    """Runs due because a judge changed, and the state to remember once they are claimed."""
+
+    due: list[Due]
+    values: dict[str, object]
+
+
+async def judge_changes(session: AsyncSession, state: CanaryJudge, version: int | None) -> Change:
+    """A version run when the judge's version moved on; a model run when its newest call
+    reports another model under the version of the call the canary saw before (a provider
+    rotation: a new version that names another model is the version's run). Each model runs
+    once per judge version, so a provider flapping between two models costs two runs."""
     due: list[Due] = []
     values: dict[str, object] = {}
     if version is not None and version != state.version:
@@ -118,24 +135,20 @@ async def _judge_changes(
             due.append(Due([state.judge], "version", f"version:{state.judge}:{version}"))
         values["version"] = version
     seen = await service.latest_model(session, state.judge)
-    if seen.model is not None and seen.model != state.provider_model:
-        # Only under the version the old model was seen at: a new version that names another
-        # model changes what the provider reports too, and its version run covers both.
-        if state.provider_model is not None and seen.version == state.model_version:
-            since = state.model_seen_at.isoformat() if state.model_seen_at else "-"
-            due.append(Due([state.judge], "model", f"model:{state.judge}:{seen.model}:{since}"))
+    if seen.model is not None and (seen.model, seen.version) != (
+        state.provider_model,
+        state.model_version,
+    ):
+        rotated = state.provider_model is not None and seen.model != state.provider_model
+        if rotated and seen.version == state.model_version:
+            key = f"model:{state.judge}:{seen.version}:{seen.model}"
+            due.append(Due([state.judge], "model", key))
         values |= {
             "provider_model": seen.model,
             "model_seen_at": seen.at,
             "model_version": seen.version,
         }
-    if values:
-        await session.execute(
-            update(CanaryJudge)
-            .where(CanaryJudge.canary_id == state.canary_id, CanaryJudge.judge == state.judge)
-            .values(**values)
-        )
-    return due
+    return Change(due, values)
 
 
 async def _tick_forever(services: Services, queue: ItemQueue) -> None:

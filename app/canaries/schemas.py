@@ -133,7 +133,9 @@ class CanaryRead(BaseModel):
     created_at: datetime
     judges: list[str]
     interval_s: float | None
-    selector: dict[str, Any]
+    selector: dict[str, Any] = Field(
+        description="how the items were chosen: `{tag, limit}`, or `{comparison_ids: <count>}`"
+    )
     item_count: int
     gold_count: int = Field(description="items with a gold label (accuracy needs them)")
     last_run: CanaryRunRead | None

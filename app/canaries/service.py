@@ -90,7 +90,8 @@ def _interval_seconds(interval: str | None) -> float | None:
 def _selector(body: CanaryCreate) -> dict[str, Any]:
     if body.tag is not None:
         return {"tag": body.tag, "limit": body.limit}
-    return {"comparison_ids": body.comparison_ids}
+    # The count, not the ids: a canary's list entry stays small (its items name their sources).
+    return {"comparison_ids": len(set(body.comparison_ids or []))}
 
 
 async def _check_judges(session: AsyncSession, names: Sequence[str]) -> None:

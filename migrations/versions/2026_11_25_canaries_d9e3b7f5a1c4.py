@@ -62,6 +62,8 @@ def upgrade() -> None:
         sa.Column("provider_model", sa.String(200), nullable=True),
         sa.Column("model_seen_at", TIME, nullable=True),
         sa.Column("model_version", sa.Integer(), nullable=True),
+        sa.Column("last_run", sa.Integer(), nullable=True),
+        sa.Column("last_drift", sa.Boolean(), nullable=True),
     )
     op.create_table(
         "canary_runs",
@@ -75,6 +77,7 @@ def upgrade() -> None:
         sa.Column("batch_id", sa.String(36), nullable=False),
         sa.Column("finished_at", TIME, nullable=True),
         sa.Column("figures", JSON_TYPE, nullable=True),
+        sa.Column("item_results", JSON_TYPE, nullable=True),
         sa.UniqueConstraint("canary_id", "due_key", name="uq_canary_runs_canary_id_due_key"),
         sa.UniqueConstraint("canary_id", "number", name="uq_canary_runs_canary_id_number"),
     )

@@ -162,6 +162,7 @@ async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
     async with sessionmaker() as session:
         triggers = list(await session.execute(select(CanaryRun.trigger, CanaryRun.judges)))
     assert [tuple(t) for t in triggers] == [("model", [JUDGE])]
+    await served.settled("models", 1)  # nothing more starts while a run is open
 
     # A new version that names another model: its version run covers the new model too.
     response = await served.http.patch(
@@ -174,8 +175,7 @@ async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
     async with sessionmaker() as session:
         triggers = list(await session.scalars(select(CanaryRun.trigger).order_by(CanaryRun.number)))
     assert triggers == ["model", "version"]
-    for number in (1, 2):  # finished before the app stops (a stop cancels running items)
-        await served.settled("models", number)
+    await served.settled("models", 2)  # finished before the app stops
     await engine.dispose()
 
 
@@ -201,7 +201,7 @@ async def test_a_scheduled_run_is_claimed_once_per_interval(served: Served, clea
 
 
 async def test_canary_requests_are_checked(served: Served, reader: dict[str, str]) -> None:
-    await store_labelled(served, 3, seed=7)
+    ids = await store_labelled(served, 3, seed=7)
     base = {"name": "c1", "judges": [JUDGE], "tag": TAG}
     cases = [
         ({**base, "comparison_ids": ["x"]}, 422),  # two selectors
@@ -225,9 +225,15 @@ async def test_canary_requests_are_checked(served: Served, reader: dict[str, str
     )
     assert other.status_code == 422
     assert (await served.http.get("/v1/canaries/none", headers=reader)).status_code == 404
+    by_ids = {"name": "c2", "judges": [JUDGE], "comparison_ids": [ids[0], ids[1], ids[0]]}
+    created = await served.post("/v1/canaries", by_ids, 201)
+    assert created["selector"] == {"comparison_ids": 2}  # a count: entries stay small
+    assert created["item_count"] == 2
     listed = await served.get("/v1/canaries", limit=1)
     assert [c["name"] for c in listed["items"]] == ["c1"], listed
-    assert listed["next_cursor"] is None, await served.get("/v1/canaries")
+    following = await served.get("/v1/canaries", limit=1, cursor=listed["next_cursor"])
+    assert [c["name"] for c in following["items"]] == ["c2"]
+    assert following["next_cursor"] is None
     bad_cursor = await served.http.get("/v1/canaries?cursor=%00", headers=reader)
     assert bad_cursor.status_code == 422
 
@@ -268,6 +274,14 @@ async def test_purge_leaves_canaries_unless_asked(served: Served, clean_pg: str)
         purged = await purge(session, later, texts_only=False, include_canaries=True)
     assert (purged.comparisons, purged.canaries) == (10, 1)
     assert await origins() == []
+    await served.tick()  # the deleted canary's drift series goes
+    samples = [
+        sample.labels
+        for metric in CANARY_DRIFT.collect()
+        for sample in metric.samples
+        if sample.labels.get("canary") == "kept"
+    ]
+    assert samples == []
     missing = await served.http.get("/v1/canaries/kept", headers=served.admin)
     assert missing.status_code == 404
     await engine.dispose()
@@ -297,3 +311,62 @@ async def test_canaries_run_and_trigger_on_the_embedded_sqlite_default(
         assert calls == 40  # the traffic's 20 comparisons; the runs' 40 are canary
     finally:
         await close(app)
+
+
+async def test_runs_settle_in_order_and_leave_out_retired_judges(served: Served) -> None:
+    """Runs 2 and 3 finish together: each is paired with the run before it, whichever is read
+    first. A retired judge is left out of later runs instead of failing every item."""
+    await served.post("/v1/judges", judge_body({}, name="canary-sim-2"), status=201)
+    await store_labelled(served, 12, seed=10)
+    body = {"name": "order", "judges": [JUDGE, "canary-sim-2"], "tag": TAG}
+    await served.post("/v1/canaries", body, 201)
+    await served.post("/v1/canaries/order/runs", None, 202)
+    await served.settled("order", 1)
+    await served.post("/v1/canaries/order/runs", None, 202)
+    await served.post("/v1/canaries/order/runs", None, 202)
+    third = await served.settled("order", 3)
+    second = await served.settled("order", 2)
+    assert [r["previous_run"] for r in third["results"]] == [2, 2]
+    assert [r["previous_run"] for r in second["results"]] == [1, 1]
+
+    retire = await served.http.patch(
+        "/v1/judges/canary-sim-2", json={"enabled": False}, headers=served.admin
+    )
+    assert retire.status_code == 200
+    fourth = await served.post("/v1/canaries/order/runs", None, 202)
+    assert fourth["judges"] == [JUDGE]
+    assert result_of(await served.settled("order", 4))["figures"]["n_items"] == 12
+    only_retired = await served.http.post(
+        "/v1/canaries/order/runs", json={"judges": ["canary-sim-2"]}, headers=served.admin
+    )
+    assert only_retired.status_code == 422
+
+
+async def test_a_rotation_after_a_version_that_kept_the_model_claims_a_model_run(
+    served: Served, clean_pg: str
+) -> None:
+    """The canary compares a new model with the version of the newest call it saw, refreshed
+    every tick: a version change that kept the model does not hide a later rotation."""
+    await store_labelled(served, 10, seed=11)
+    await served.post("/v1/canaries", {"name": "rotate", "judges": [JUDGE], "tag": TAG}, 201)
+    patch = await served.http.patch(
+        f"/v1/judges/{JUDGE}", json={"sim": {"beta": 2.0, "seed": 70}}, headers=served.admin
+    )
+    assert patch.status_code == 200
+    await served.tick()  # the version run (its calls report the same model at version 2)
+    await served.settled("rotate", 1)
+    await served.tick()
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        at = datetime.now(UTC) + timedelta(seconds=1)
+        await session.execute(insert(Comparison), [comparison_row("rotated", at)])
+        row = {**call_row("rotated", 0), "judge_name": JUDGE, "judge_version": 2}
+        await session.execute(
+            insert(JudgeCall), [{**row, "started_at": at, "provider_model": "sim-next"}]
+        )
+        await session.commit()
+    await engine.dispose()
+    await served.tick()
+    runs = (await served.get("/v1/canaries/rotate/runs"))["items"]
+    assert [(r["number"], r["trigger"]) for r in runs] == [(2, "model"), (1, "version")]
+    await served.settled("rotate", 2)
