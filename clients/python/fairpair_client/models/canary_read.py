@@ -27,7 +27,7 @@ class CanaryRead:
         judges (list[str]):
         last_run (CanaryRunRead | None):
         name (str):
-        selector (CanaryReadSelector):
+        selector (CanaryReadSelector): how the items were chosen: `{tag, limit}`, or `{comparison_ids: <count>}`
     """
 
     created_at: datetime.datetime

@@ -11,6 +11,8 @@ T = TypeVar("T", bound="CanaryReadSelector")
 
 @_attrs_define
 class CanaryReadSelector:
+    """how the items were chosen: `{tag, limit}`, or `{comparison_ids: <count>}`"""
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
