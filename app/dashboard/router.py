@@ -5,13 +5,13 @@ from __future__ import annotations
 import base64
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from jinja2 import Environment, PackageLoader, select_autoescape
 
 from app.auth.sessions import open_session, revoke_session
+from app.dashboard import explorer, labeling
 from app.dashboard.auth import (
     COOKIE,
     COOKIE_MAX_AGE_S,
@@ -22,33 +22,14 @@ from app.dashboard.auth import (
 )
 from app.dashboard.cache import PageCache, PageView, watermark
 from app.dashboard.charts import SvgRenderer
-from app.dashboard.filters import WINDOWS, FiltersDep, PageFilters
+from app.dashboard.filters import FiltersDep, PageFilters
+from app.dashboard.rendering import html, login_redirect
 from app.dashboard.service import PAGES, Sources
 from app.deps import KeyCheckDep, SessionDep, SessionmakerDep, SettingsDep, from_state
 from app.errors import NotFound, Unauthorized, ValidationProblem
 from app.leaderboard.service import LeaderboardCacheDep
 
 router = APIRouter(prefix="/dashboard", tags=["dashboard"], include_in_schema=False)
-TEMPLATES = Environment(
-    loader=PackageLoader("app.dashboard", "templates"),
-    autoescape=select_autoescape(["j2"]),
-    enable_async=False,
-)
-# No script may run, nothing loads from elsewhere; charts are data: images.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
-    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "Cache-Control": "private, no-store",
-}
-NAV = [
-    ("overview", "/dashboard", "Overview"),
-    ("reviewers", "/dashboard/reviewers", "Reviewers"),
-    ("position-score", "/dashboard/position-score", "Position-score bias"),
-    ("leaderboard", "/dashboard/leaderboard", "Leaderboard"),
-]
-
 PageCacheDep = Annotated[PageCache, from_state("dashboard_pages")]
 ChartsDep = Annotated[SvgRenderer, from_state("dashboard_charts")]
 
@@ -71,18 +52,6 @@ async def page_view(page: str, src: Sources, filters: PageFilters) -> PageView:
 
 
 SourcesDep = Annotated[Sources, Depends(sources)]
-
-
-def html(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    """A rendered template with the dashboard's security headers."""
-    body = TEMPLATES.get_template(template).render(nav=NAV, windows=WINDOWS, **context)
-    return HTMLResponse(body, status_code=status_code, headers=SECURITY_HEADERS)
-
-
-def login_redirect(request: Request) -> RedirectResponse:
-    """To the login form, coming back here afterwards."""
-    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    return RedirectResponse(f"/dashboard/login?{urlencode({'next': target})}", status_code=303)
 
 
 async def render_page(
@@ -246,3 +215,8 @@ async def log_out(
         secure=is_https(request, settings),
     )
     return response
+
+
+# The labeling page and the comparison explorer (issue 23) route from their own modules.
+router.include_router(labeling.routes)
+router.include_router(explorer.routes)
