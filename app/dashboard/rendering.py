@@ -29,6 +29,8 @@ NAV = [
     ("reviewers", "/dashboard/reviewers", "Reviewers"),
     ("position-score", "/dashboard/position-score", "Position-score bias"),
     ("leaderboard", "/dashboard/leaderboard", "Leaderboard"),
+    ("comparisons", "/dashboard/comparisons", "Comparisons"),
+    ("label", "/dashboard/label", "Label"),
 ]
 
 
