@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import typer
 import uvicorn
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.auth import keys
@@ -109,13 +110,38 @@ def migrate() -> None:
     typer.echo("database is at the latest schema")
 
 
+class DatabaseUnreachable(Exception):
+    """Connecting to FAIRPAIR_DATABASE_URL failed (refused, unknown host, role or database)."""
+
+
 async def _with_session(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
-    engine = create_engine(get_settings().database_url)
+    from app.schema import upgrade_async
+
+    settings = get_settings()
+    if settings.is_embedded:  # as `serve` does: the embedded default makes its own schema
+        await upgrade_async(settings.database_url)
+    engine = create_engine(settings.database_url)
     try:
+        try:  # connect first: a failure here is the database's, not the command's
+            async with engine.connect():
+                pass
+        except (OSError, DBAPIError) as exc:
+            reason = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+            raise DatabaseUnreachable(reason or type(exc).__name__) from exc
         async with create_sessionmaker(engine)() as session:
             return await action(session)
     finally:
         await engine.dispose()
+
+
+def _in_database(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """`action` in a session of FAIRPAIR_DATABASE_URL; a database that cannot be reached is
+    one line on stderr and exit code 2, not a traceback."""
+    try:
+        return asyncio.run(_with_session(action))
+    except DatabaseUnreachable as exc:
+        typer.echo(f"the database cannot be reached: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 @keys_app.command("create")
@@ -129,7 +155,7 @@ def keys_create(
     except ValueError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
-    token = asyncio.run(_with_session(lambda s: keys.create_key(s, name, scope_list)))
+    token = _in_database(lambda s: keys.create_key(s, name, scope_list))
     typer.echo(f"created key '{name}' with scopes {','.join(scope_list)}; it is shown only now:")
     typer.echo(token)
 
@@ -137,7 +163,7 @@ def keys_create(
 @keys_app.command("list")
 def keys_list() -> None:
     """List keys (never their secrets)."""
-    for key in asyncio.run(_with_session(keys.list_keys)):
+    for key in _in_database(keys.list_keys):
         state = f"revoked {key.revoked_at:%Y-%m-%d}" if key.revoked_at else "active"
         typer.echo(f"{key.name}\tfp_{key.id}_…\t{','.join(key.scopes)}\t{state}")
 
@@ -145,7 +171,7 @@ def keys_list() -> None:
 @keys_app.command("revoke")
 def keys_revoke(name: str) -> None:
     """Revoke the key named NAME."""
-    if not asyncio.run(_with_session(lambda s: keys.revoke_key(s, name))):
+    if not _in_database(lambda s: keys.revoke_key(s, name)):
         typer.echo(f"no key named '{name}'", err=True)
         raise typer.Exit(1)
     typer.echo(f"revoked '{name}'")
@@ -163,7 +189,7 @@ def keys_rotate_secret() -> None:
     except UnsafeSettingsError as exc:
         typer.echo(f"refusing to rotate: {exc}", err=True)
         raise typer.Exit(2) from exc
-    counts = asyncio.run(_with_session(lambda s: rotate_secret(s, settings)))
+    counts = _in_database(lambda s: rotate_secret(s, settings))
     for kind, done in counts.items():
         typer.echo(
             f"{kind}: {done.rewritten} re-encrypted, {done.current} already current, "
@@ -239,12 +265,8 @@ def purge(
     except ValueError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
-    purged = asyncio.run(
-        _with_session(
-            lambda s: purge_older(
-                s, cutoff, texts_only=texts_only, include_canaries=include_canaries
-            )
-        )
+    purged = _in_database(
+        lambda s: purge_older(s, cutoff, texts_only=texts_only, include_canaries=include_canaries)
     )
     what = "texts of" if texts_only else "deleted"
     canaries = f", and deleted {purged.canaries} canaries" if include_canaries else ""
@@ -413,7 +435,7 @@ def report(
         data = (
             _remote_report(url, key, params)
             if url
-            else asyncio.run(_with_session(lambda s: _local_report(s, params)))
+            else _in_database(lambda s: _local_report(s, params))
         )
     except (ValueError, AppError) as exc:
         typer.echo(f"report failed: {getattr(exc, 'detail', None) or exc}", err=True)
@@ -515,7 +537,7 @@ def demo(
     try:
         if purge:
             retired = asyncio.run(_demo_purge_judges(url, key))
-            comparisons, calls = asyncio.run(_with_session(_demo_purge_comparisons))
+            comparisons, calls = _in_database(_demo_purge_comparisons)
         else:
             data = asyncio.run(_demo_run(url, key, count, seed))
     except (DemoError, AppError) as exc:

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from sqlalchemy import make_url
 
 from tests.conftest import SIM_JUDGES, make_key, write_judges_file
+from tests.support.databases import sqlalchemy_url
 from tests.support.processes import free_port, run_cli, run_fairpair, running
 
 
@@ -125,3 +127,29 @@ def test_report_from_an_unreachable_server_says_so_in_one_line_without_a_traceba
         assert len(lines) == 1, result.stderr
         assert lines[0].startswith("report failed: ")
         assert url in lines[0]
+
+
+def test_commands_on_an_unreachable_database_say_so_in_one_line() -> None:
+    """Refused, an unknown role, an unknown database: one line and exit code 2, no traceback."""
+    secret = {"FAIRPAIR_SECRET_KEY": "0123456789abcdef" * 4}
+    urls = [
+        f"postgresql+asyncpg://root@127.0.0.1:{free_port()}/x",
+        make_url(sqlalchemy_url("postgres"))
+        .set(username="no_such_role_here")
+        .render_as_string(hide_password=False),
+        sqlalchemy_url("no_such_database_here"),
+    ]
+    for url in urls:
+        for command in (["report"], ["keys", "list"], ["purge", "--older-than", "1d"]):
+            result = run_fairpair(*command, env={**secret, "FAIRPAIR_DATABASE_URL": url})
+            assert result.returncode == 2, (url, command, result.stderr)
+            lines = result.stderr.strip().splitlines()
+            assert len(lines) == 1, result.stderr
+            assert lines[0].startswith("the database cannot be reached: ")
+
+
+def test_report_on_a_fresh_embedded_database_is_an_empty_report(tmp_path: Path) -> None:
+    """The embedded default makes its schema for the CLI as `serve` does."""
+    result = run_fairpair("report", "--format", "json", env={}, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["judges"] == []
