@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 import os
 from collections.abc import Awaitable, Callable
@@ -205,6 +206,14 @@ def keys_rotate_secret() -> None:
         raise typer.Exit(1)
 
 
+class _BatchOutcome(enum.StrEnum):
+    """How the sim judge's provider batch jobs end (SimKnobs.batch_outcome)."""
+
+    completed = "completed"
+    expired = "expired"
+    failed = "failed"
+
+
 @app.command("sim-judge")
 def sim_judge(
     ctx: typer.Context,
@@ -227,14 +236,23 @@ def sim_judge(
     error_rate: Annotated[float, typer.Option(help="share of HTTP 500 answers")] = 0.0,
     malformed_rate: Annotated[float, typer.Option(help="share of unparseable answers")] = 0.0,
     seed: Annotated[int, typer.Option(help="seed of every random draw")] = 0,
+    batch_delay_s: Annotated[
+        float, typer.Option("--batch-delay", help="seconds a provider batch job takes")
+    ] = 0.0,
+    batch_outcome: Annotated[
+        _BatchOutcome, typer.Option(help="how provider batch jobs end")
+    ] = _BatchOutcome.completed,
 ) -> None:
-    """Serve the simulated judge as an OpenAI-compatible endpoint (/v1/chat/completions)."""
+    """Serve the simulated judge as an OpenAI-compatible endpoint (/v1/chat/completions), with
+    the OpenAI Batch and Anthropic Message Batches APIs."""
     from app.judging.sim_server import parse_offsets, run_sim_judge
     from app.judging.types import SimKnobs
 
     # Every option but the address is the SimKnobs field of the same name.
     knob_options = {k: v for k, v in ctx.params.items() if k not in ("host", "port")}
-    knobs = SimKnobs(**{**knob_options, "offsets": parse_offsets(offsets)})
+    knobs = SimKnobs(
+        **{**knob_options, "offsets": parse_offsets(offsets), "batch_outcome": batch_outcome.value}
+    )
     run_sim_judge(host, port, knobs)
 
 

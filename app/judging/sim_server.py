@@ -6,13 +6,14 @@ import asyncio
 import json
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.judging.sim_batches import BatchEmulator
 from app.judging.simulation import (
     AttemptCounter,
     SimReply,
@@ -58,8 +59,13 @@ def _content_text(content: object) -> str:
 def _chat_request(body: bytes) -> tuple[str, list[dict[str, str]], int | None]:
     try:
         payload = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadRequestError("the body is not JSON") from None
+    return _chat_payload(payload)
+
+
+def _chat_payload(payload: object) -> tuple[str, list[dict[str, str]], int | None]:
+    """Model, messages and requested top logprobs of a chat completion request body."""
     if not isinstance(payload, dict) or not isinstance(payload.get("messages"), list):
         raise BadRequestError("the body needs a list of messages")
     messages = [
@@ -161,16 +167,37 @@ async def _client_stays(receive: Receive, seconds: float) -> bool:
     return not done
 
 
-async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: SimReply) -> None:
+def _reply_json(model: str, messages: list[dict[str, str]], reply: SimReply) -> dict[str, Any]:
+    """The JSON body of the sim's answer: a chat completion, or an error."""
     if reply.status == 200:
-        await _send_json(send, 200, _completion_json(model, messages, reply))
-    elif reply.status == 429:
+        return _completion_json(model, messages, reply)
+    if reply.status == 429:
+        return _error_body(reply.text, "rate_limit_error")
+    kind = "server_error" if reply.status >= 500 else "invalid_request_error"
+    return _error_body(reply.text, kind)
+
+
+async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: SimReply) -> None:
+    headers: tuple[tuple[bytes, bytes], ...] = ()
+    if reply.status == 429:
         wait = reply.retry_after_s or 0.0
         headers = ((b"retry-after", b"1"), (b"retry-after-ms", str(int(wait * 1000)).encode()))
-        await _send_json(send, 429, _error_body(reply.text, "rate_limit_error"), headers)
-    else:
-        kind = "server_error" if reply.status >= 500 else "invalid_request_error"
-        await _send_json(send, reply.status, _error_body(reply.text, kind))
+    await _send_json(send, reply.status, _reply_json(model, messages, reply), headers)
+
+
+def first_attempt_answer(knobs: SimKnobs) -> Callable[[object], tuple[int, dict[str, Any]]]:
+    """What the live endpoint answers a chat request body the first time it sees it: the batch
+    emulation's answers, since a provider batch never retries a request."""
+
+    def answer(payload: object) -> tuple[int, dict[str, Any]]:
+        try:
+            model, messages, top_logprobs = _chat_payload(payload)
+        except BadRequestError as err:
+            return 400, _error_body(str(err), "invalid_request_error")
+        reply = simulate_chat(knobs, model, messages, attempt=0, top_logprobs=top_logprobs)
+        return reply.status, _reply_json(model, messages, reply)
+
+    return answer
 
 
 @dataclass
@@ -191,12 +218,16 @@ class ServedCounts:
 
 
 class SimJudgeApp:
-    """The ASGI app: `POST /v1/chat/completions`, `GET /v1/models`, `GET /healthz`, `GET /stats`."""
+    """The ASGI app: `POST /v1/chat/completions`, `GET /v1/models`, `GET /healthz`, `GET /stats`,
+    and the provider batch APIs (app/judging/sim_batches.py)."""
 
-    def __init__(self, knobs: SimKnobs) -> None:
+    def __init__(self, knobs: SimKnobs, clock: Callable[[], float] = time.time) -> None:
         self.knobs = knobs
         self.served = ServedCounts()
         self._attempts = AttemptCounter()
+        self.batches = BatchEmulator(
+            knobs, first_attempt_answer(knobs), clock=clock, body_limit=MAX_BODY_BYTES
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -213,7 +244,10 @@ class SimJudgeApp:
         elif route == ("GET", "/healthz"):
             await _send_json(send, 200, {"status": "ok"})
         elif route == ("GET", "/stats"):
-            await _send_json(send, 200, {"chat_completions": self.served.as_json()})
+            stats = {"chat_completions": self.served.as_json(), **self.batches.counts.as_json()}
+            await _send_json(send, 200, stats)
+        elif self.batches.serves(scope["path"]):
+            await self.batches(scope, receive, send)
         else:
             await _send_json(send, 404, _error_body("not found", "not_found_error"))
 

@@ -22,6 +22,9 @@ ErrorKind = Literal[
     "bad_request",
     "auth",
 ]
+# How a simulated provider batch job ends (app/judging/sim_batches.py).
+BatchOutcome = Literal["completed", "expired", "failed"]
+BATCH_OUTCOMES: tuple[BatchOutcome, ...] = ("completed", "expired", "failed")
 TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]
 TEMPLATE_NAMES: tuple[TemplateName, ...] = (
     "pairwise_system",
@@ -59,6 +62,9 @@ class SimKnobs:
     malformed_rate: float = 0.0
     rate_limit_rate: float = 0.0
     seed: int = 0
+    # The provider batch emulation: seconds a job takes, and how it ends.
+    batch_delay_s: float = 0.0
+    batch_outcome: BatchOutcome = "completed"
 
     def __post_init__(self) -> None:
         rates = {
@@ -74,6 +80,10 @@ class SimKnobs:
             raise ValueError("error_rate + rate_limit_rate must not exceed 1")
         if self.score_noise < 0 or self.latency_ms < 0:
             raise ValueError("score_noise and latency_ms must not be negative")
+        if not 0 <= self.batch_delay_s < float("inf"):
+            raise ValueError("batch_delay_s must be a finite number of seconds, not negative")
+        if self.batch_outcome not in BATCH_OUTCOMES:
+            raise ValueError(f"batch_outcome must be one of {', '.join(BATCH_OUTCOMES)}")
 
 
 @dataclass(frozen=True)
