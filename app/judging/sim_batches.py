@@ -33,7 +33,7 @@ from urllib.parse import parse_qs
 
 from starlette.types import Receive, Scope, Send
 
-from app.judging.simulation import estimate_tokens, messages_key, simulate_chat
+from app.judging.simulation import SimReply, estimate_tokens, messages_key, simulate_chat
 from app.judging.types import SimKnobs
 from app.textpatterns import compile_linear
 
@@ -388,7 +388,13 @@ def anthropic_answer(knobs: SimKnobs, params: object) -> tuple[int, dict[str, An
         model, messages = anthropic_chat_messages(params)
     except ApiError as err:
         return 400, _anthropic_error(400, str(err))
-    reply = simulate_chat(knobs, model, messages, attempt=0)
+    return anthropic_reply_json(model, messages, simulate_chat(knobs, model, messages, attempt=0))
+
+
+def anthropic_reply_json(
+    model: str, messages: list[dict[str, str]], reply: SimReply
+) -> tuple[int, dict[str, Any]]:
+    """The sim's reply as the Messages API answers it: (status, Message or error)."""
     if reply.status != 200:
         return reply.status, _anthropic_error(reply.status, reply.text)
     message = {

@@ -13,7 +13,12 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.judging.sim_batches import BatchEmulator
+from app.judging.sim_batches import (
+    ApiError,
+    BatchEmulator,
+    anthropic_chat_messages,
+    anthropic_reply_json,
+)
 from app.judging.simulation import (
     AttemptCounter,
     SimReply,
@@ -177,11 +182,13 @@ def _reply_json(model: str, messages: list[dict[str, str]], reply: SimReply) -> 
     return _error_body(reply.text, kind)
 
 
+def _retry_after(reply: SimReply) -> tuple[tuple[bytes, bytes], ...]:
+    wait = reply.retry_after_s or 0.0
+    return (b"retry-after", b"1"), (b"retry-after-ms", str(int(wait * 1000)).encode())
+
+
 async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: SimReply) -> None:
-    headers: tuple[tuple[bytes, bytes], ...] = ()
-    if reply.status == 429:
-        wait = reply.retry_after_s or 0.0
-        headers = ((b"retry-after", b"1"), (b"retry-after-ms", str(int(wait * 1000)).encode()))
+    headers = _retry_after(reply) if reply.status == 429 else ()
     await _send_json(send, reply.status, _reply_json(model, messages, reply), headers)
 
 
@@ -218,12 +225,13 @@ class ServedCounts:
 
 
 class SimJudgeApp:
-    """The ASGI app: `POST /v1/chat/completions`, `GET /v1/models`, `GET /healthz`, `GET /stats`,
-    and the provider batch APIs (app/judging/sim_batches.py)."""
+    """The ASGI app: `POST /v1/chat/completions`, `POST /v1/messages`, `GET /v1/models`,
+    `GET /healthz`, `GET /stats`, and the provider batch APIs (app/judging/sim_batches.py)."""
 
     def __init__(self, knobs: SimKnobs, clock: Callable[[], float] = time.time) -> None:
         self.knobs = knobs
         self.served = ServedCounts()
+        self.served_messages = ServedCounts()
         self._attempts = AttemptCounter()
         self.batches = BatchEmulator(
             knobs, first_attempt_answer(knobs), clock=clock, body_limit=MAX_BODY_BYTES
@@ -238,13 +246,19 @@ class SimJudgeApp:
         route = (scope["method"], scope["path"].rstrip("/"))
         if route == ("POST", "/v1/chat/completions"):
             await self._chat_completions(receive, send)
+        elif route == ("POST", "/v1/messages"):
+            await self._messages(receive, send)
         elif route == ("GET", "/v1/models"):
             models = [{"id": "sim", "object": "model", "created": 0, "owned_by": "fairpair"}]
             await _send_json(send, 200, {"object": "list", "data": models})
         elif route == ("GET", "/healthz"):
             await _send_json(send, 200, {"status": "ok"})
         elif route == ("GET", "/stats"):
-            stats = {"chat_completions": self.served.as_json(), **self.batches.counts.as_json()}
+            stats = {
+                "chat_completions": self.served.as_json(),
+                "messages": self.served_messages.as_json(),
+                **self.batches.counts.as_json(),
+            }
             await _send_json(send, 200, stats)
         elif self.batches.serves(scope["path"]):
             await self.batches(scope, receive, send)
@@ -268,6 +282,27 @@ class SimJudgeApp:
             return
         self.served.answered[reply.status] += 1
         await _reply(send, model, messages, reply)
+
+    async def _messages(self, receive: Receive, send: Send) -> None:
+        """The Anthropic Messages API over the same sim (the `system` prompt as a leading system
+        message), so an Anthropic judge can be run live against it as batches are."""
+        counts = self.served_messages
+        counts.received += 1
+        try:
+            model, messages = anthropic_chat_messages(json.loads(await _read_body(receive)))
+        except (ValueError, RecursionError, ApiError) as err:
+            counts.answered[400] += 1
+            error = {"type": "invalid_request_error", "message": str(err) or "bad request"}
+            await _send_json(send, 400, {"type": "error", "error": error})
+            return
+        attempt = self._attempts.next_attempt(messages_key(model, messages))
+        reply = simulate_chat(self.knobs, model, messages, attempt=attempt)
+        if not await _client_stays(receive, reply.latency_s):
+            counts.abandoned += 1
+            return
+        counts.answered[reply.status] += 1
+        status, body = anthropic_reply_json(model, messages, reply)
+        await _send_json(send, status, body, _retry_after(reply) if status == 429 else ())
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:

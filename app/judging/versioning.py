@@ -39,6 +39,8 @@ def _payload(config: JudgeConfig, endpoint: dict[str, object]) -> dict[str, obje
         if not config.sim.self_preference:
             # A knob added later: unset, it must not give every stored sim judge a new version.
             del knobs["self_preference"]
+        # How the sim's provider batch jobs run and end changes no answer, so no version.
+        del knobs["batch_delay_s"], knobs["batch_outcome"]
         payload["sim"] = knobs
     return payload
 

@@ -5,7 +5,9 @@ answering exactly what the live endpoint answers to the same request."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import anthropic
@@ -25,10 +27,12 @@ from typer.testing import CliRunner
 
 import app.judging.sim_server as sim_server
 from app.cli import app as cli_app
+from app.judging.providers import build_judge
 from app.judging.sim_batches import BoundedStore
 from app.judging.sim_server import SimJudgeApp
 from app.judging.simulation import simulate_chat
-from app.judging.types import SimKnobs
+from app.judging.types import JudgeConfig, SimKnobs
+from app.judging.versioning import judge_config_hash
 
 KNOBS = SimKnobs(position_bias=0.6, tie_rate=0.1, error_rate=0.2, seed=11)
 SYSTEM = "You compare two responses and answer with the better one's label."
@@ -347,7 +351,17 @@ async def test_anthropic_batch_answers_as_the_sim_judge_with_the_system_prompt()
             (await client.get(f"/v1/messages/batches/{created.id}")).json()
         )
         results = await _results(client, ended)
+        assert ended.results_url is not None
+        raw = _lines((await client.get(ended.results_url)).content)
         stats = (await client.get("/stats")).json()
+    async with _client(SimJudgeApp(KNOBS)) as live:
+        expected = [await live.post("/v1/messages", json=r["params"]) for r in requests]
+    # Each result is, byte for byte, what the live Messages endpoint answers the first time.
+    by_id = {line["custom_id"]: line["result"] for line in raw}
+    for request, answer in zip(requests, expected, strict=True):
+        result = by_id[request["custom_id"]]
+        assert result["type"] == ("succeeded" if answer.status_code == 200 else "errored")
+        assert result.get("message", result.get("error")) == answer.json()
     assert created.processing_status == "in_progress"
     assert created.request_counts.processing == 20
     assert created.results_url is None
@@ -432,6 +446,44 @@ async def test_a_bad_custom_id_refuses_the_whole_anthropic_batch(custom_id: obje
     assert answer.json()["error"]["type"] == "invalid_request_error"
     assert listed["data"] == []
     assert app.batches.counts.anthropic_created == 0
+
+
+async def test_an_anthropic_judge_runs_live_against_the_sim_with_the_in_process_picks(
+    deadline_in: Callable[[float], float],
+) -> None:
+    knobs = SimKnobs(position_bias=0.7, tie_rate=0.15, seed=42)
+    local = build_judge(JudgeConfig(name="c", provider="sim", model="claude-sim", sim=knobs))
+    app = SimJudgeApp(knobs)
+    remote_config = JudgeConfig(
+        name="c", provider="anthropic", model="claude-sim", base_url="http://sim.test",
+        api_key="sk-test", backoff_base_s=0.01,
+    )  # fmt: skip
+    remote = build_judge(remote_config, transport=httpx2.ASGITransport(app=app))
+    texts = [f"Answer {i}.\n[sim q={(i % 7 - 3) / 3:.3f}]" for i in range(12)]
+    picks = []
+    for judge in (local, remote):
+        rng = random.Random(2024)
+        results = [
+            await judge.judge_pair("Which is right?", a, b, deadline=deadline_in(20), rng=rng)
+            for a, b in zip(texts, reversed(texts), strict=True)
+        ]
+        await judge.aclose()
+        picks.append([(r.pick, r.label_pair) for r in results])
+    assert picks[0] == picks[1]
+    assert {pick for pick, _ in picks[0]} == {"first", "second", "tie"}
+    assert app.served_messages.answered[200] == 12
+
+
+async def test_the_live_messages_endpoint_refuses_bad_params_with_an_anthropic_error() -> None:
+    async with _client(SimJudgeApp(SimKnobs())) as client:
+        answers = [
+            await client.post("/v1/messages", content=body)
+            for body in (b"{", b"[]", b'{"model": "m", "max_tokens": 1, "messages": []}')
+        ]
+    for answer in answers:
+        assert answer.status_code == 400
+        assert answer.json()["type"] == "error"
+        assert answer.json()["error"]["type"] == "invalid_request_error"
 
 
 # --- hostile input and bounds -----------------------------------------------------------------
@@ -549,3 +601,12 @@ def test_the_cli_options_set_the_batch_knobs(monkeypatch: pytest.MonkeyPatch) ->
     assert served == [
         ("127.0.0.1", 8100, SimKnobs(batch_delay_s=2.5, batch_outcome="expired")),
     ]
+
+
+def test_the_batch_knobs_leave_a_sim_judges_version_unchanged() -> None:
+    # They say how provider batch jobs run and end, not what the judge answers: stored sim
+    # judges must keep their versions.
+    judge = JudgeConfig(name="s", provider="sim", model="m")
+    batchy = replace(judge, sim=SimKnobs(batch_delay_s=30, batch_outcome="expired"))
+    assert judge_config_hash(batchy) == judge_config_hash(judge)
+    assert judge_config_hash(replace(judge, sim=SimKnobs(seed=1))) != judge_config_hash(judge)
