@@ -702,7 +702,11 @@ class BatchEmulator:
             errors = [
                 {"code": "simulated_failure", "line": None, "message": message, "param": None}
             ]
-        answers = [] if errors else [Answer(line.custom_id, *self._answer(line)) for line in lines]
+        answers = (
+            []
+            if errors
+            else [Answer(line.custom_id, *self._chat_answer(line.body)) for line in lines]
+        )
         bodies = (line.body for line in lines if isinstance(line.body, dict))
         first_model = next((body.get("model") for body in bodies), None)
         extra = {
@@ -717,9 +721,6 @@ class BatchEmulator:
             _new_id("batch_"), answers, self.clock(), self.knobs.batch_delay_s,
             self.knobs.batch_outcome, extra=extra,
         )  # fmt: skip
-
-    def _answer(self, line: InputLine) -> tuple[int, dict[str, Any]]:
-        return self._chat_answer(line.body)
 
     def _openai_job_of(self, batch_id: str) -> Job:
         job = self._openai.get(batch_id)
