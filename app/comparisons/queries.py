@@ -6,15 +6,19 @@ import base64
 import binascii
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal, get_args
 
-from sqlalchemy import Select, and_, or_, select
+from sqlalchemy import Select, and_, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
+from app import stats
+from app.comparisons.callscope import Origin, of_origin
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.panels import MIXED, panel_confidence_source, stored_result
-from app.comparisons.protocols import JudgeVerdict
+from app.comparisons.protocols import JudgeVerdict, Pick
 from app.comparisons.schemas import (
     CallRead,
     ComparisonList,
@@ -193,11 +197,10 @@ def filtered(
     return query
 
 
-async def list_comparisons(
-    session: AsyncSession, *, limit: int, cursor: str | None, **filters: Any
+async def keyset_page(
+    session: AsyncSession, query: Select[Any], *, limit: int, cursor: str | None
 ) -> ComparisonList:
-    """A page of comparisons, newest first (keyset on created_at, id)."""
-    query = filtered(select(Comparison), **filters)
+    """One page of a query over comparisons, newest first (keyset on created_at, id)."""
     if cursor:
         created_at, comparison_id = decode_cursor(cursor)
         query = query.where(
@@ -214,3 +217,115 @@ async def list_comparisons(
     page = rows[:limit]
     next_cursor = encode_cursor(page[-1]) if len(rows) > limit else None
     return ComparisonList(items=await read_many(session, page), next_cursor=next_cursor)
+
+
+async def list_comparisons(
+    session: AsyncSession, *, limit: int, cursor: str | None, **filters: Any
+) -> ComparisonList:
+    """A page of comparisons, newest first (keyset on created_at, id)."""
+    query = filtered(select(Comparison), **filters)
+    return await keyset_page(session, query, limit=limit, cursor=cursor)
+
+
+# The comparison explorer (dashboard): the API's filters and more, with a total count.
+
+SwapClass = Literal["consistent", "primacy", "recency"]
+SWAP_CLASSES: tuple[SwapClass, ...] = ("consistent", "primacy", "recency")
+
+
+def swap_picks(kind: SwapClass) -> list[tuple[str, str]]:
+    """The (AB pick, BA pick) combinations of one swap-pair class, as the report classifies them."""
+    picks = get_args(Pick)
+    return [(p1, p2) for p1 in picks for p2 in picks if stats.pc_classify(p1, p2) == kind]
+
+
+@dataclass(frozen=True)
+class ExploreFilters:
+    """What the explorer narrows comparisons by. `since`/`until` bound `created_at`, except with
+    `swap`: then they bound the swap pair's two calls, exactly as the bias report counts pairs, so
+    that the list behind a report figure holds that figure's comparisons."""
+
+    judge: str | None = None
+    tags: tuple[tuple[str, str], ...] = ()
+    status: str | None = None
+    winner: str | None = None
+    placebo: bool | None = None
+    bias_detected: bool | None = None
+    origin: Origin = "traffic"
+    since: datetime | None = None
+    until: datetime | None = None
+    swap: SwapClass | None = None
+
+
+def swap_pair_of(
+    judge: str, kind: SwapClass, since: datetime | None, until: datetime | None
+) -> Any:
+    """The comparison has a swap pair of `judge` of class `kind` (STATISTICS.md): its round-0 AB
+    and round-1 BA design calls both parsed, both started within the window."""
+    ab, ba = aliased(JudgeCall), aliased(JudgeCall)
+    conditions = [
+        ab.comparison_id == Comparison.id,
+        ab.judge_name == judge,
+        ab.round == 0,
+        ab.display_order == "AB",
+        ab.design.is_(True),
+        ba.round == 1,
+        ba.display_order == "BA",
+        ba.design.is_(True),
+        tuple_(ab.pick, ba.pick).in_(swap_picks(kind)),
+    ]
+    for call in (ab, ba):
+        if since is not None:
+            conditions.append(call.started_at >= since)
+        if until is not None:
+            conditions.append(call.started_at < until)
+    pair = (
+        select(ab.id)
+        .join(ba, and_(ba.comparison_id == ab.comparison_id, ba.judge_name == ab.judge_name))
+        .where(*conditions)
+    )
+    # Swap pairs exist only off placebo and once a comparison has stopped running.
+    return and_(pair.exists(), Comparison.placebo.is_(False), Comparison.status != "running")
+
+
+def explored(query: Select[Any], f: ExploreFilters) -> Select[Any]:
+    """The explorer's filters on a query over comparisons."""
+    since = as_utc(f.since) if f.since else None
+    until = as_utc(f.until, "until") if f.until else None
+    query = filtered(
+        query,
+        judge=f.judge,
+        tags=f.tags,
+        status=f.status,
+        since=None if f.swap else since,
+        until=None if f.swap else until,
+    )
+    query = query.where(*of_origin(Comparison.origin, f.origin))
+    if f.winner is not None:
+        query = query.where(Comparison.winner == f.winner)
+    if f.placebo is not None:
+        query = query.where(Comparison.placebo.is_(f.placebo))
+    if f.bias_detected is not None:
+        query = query.where(Comparison.bias_detected.is_(f.bias_detected))
+    if f.swap is not None and f.judge is not None:
+        query = query.where(swap_pair_of(f.judge, f.swap, since, until))
+    return query
+
+
+async def explore_comparisons(
+    session: AsyncSession, filters: ExploreFilters, *, limit: int, cursor: str | None
+) -> tuple[ComparisonList, int]:
+    """A page of the filters' comparisons, newest first (the API's keyset), and how many match."""
+    total = await session.scalar(explored(select(func.count(Comparison.id)), filters))
+    page = await keyset_page(
+        session, explored(select(Comparison), filters), limit=limit, cursor=cursor
+    )
+    return page, int(total or 0)
+
+
+async def stored_calls(
+    session: AsyncSession, comparison_id: str
+) -> dict[tuple[str, int], JudgeCall]:
+    """A comparison's call rows by (judge, round): what the answer leaves out (raw outputs)."""
+    calls = await session.scalars(select(JudgeCall).where(JudgeCall.comparison_id == comparison_id))
+    return {(call.judge_name, call.round): call for call in calls}
