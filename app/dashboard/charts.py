@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -143,6 +144,78 @@ def _change_rule(buckets: Sequence[str], what: str, color: str, dash: Sequence[i
     }
 
 
+def day_axis(rows: Sequence[Row], most_ticks: int = 12) -> Spec:
+    """The x of UTC day buckets, ticked on whole UTC days (never the renderer's local hours),
+    a tick every few days over long windows so that labels do not crowd."""
+    days = len({r["bucket"] for r in rows})
+    step = max(1, math.ceil(days / most_ticks))
+    return {
+        "field": "bucket",
+        "type": "temporal",
+        "title": None,
+        "scale": {"type": "utc"},
+        "axis": {"format": "%b %d", "tickCount": {"interval": "day", "step": step}},
+    }
+
+
+def judges_series_chart(
+    title: str, rows: Sequence[Row], value: str, refs: Sequence[tuple[float, str, str]] = ()
+) -> Spec | None:
+    """One line per judge over the buckets with its 95% CI (a band, and a whisker per point so
+    that a lone day shows its interval too), and a rule wherever a judge's version or provider
+    model changed, read from the rows' `version_changed` / `provider_model_changed` flags.
+
+    Every row stays in the data, also those whose value is withheld (null: Vega-Lite leaves
+    them out of the lines), so the downloaded data holds every bucket and a change on a thin day
+    is still marked."""
+    if all(r.get(value) is None for r in rows):
+        return None
+    x = day_axis(rows)
+    y: Spec = {
+        "field": value,
+        "type": "quantitative",
+        "scale": {"domain": [0, 1]},
+        "title": value.replace("_", " "),
+    }
+    # The legend takes its symbols from the first layer, the faint band: draw them opaque.
+    color: Spec = {"field": "judge", "type": "nominal", "legend": {"symbolOpacity": 1}}
+    interval: Spec = {
+        "x": x,
+        "y": {**y, "field": "ci_low"},
+        "y2": {"field": "ci_high"},
+        "color": color,
+    }
+    band: Spec = {"mark": {"type": "area", "opacity": 0.15}, "encoding": interval}
+    whisker: Spec = {"mark": {"type": "rule", "opacity": 0.6}, "encoding": interval}
+    line: Spec = {
+        "mark": {"type": "line", "point": True},
+        "encoding": {"x": x, "y": y, "color": color},
+    }
+    marks = [band, whisker, line, *_rules(refs, "y")]
+    marks += _judge_change_rules(
+        rows, x, "provider_model_changed", "provider model change", "#1b7837", [4, 3]
+    )
+    marks += _judge_change_rules(rows, x, "version_changed", "version change", "#7b3294")
+    return base(title, rows, marks, height=200)
+
+
+def _judge_change_rules(
+    rows: Sequence[Row], x: Spec, flag: str, what: str, color: str, dash: Sequence[int] = ()
+) -> list[Spec]:
+    """A rule per (judge, bucket) flagged in the rows, its tooltip naming the judge; no layer
+    when nothing changed."""
+    flagged = [r for r in rows if r.get(flag)]
+    if not flagged:
+        return []
+    rule = _change_rule([r["bucket"] for r in flagged], what, color, dash)
+    rule["encoding"]["x"] = x
+    rule["data"]["values"] = [
+        {"bucket": r["bucket"], "judge": r["judge"], "what": f"{r['judge']}: {what}"}
+        for r in flagged
+    ]
+    return [rule]
+
+
 def bar_chart(
     title: str,
     rows: Sequence[Row],
@@ -202,6 +275,50 @@ def band_chart(title: str, rows: Sequence[Row], margin: float) -> Spec | None:
     }
     spec["layer"].insert(0, band)
     return spec
+
+
+# Cells a spreadsheet would read as a formula (OWASP's list: = + - @, tab and carriage return).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> str:
+    """One CSV field (RFC 4180). Text is always quoted, and text a spreadsheet would run as a
+    formula gets a leading `'`; numbers and booleans are written as JSON writes them, unquoted;
+    a missing value is an empty field; lists and objects are their JSON text, quoted."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return json.dumps(value) if math.isfinite(value) else ""
+    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    if text.startswith(FORMULA_STARTS):
+        text = "'" + text
+    return '"' + text.replace('"', '""') + '"'
+
+
+def csv_columns(rows: Sequence[Row]) -> list[str]:
+    """Every field of the rows, in the order they first appear."""
+    return list(dict.fromkeys(key for row in rows for key in row))
+
+
+def to_csv(rows: Sequence[Row]) -> str:
+    """A chart's data rows as CSV: a header row, then a line per row, CRLF line ends (RFC 4180).
+    No rows, no columns: an empty document."""
+    columns = csv_columns(rows)
+    if not columns:
+        return ""
+    lines = [",".join(csv_cell(c) for c in columns)]
+    lines += [",".join(csv_cell(row.get(c)) for c in columns) for row in rows]
+    return "\r\n".join(lines) + "\r\n"
+
+
+def spec_rows(spec: Spec | None) -> list[Row]:
+    """The chart's own data rows (reference lines and change markers are drawn from the rows or
+    constants, not data of their own)."""
+    if spec is None:
+        return []
+    return list(spec.get("data", {}).get("values", []))
 
 
 class SvgRenderer:

@@ -21,7 +21,7 @@ from app.dashboard.auth import (
     may_read,
 )
 from app.dashboard.cache import PageCache, PageView, watermark
-from app.dashboard.charts import SvgRenderer
+from app.dashboard.charts import Chart, SvgRenderer, spec_rows, to_csv
 from app.dashboard.filters import FiltersDep, PageFilters
 from app.dashboard.rendering import html, login_redirect
 from app.dashboard.service import PAGES, Sources
@@ -75,6 +75,7 @@ async def render_page(
                 "src": svg
                 and "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode(),
                 "json": f"/dashboard/charts/{page}/{chart.name}.json?{filters.query()}",
+                "csv": f"/dashboard/charts/{page}/{chart.name}.csv?{filters.query()}",
             }
         )
     return html(
@@ -125,15 +126,10 @@ async def show_judge(
     return await render_page("judge", request, viewer, src, filters, renderer)
 
 
-@router.get("/charts/{page}/{name}.json")
-async def download_chart(
-    viewer: Viewer,
-    src: SourcesDep,
-    filters: FiltersDep,
-    page: Annotated[str, Path(max_length=32)],
-    name: Annotated[str, Path(max_length=64)],
-) -> JSONResponse:
-    """One chart's Vega-Lite spec with its data inline."""
+async def find_chart(
+    viewer: Any, src: Sources, filters: PageFilters, page: str, name: str
+) -> Chart:
+    """The named chart of a page built with these filters, for its downloads."""
     if viewer is None:
         raise Unauthorized(
             "log in at /dashboard/login or send Authorization: Bearer",
@@ -145,9 +141,35 @@ async def download_chart(
     chart = next((c for c in view.charts if c.name == name), None)
     if chart is None:
         raise NotFound(f"no chart {name!r} on {page}")
+    return chart
+
+
+PagePath = Annotated[str, Path(max_length=32)]
+ChartPath = Annotated[str, Path(max_length=64)]
+
+
+@router.get("/charts/{page}/{name}.json")
+async def download_chart(
+    viewer: Viewer, src: SourcesDep, filters: FiltersDep, page: PagePath, name: ChartPath
+) -> JSONResponse:
+    """One chart's Vega-Lite spec with its data inline."""
+    chart = await find_chart(viewer, src, filters, page, name)
     body = chart.spec if chart.spec is not None else {"title": chart.title, "empty": chart.empty}
     return JSONResponse(
         body, headers={"Content-Disposition": f'attachment; filename="{page}-{name}.json"'}
+    )
+
+
+@router.get("/charts/{page}/{name}.csv")
+async def download_chart_csv(
+    viewer: Viewer, src: SourcesDep, filters: FiltersDep, page: PagePath, name: ChartPath
+) -> Response:
+    """One chart's data rows as CSV (the JSON's `data.values`; empty when nothing is drawn)."""
+    chart = await find_chart(viewer, src, filters, page, name)
+    return Response(
+        to_csv(spec_rows(chart.spec)),
+        media_type="text/csv; charset=utf-8; header=present",
+        headers={"Content-Disposition": f'attachment; filename="{page}-{name}.csv"'},
     )
 
 

@@ -100,9 +100,82 @@ def overview_rows(report: Report) -> list[Row]:
     return rows
 
 
+# measure: (its count, its tier) in a series point
+SERIES_MEASURES = {
+    "first_pick_rate": ("n", "tier"),
+    "position_consistency": ("pairs", "consistency_tier"),
+}
+
+
+def series_rows(series: Sequence[Report], measure: str) -> list[Row]:
+    """One row per judge and day of a measure with its Wilson CI, the count and tier it rests
+    on, and whether the judge's version or provider model changed that day."""
+    count, tier = SERIES_MEASURES[measure]
+    return [
+        with_ci(
+            {
+                "bucket": point["bucket"],
+                "judge": point["judge"],
+                "version": point["version"],
+                "provider_models": ", ".join(point.get("provider_models") or []),
+                count: point[count],
+                measure: point[measure],
+                "tier": point[tier],
+                "version_changed": point["version_changed"],
+                "provider_model_changed": point.get("provider_model_changed", False),
+            },
+            point.get(f"{measure}_ci95"),
+        )
+        for point in series
+    ]
+
+
+def change_days(series: Sequence[Report]) -> list[Row]:
+    """Per judge, the days its version and its provider model changed (the charts' markers,
+    as text for readers who cannot see them)."""
+    days: dict[str, Row] = {}
+    for point in series:
+        entry = days.setdefault(
+            point["judge"], {"judge": point["judge"], "version": [], "model": []}
+        )
+        if point["version_changed"]:
+            entry["version"].append(point["bucket"][:10])
+        if point.get("provider_model_changed"):
+            entry["model"].append(point["bucket"][:10])
+    return [entry for entry in days.values() if entry["version"] or entry["model"]]
+
+
+def overview_series_charts(series: Sequence[Report]) -> list[Chart]:
+    """Change over time: each judge's first-pick rate and PC per day with CIs and markers."""
+    return [
+        Chart(
+            "series_first_pick",
+            "First-pick rate by day and judge (95% CI; version changes in purple, "
+            "provider-model changes in green)",
+            charts.judges_series_chart(
+                "First-pick rate by day",
+                series_rows(series, "first_pick_rate"),
+                "first_pick_rate",
+                HALF,
+            ),
+        ),
+        Chart(
+            "series_consistency",
+            "Position consistency by day and judge (95% CI) against the floors",
+            charts.judges_series_chart(
+                "Position consistency by day",
+                series_rows(series, "position_consistency"),
+                "position_consistency",
+                PC_FLOORS,
+            ),
+        ),
+    ]
+
+
 async def overview_page(sources: Sources, filters: PageFilters) -> PageView:
     """Every judge's first-pick rate, PC against the floors, flags and failure rate."""
-    rows = overview_rows(await bias_report(sources, filters))
+    report = await bias_report(sources, filters)
+    rows = overview_rows(report)
     pc_rows = [
         with_ci(
             {"judge": r["judge"], "position_consistency": r["position_consistency"]}, r["pc_ci"]
@@ -112,7 +185,7 @@ async def overview_page(sources: Sources, filters: PageFilters) -> PageView:
     return PageView(
         "Overview",
         "overview.html.j2",
-        {"rows": rows},
+        {"rows": rows, "changes": change_days(report["series"])},
         [
             Chart(
                 "first_pick",
@@ -145,6 +218,7 @@ async def overview_page(sources: Sources, filters: PageFilters) -> PageView:
                 ),
                 empty="No calls in this window.",
             ),
+            *overview_series_charts(report["series"]),
         ],
     )
 

@@ -33,7 +33,7 @@ FLAGS = [
 ]
 # page: charts drawn with the seeded data
 CHARTS = {
-    "/dashboard": 3,
+    "/dashboard": 5,
     "/dashboard/judge?judge=judge-a": 4,
     "/dashboard/reviewers": 1,
     "/dashboard/position-score": 2,
