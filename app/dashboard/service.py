@@ -279,6 +279,9 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
             "series": series,
             "change_days": [c[:10] for c in changes],
             "model_change_days": [c[:10] for c in model_changes],
+            # The window the report was built for (a cached page keeps it): the explorer links
+            # behind its figures use it, so their totals are the figures.
+            "report_window": {k: report["filters"][k] for k in ("since", "until")},
         },
     )
     if judge is None:
