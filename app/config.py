@@ -87,6 +87,9 @@ class Settings(BaseSettings):
     # Seeds label, nonce and order draws per request content: reproducible runs for tests and
     # benchmarks only (predictable nonces would let a response forge its block's end).
     draw_seed: int | None = None
+    # Share of the dashboard labeling page's draws that show an item someone else labelled exactly
+    # once, so that agreement between labelers can be measured (issue 23).
+    label_overlap: float = Field(default=0.1, ge=0.0, le=1.0)
     # Per API key: shared by every process through Redis when configured, else per process;
     # unset = no limit.
     rate_limit_per_minute: int | None = Field(default=None, ge=1)

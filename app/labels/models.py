@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime, utcnow
@@ -29,5 +29,7 @@ class Label(Base):
     # The response the labeler saw first (A | B), when the client said so: the humans' own
     # first-slot rate counts only labels whose display order is known.
     shown_first: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    # The labeler's own words on the item, when given (the dashboard's labeling page asks).
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -405,3 +405,74 @@ async def accuracy_by_bucket(session: AsyncSession, filters: ReportFilters) -> l
             func.count().filter(per.c.verdict == per.c.gold).label("correct"),
         ).group_by(per.c.judge, literal_column("bucket")),
     )
+
+
+# The dashboard's labeling page (issue 23). Added after the functions above and leaving them
+# unchanged: the API's queue keeps drawing only unlabelled comparisons.
+
+
+def labeling_pool() -> list[ColumnElement[bool]]:
+    """What the labeling page may show at all: complete, non-placebo traffic comparisons."""
+    return [
+        Comparison.status == "complete",
+        Comparison.placebo.is_(False),
+        Comparison.origin == "traffic",
+    ]
+
+
+def fresh_items(exclude: Sequence[str] = ()) -> Select[Any]:
+    """Items nobody labelled yet (so not this labeler either), but those in `exclude`."""
+    query = queue_candidates(None)
+    return query.where(Comparison.id.not_in(exclude)) if exclude else query
+
+
+def overlap_items(labeler: str, exclude: Sequence[str] = ()) -> Select[Any]:
+    """Items someone else labelled exactly once and `labeler` did not: a second label on them
+    measures agreement between labelers."""
+    labelled_once = (
+        select(Label.comparison_id)
+        .group_by(Label.comparison_id)
+        .having(func.count() == 1, func.max(case((Label.labeler == labeler, 1), else_=0)) == 0)
+    )
+    query = select(Comparison.id).where(*labeling_pool(), Comparison.id.in_(labelled_once))
+    return query.where(Comparison.id.not_in(exclude)) if exclude else query
+
+
+async def count_items(session: AsyncSession, items: Select[Any]) -> int:
+    """How many comparisons `items` selects."""
+    return int(await session.scalar(select(func.count()).select_from(items.subquery())) or 0)
+
+
+async def item_at(session: AsyncSession, items: Select[Any], position: int) -> Comparison | None:
+    """The comparison at 0-based `position` of `items` in id order; None past the end."""
+    ranked = items.add_columns(
+        func.row_number().over(order_by=Comparison.id).label("rn")
+    ).subquery()
+    found = await session.scalar(select(ranked.c.id).where(ranked.c.rn == position + 1))
+    return None if found is None else await session.get(Comparison, found)
+
+
+async def labels_by(session: AsyncSession, labeler: str) -> int:
+    """How many comparisons `labeler` labelled."""
+    query = select(func.count()).select_from(Label).where(Label.labeler == labeler)
+    return int(await session.scalar(query) or 0)
+
+
+async def agreement_of(session: AsyncSession, labeler: str) -> tuple[int, int]:
+    """Over pairs (a label of `labeler`, another labeler's label on the same comparison): the
+    pairs whose winners match and all pairs."""
+    other = Label.__table__.alias("other")
+    query = (
+        select(
+            func.count().filter(other.c.winner == Label.winner),
+            func.count(),
+        )
+        .select_from(Label)
+        .join(
+            other,
+            and_(other.c.comparison_id == Label.comparison_id, other.c.labeler != Label.labeler),
+        )
+        .where(Label.labeler == labeler)
+    )
+    matching, pairs = (await session.execute(query)).one()
+    return int(matching), int(pairs)

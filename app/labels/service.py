@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Insert
@@ -29,7 +31,9 @@ from app.labels.schemas import (
 MAX_SEED = 2**63 - 1
 
 
-def upsert(session: AsyncSession, comparison_id: str, body: LabelIn) -> Insert:
+def upsert(
+    session: AsyncSession, comparison_id: str, body: LabelIn, note: str | None = None
+) -> Insert:
     """INSERT the label, or replace the labeler's earlier one (keeping its `created_at`)."""
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
     now = utcnow()
@@ -39,6 +43,7 @@ def upsert(session: AsyncSession, comparison_id: str, body: LabelIn) -> Insert:
         winner=body.winner,
         from_queue=body.from_queue,
         shown_first=body.shown_first,
+        note=note,
         created_at=now,
         updated_at=now,
     )
@@ -49,6 +54,8 @@ def upsert(session: AsyncSession, comparison_id: str, body: LabelIn) -> Insert:
             "from_queue": statement.excluded.from_queue,
             # The new label's own display order, unknown (NULL) when its client did not say.
             "shown_first": statement.excluded.shown_first,
+            # The old label's note spoke of the old label.
+            "note": statement.excluded.note,
             "updated_at": statement.excluded.updated_at,
         },
     ).returning(Label.created_at, Label.updated_at)
@@ -65,13 +72,14 @@ def gold_read(row: Any) -> GoldRead:
 
 
 async def create_label(
-    session: AsyncSession, comparison_id: str, body: LabelIn
+    session: AsyncSession, comparison_id: str, body: LabelIn, note: str | None = None
 ) -> tuple[LabelRead, bool]:
-    """Store the label; also whether it is new (rather than replacing the labeler's last)."""
+    """Store the label (with the labeler's note, which only the dashboard's labeling page asks
+    for); also whether it is new (rather than replacing the labeler's last)."""
     if await session.get(Comparison, comparison_id) is None:
         raise NotFound(f"no comparison with id '{comparison_id}'")
     try:
-        stored = (await session.execute(upsert(session, comparison_id, body))).one()
+        stored = (await session.execute(upsert(session, comparison_id, body, note))).one()
     except IntegrityError as exc:  # the comparison was purged in between
         raise NotFound(f"no comparison with id '{comparison_id}'") from exc
     gold = await queries.gold_of(session, comparison_id)
@@ -125,3 +133,44 @@ async def labeling_queue(
         seed=seed,
         available=available,
     )
+
+
+# The dashboard's labeling page (issue 23)
+
+
+@dataclass(frozen=True)
+class LabelerProgress:
+    """What the labeling page shows at its top."""
+
+    labelled: int  # comparisons this labeler labelled
+    left: int  # comparisons still to be shown to this labeler (unlabelled, or labelled once)
+    agreeing: int  # pairs (my label, another's on the same item) with the same winner
+    pairs: int
+
+
+async def next_item(
+    session: AsyncSession,
+    labeler: str,
+    overlap: float,
+    rng: random.Random,
+    skipped: Sequence[str] = (),
+) -> Comparison | None:
+    """A uniform draw for `labeler`: with probability `overlap` from the items someone else
+    labelled exactly once, else from the unlabelled ones (each from the other when empty);
+    never an item this labeler labelled, nor one in `skipped`. None when nothing is left."""
+    pools = [queries.overlap_items(labeler, skipped), queries.fresh_items(skipped)]
+    if rng.random() >= overlap:
+        pools.reverse()
+    for items in pools:
+        available = await queries.count_items(session, items)
+        if available:
+            return await queries.item_at(session, items, rng.randrange(available))
+    return None
+
+
+async def labeler_progress(session: AsyncSession, labeler: str) -> LabelerProgress:
+    """Labels by `labeler`, items left for them, their agreement with other labelers."""
+    left = await queries.count_items(session, queries.fresh_items())
+    left += await queries.count_items(session, queries.overlap_items(labeler))
+    agreeing, pairs = await queries.agreement_of(session, labeler)
+    return LabelerProgress(await queries.labels_by(session, labeler), left, agreeing, pairs)
