@@ -1,5 +1,8 @@
 """Who may see the dashboard: a `read` key's session cookie or an `Authorization` header.
 
+A `label` key may log in too, but sees only the labeling page (/dashboard/label); the labeler is
+the key's id (with auth off: `LABELER_WITHOUT_AUTH`).
+
 The cookie holds a session token (app/auth/sessions.py), never the API key. Logging in and out
 are refused when the form comes from another origin: a browser sends `Origin` with every POST,
 and its host must be the request's `Host` (as Grafana and Jupyter check; the scheme is left out
@@ -27,11 +30,34 @@ from app.errors import CrossOriginForm, Forbidden
 COOKIE = "fairpair_key"
 COOKIE_MAX_AGE_S = int(SESSION_LIFETIME.total_seconds())
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
+LABEL_PAGE = "/dashboard/label"
+# Who labels when auth is off: everyone at the browser is the same single user.
+LABELER_WITHOUT_AUTH = "dashboard"
 
 
 def may_read(principal: Principal) -> bool:
     """Pages need the `read` scope (or `admin`)."""
     return bool({"read", "admin"} & principal.scopes)
+
+
+def may_label(principal: Principal) -> bool:
+    """The labeling page needs the `label` scope (or `admin`)."""
+    return bool({"label", "admin"} & principal.scopes)
+
+
+def may_log_in(principal: Principal) -> bool:
+    """A key that may see some page: the report pages or the labeling page."""
+    return may_read(principal) or may_label(principal)
+
+
+def landing(principal: Principal, target: str) -> str:
+    """Where a login goes: `target`, but the labeling page for a key that may only label."""
+    return target if may_read(principal) else LABEL_PAGE
+
+
+def labeler_name(principal: Principal) -> str:
+    """Who labels: the key's id (never its secret), or the one user when auth is off."""
+    return principal.key_id or LABELER_WITHOUT_AUTH
 
 
 async def verify_session(keys: KeyCheck, token: str) -> Principal | None:
@@ -43,33 +69,40 @@ async def verify_session(keys: KeyCheck, token: str) -> Principal | None:
     return principal
 
 
-async def page_principal(request: Request, keys: KeyCheckDep) -> Principal | None:
-    """The viewer, or None when a login is needed; 403 for a key without `read`."""
+async def dashboard_principal(request: Request, keys: KeyCheckDep) -> Principal | None:
+    """Who is at the browser, whatever their scopes; None when a login is needed."""
     if keys.settings.auth == "off":
         return ANONYMOUS
     header, cookie = bearer_token(request), request.cookies.get(COOKIE)
     if header:
-        principal = await keys.verify(header)
-    elif cookie:
-        principal = await verify_session(keys, cookie)
-    else:
-        return None
+        return await keys.verify(header)
+    if cookie:
+        return await verify_session(keys, cookie)
+    return None
+
+
+async def page_principal(request: Request, keys: KeyCheckDep) -> Principal | None:
+    """The viewer, or None when a login is needed; 403 for a key without `read`."""
+    principal = await dashboard_principal(request, keys)
     if principal is not None and not may_read(principal):
-        raise Forbidden("this API key lacks the 'read' scope")
+        hint = f": it may label at {LABEL_PAGE}" if may_label(principal) else ""
+        raise Forbidden(f"this API key lacks the 'read' scope{hint}")
     return principal
 
 
 Viewer = Annotated[Principal | None, Depends(page_principal)]
+# The labeling page checks the `label` scope itself, to say on the page what is missing.
+Visitor = Annotated[Principal | None, Depends(dashboard_principal)]
 
 
 def check_origin(request: Request) -> None:
-    """Refuse a login or logout form posted from another origin (CSRF)."""
+    """Refuse a dashboard form (login, logout, a label) posted from another origin (CSRF)."""
     origin = request.headers.get("origin")
     if origin is None:
         fetch_site = request.headers.get("sec-fetch-site")
         if fetch_site is None or fetch_site in SAME_SITE_FETCHES:
             return
-        raise CrossOriginForm(f"a {fetch_site} form may not log in or out of the dashboard")
+        raise CrossOriginForm(f"a {fetch_site} form may not post to the dashboard")
     host = request.headers.get("host", "").lower()
     parts = urlsplit(origin.lower())
     if parts.scheme not in ("http", "https") or not host or parts.netloc != host:

@@ -18,7 +18,8 @@ from app.dashboard.auth import (
     Viewer,
     check_origin,
     is_https,
-    may_read,
+    landing,
+    may_log_in,
 )
 from app.dashboard.cache import PageCache, PageView, watermark
 from app.dashboard.charts import Chart, SvgRenderer, spec_rows, to_csv
@@ -196,16 +197,16 @@ async def log_in(
     token = (form.get("key") or [""])[0].strip()
     target = safe_next((form.get("next") or [""])[0])
     principal = await keys.verify(token) if token else None
-    if principal is None or not may_read(principal):
+    if principal is None or not may_log_in(principal):
         return html(
             "login.html.j2",
             status_code=401,
             next=target,
-            error="That key is not valid, was revoked, or lacks the read scope.",
+            error="That key is not valid, was revoked, or lacks the read and label scopes.",
         )
     async with sessionmaker() as session:
         session_token = await open_session(session, principal.key_id)
-    response = RedirectResponse(target, status_code=303)
+    response = RedirectResponse(landing(principal, target), status_code=303)
     response.set_cookie(
         COOKIE,
         session_token,
