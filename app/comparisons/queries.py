@@ -294,7 +294,8 @@ def explored(query: Select[Any], f: ExploreFilters) -> Select[Any]:
     until = as_utc(f.until, "until") if f.until else None
     query = filtered(
         query,
-        judge=f.judge,
+        # With `swap`, the pair's EXISTS names the judge and reads only its calls in the window.
+        judge=None if f.swap else f.judge,
         tags=f.tags,
         status=f.status,
         since=None if f.swap else since,
@@ -312,11 +313,16 @@ def explored(query: Select[Any], f: ExploreFilters) -> Select[Any]:
     return query
 
 
+COUNT_CAP = 10_000
+
+
 async def explore_comparisons(
     session: AsyncSession, filters: ExploreFilters, *, limit: int, cursor: str | None
 ) -> tuple[ComparisonList, int]:
-    """A page of the filters' comparisons, newest first (the API's keyset), and how many match."""
-    total = await session.scalar(explored(select(func.count(Comparison.id)), filters))
+    """A page of the filters' comparisons, newest first (the API's keyset), and how many match
+    up to `COUNT_CAP` + 1 (a count reads at most that many rows: "more than 10,000")."""
+    matches = explored(select(Comparison.id), filters).limit(COUNT_CAP + 1).subquery()
+    total = await session.scalar(select(func.count()).select_from(matches))
     page = await keyset_page(
         session, explored(select(Comparison), filters), limit=limit, cursor=cursor
     )

@@ -278,7 +278,9 @@ def band_chart(title: str, rows: Sequence[Row], margin: float) -> Spec | None:
 
 
 # Cells a spreadsheet would read as a formula (OWASP's list: = + - @, tab and carriage return).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# OWASP's list, and the full-width forms some spreadsheets read alike; checked after leading
+# spaces, which a spreadsheet skips.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 def csv_cell(value: Any) -> str:
@@ -292,7 +294,7 @@ def csv_cell(value: Any) -> str:
     if isinstance(value, int | float):
         return json.dumps(value) if math.isfinite(value) else ""
     text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
-    if text.startswith(FORMULA_STARTS):
+    if text.startswith(FORMULA_STARTS) or text.lstrip(" ").startswith(FORMULA_STARTS):
         text = "'" + text
     return '"' + text.replace('"', '""') + '"'
 

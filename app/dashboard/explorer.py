@@ -167,6 +167,7 @@ async def show_comparisons(
         error=None,
         rows=listed.items,
         total=total,
+        count_cap=queries.COUNT_CAP,
         next_cursor=listed.next_cursor,
         privacy=keeper.hash_only,
         **context,

@@ -31,6 +31,8 @@ from app.errors import NotFound, Unauthorized, ValidationProblem
 from app.leaderboard.service import LeaderboardCacheDep
 
 router = APIRouter(prefix="/dashboard", tags=["dashboard"], include_in_schema=False)
+# The pages' own headers that apply to a file of the same logged-in data.
+DOWNLOAD_HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "private, no-store"}
 PageCacheDep = Annotated[PageCache, from_state("dashboard_pages")]
 ChartsDep = Annotated[SvgRenderer, from_state("dashboard_charts")]
 
@@ -157,7 +159,11 @@ async def download_chart(
     chart = await find_chart(viewer, src, filters, page, name)
     body = chart.spec if chart.spec is not None else {"title": chart.title, "empty": chart.empty}
     return JSONResponse(
-        body, headers={"Content-Disposition": f'attachment; filename="{page}-{name}.json"'}
+        body,
+        headers={
+            **DOWNLOAD_HEADERS,
+            "Content-Disposition": f'attachment; filename="{page}-{name}.json"',
+        },
     )
 
 
@@ -170,7 +176,10 @@ async def download_chart_csv(
     return Response(
         to_csv(spec_rows(chart.spec)),
         media_type="text/csv; charset=utf-8; header=present",
-        headers={"Content-Disposition": f'attachment; filename="{page}-{name}.csv"'},
+        headers={
+            **DOWNLOAD_HEADERS,
+            "Content-Disposition": f'attachment; filename="{page}-{name}.csv"',
+        },
     )
 
 

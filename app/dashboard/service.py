@@ -281,7 +281,11 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
             "model_change_days": [c[:10] for c in model_changes],
             # The window the report was built for (a cached page keeps it): the explorer links
             # behind its figures use it, so their totals are the figures.
-            "report_window": {k: report["filters"][k] for k in ("since", "until")},
+            # Without an `until`, the report counted calls up to when it was built.
+            "report_window": {
+                "since": report["filters"]["since"],
+                "until": report["filters"]["until"] or report["generated_at"],
+            },
         },
     )
     if judge is None:
