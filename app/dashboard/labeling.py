@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from app.deps import SessionDep, SettingsDep
 from app.errors import NotFound
 from app.labels import service
 from app.labels.schemas import LabelIn, Side, Winner
+from app.textpatterns import compile_linear
 
 routes = APIRouter()
 
@@ -50,7 +50,7 @@ CSP = SECURITY_HEADERS["Content-Security-Policy"] + "; script-src 'self'"
 TOKEN_LIFETIME_S = 24 * 3600
 MAX_NOTE_CHARS = 2000
 # Comparison ids are UUIDs; anything else in `?skip=` is no item of ours.
-COMPARISON_ID = re.compile(r"[0-9A-Za-z-]{1,64}")
+COMPARISON_ID = compile_linear(r"[0-9A-Za-z-]{1,64}")
 # Name pairs for the two responses: no letter or word that reads as an order (A/B, 1/2, left).
 NEUTRAL_NAMES: tuple[tuple[str, str], ...] = (
     ("Kestrel", "Heron"),
