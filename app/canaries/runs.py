@@ -18,6 +18,7 @@ from dataclasses import asdict
 from typing import Any, NamedTuple
 
 import structlog
+from pydantic import ValidationError
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -57,6 +58,21 @@ def canary_request(canary: Canary, item: CanaryItem, judges: Sequence[str], numb
             "self_preference": "allow",
         }
     )
+
+
+def _batch_item(
+    canary: Canary, item: CanaryItem, judges: Sequence[str], number: int
+) -> BatchItemIn:
+    """The item as a batch item; a 422 when its stored request no longer validates (a limit
+    lowered since it was copied, say) rather than a 500."""
+    try:
+        request = canary_request(canary, item, judges, number)
+    except ValidationError as exc:
+        reason = exc.errors()[0].get("msg", "invalid") if exc.errors() else "invalid"
+        raise ValidationProblem(
+            f"canary item {item.position} no longer validates as a compare request: {reason}"
+        ) from exc
+    return BatchItemIn(item_id=str(item.position), compare=request)
 
 
 class Due(NamedTuple):
@@ -122,10 +138,7 @@ async def _insert_run(
         select(func.max(CanaryRun.number)).where(CanaryRun.canary_id == canary.id)
     )
     number = (last or 0) + 1
-    requests = [
-        BatchItemIn(item_id=str(i.position), compare=canary_request(canary, i, due.judges, number))
-        for i in items
-    ]
+    requests = [_batch_item(canary, item, due.judges, number) for item in items]
     now = utcnow()
     batch = Batch(
         id=str(uuid.uuid4()),

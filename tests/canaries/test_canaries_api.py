@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import insert, select, update
 
 from app.batches.models import BatchItem
-from app.canaries.models import Canary, CanaryRun
+from app.canaries.models import Canary, CanaryItem, CanaryRun
 from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
@@ -370,3 +370,19 @@ async def test_a_rotation_after_a_version_that_kept_the_model_claims_a_model_run
     runs = (await served.get("/v1/canaries/rotate/runs"))["items"]
     assert [(r["number"], r["trigger"]) for r in runs] == [(2, "model"), (1, "version")]
     await served.settled("rotate", 2)
+
+
+async def test_an_item_that_no_longer_validates_is_a_422_not_a_500(
+    served: Served, clean_pg: str
+) -> None:
+    await store_labelled(served, 3, seed=12)
+    await served.post("/v1/canaries", {"name": "stale", "judges": [JUDGE], "tag": TAG}, 201)
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        await session.execute(update(CanaryItem).where(CanaryItem.position == 1).values(prompt=" "))
+        await session.commit()
+    await engine.dispose()
+    response = await served.http.post("/v1/canaries/stale/runs", headers=served.admin)
+    assert response.status_code == 422, response.text
+    assert "canary item 1 no longer validates" in response.json()["detail"]
+    assert (await served.get("/v1/canaries/stale/runs"))["items"] == []
