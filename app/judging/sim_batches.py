@@ -61,6 +61,21 @@ _NOT_RUN_MESSAGES = {
 }
 
 
+async def read_body(receive: Receive, limit: int) -> bytes | None:
+    """An ASGI request's whole body, or None as soon as it passes `limit` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
 class ApiError(Exception):
     """A request the emulation refuses: its HTTP status, error type and message."""
 
@@ -588,17 +603,10 @@ class BatchEmulator:
         await send({"type": "http.response.body", "body": answer.body})
 
     async def _read_body(self, receive: Receive) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self._body_limit:
-                raise ApiError(413, "the body is too large", "request_too_large")
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks)
+        body = await read_body(receive, self._body_limit)
+        if body is None:
+            raise ApiError(413, "the body is too large", "request_too_large")
+        return body
 
     def _route(self, request: HttpRequest) -> HttpAnswer:
         route = (request.method, *request.parts[1:])

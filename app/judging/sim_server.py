@@ -18,6 +18,7 @@ from app.judging.sim_batches import (
     BatchEmulator,
     anthropic_chat_messages,
     anthropic_reply_json,
+    read_body,
 )
 from app.judging.simulation import (
     AttemptCounter,
@@ -142,17 +143,10 @@ def _error_body(message: str, kind: str) -> dict[str, Any]:
 
 
 async def _read_body(receive: Receive) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise BadRequestError("the body is too large")
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
+    body = await read_body(receive, MAX_BODY_BYTES)
+    if body is None:
+        raise BadRequestError("the body is too large")
+    return body
 
 
 async def _client_stays(receive: Receive, seconds: float) -> bool:
