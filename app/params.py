@@ -3,6 +3,8 @@ whichever route or dashboard page reads it."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -103,3 +105,21 @@ def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
     except ValueError:
         moment = unix_time(text.strip(), name)
     return as_utc(moment, name)
+
+
+def encode_name_cursor(kind: str, position: str) -> str:
+    """An opaque cursor after `position` (a name or number) in a list of `kind` (one letter)."""
+    return base64.urlsafe_b64encode(f"{kind}{position}".encode()).decode()
+
+
+def decode_name_cursor(cursor: str, kind: str) -> str:
+    """The position a cursor of ours points after; 422 for anything else. Printable ASCII only:
+    a NUL would reach PostgreSQL as a comparison it refuses (a 500)."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
+    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raise ValidationProblem("/cursor: not a valid cursor") from exc
+    valid = raw.startswith(kind) and 2 <= len(raw) <= 101 and raw.isascii() and raw.isprintable()
+    if not valid:
+        raise ValidationProblem("/cursor: not a valid cursor")
+    return raw[1:]

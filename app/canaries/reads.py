@@ -11,6 +11,7 @@ from app.canaries import runs, service
 from app.canaries.models import Canary, CanaryJudge, CanaryRun
 from app.canaries.schemas import CanaryDriftRead, CanaryRead, CanaryRunRead, JudgeRunRead
 from app.errors import ValidationProblem
+from app.params import decode_name_cursor, encode_name_cursor
 
 
 async def canary_read(session: AsyncSession, canary: Canary, min_effect: float) -> CanaryRead:
@@ -46,7 +47,7 @@ async def runs_page(
         .limit(limit + 1)
     )
     if cursor:
-        before = service.decode_cursor(cursor, "r")
+        before = decode_name_cursor(cursor, "r")
         if not before.isdigit() or len(before) > 9:
             raise ValidationProblem("/cursor: not a valid cursor")
         query = query.where(CanaryRun.number < int(before))
@@ -54,7 +55,7 @@ async def runs_page(
     rows = list(await session.scalars(query))
     page = rows[:limit]
     more = len(rows) > limit
-    return page, service.encode_cursor("r", str(page[-1].number)) if more else None
+    return page, encode_name_cursor("r", str(page[-1].number)) if more else None
 
 
 def run_read(run: CanaryRun) -> CanaryRunRead:

@@ -33,7 +33,6 @@ from app.canaries.models import Canary, CanaryJudge
 from app.canaries.runs import Due
 from app.db import utcnow
 from app.jobs.lifecycle import Services
-from app.judges.models import Judge
 from app.metrics import CANARY_DRIFT
 
 log = structlog.get_logger()
@@ -82,7 +81,7 @@ async def advance(services: Services, queue: ItemQueue, canary: Canary, now: dat
         states = list(
             await session.scalars(select(CanaryJudge).where(CanaryJudge.canary_id == canary.id))
         )
-        versions = await current_versions(session, [s.judge for s in states])
+        versions = await service.current_versions(session, [s.judge for s in states])
         changes = [await judge_changes(session, s, versions.get(s.judge)) for s in states]
     due = [*scheduled(canary, now), *(d for change in changes for d in change.due)]
     for run in due:
@@ -107,13 +106,6 @@ def scheduled(canary: Canary, now: datetime) -> list[Due]:
         return []
     slot = canary.created_at + timedelta(seconds=slots * canary.interval_s)
     return [Due(list(canary.judges), "schedule", f"schedule:{slot.isoformat()}")]
-
-
-async def current_versions(session: AsyncSession, judges: list[str]) -> dict[str, int]:
-    rows = await session.execute(
-        select(Judge.name, Judge.current_version).where(Judge.name.in_(judges))
-    )
-    return {row[0]: row[1] for row in rows}
 
 
 class Change(NamedTuple):

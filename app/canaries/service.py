@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -22,7 +20,7 @@ from app.db import UTCDateTime, utcnow
 from app.errors import Conflict, NotFound, ValidationProblem
 from app.judges.models import Judge
 from app.labels.queries import gold_labels
-from app.params import parse_age
+from app.params import decode_name_cursor, encode_name_cursor, parse_age
 from app.privacy import TextKeeper
 
 PRIVACY_REFUSAL = (
@@ -177,12 +175,7 @@ def _item(canary_id: str, position: int, source: Comparison, gold: str | None) -
 
 async def _judge_states(session: AsyncSession, canary: Canary) -> list[CanaryJudge]:
     """What the canary sees of its judges now: later changes trigger runs, these do not."""
-    versions = {
-        row[0]: row[1]
-        for row in await session.execute(
-            select(Judge.name, Judge.current_version).where(Judge.name.in_(canary.judges))
-        )
-    }
+    versions = await current_versions(session, canary.judges)
     states = []
     for judge in canary.judges:
         seen = await latest_model(session, judge)
@@ -235,6 +228,14 @@ class SeenModel(NamedTuple):
     version: int | None
 
 
+async def current_versions(session: AsyncSession, judges: Sequence[str]) -> dict[str, int]:
+    """The current version of each of these judges (by name)."""
+    rows = await session.execute(
+        select(Judge.name, Judge.current_version).where(Judge.name.in_(judges))
+    )
+    return {row[0]: row[1] for row in rows}
+
+
 async def latest_model(session: AsyncSession, judge: str) -> SeenModel:
     """The provider model of the judge's newest call that reported one (None: none did)."""
     row = (await session.execute(NEWEST_MODEL, {"judge": judge})).first()
@@ -265,25 +266,7 @@ async def list_page(
     """A page of canaries by name, and the next page's cursor (None at the end)."""
     query = select(Canary).order_by(Canary.name).limit(limit + 1)
     if cursor:
-        query = query.where(Canary.name > decode_cursor(cursor, "c"))
+        query = query.where(Canary.name > decode_name_cursor(cursor, "c"))
     rows = list(await session.scalars(query))
     page = rows[:limit]
-    return page, encode_cursor("c", page[-1].name) if len(rows) > limit else None
-
-
-def encode_cursor(kind: str, position: str) -> str:
-    """An opaque cursor after `position` in a list of `kind` (`c`: canaries, `r`: runs)."""
-    return base64.urlsafe_b64encode(f"{kind}{position}".encode()).decode()
-
-
-def decode_cursor(cursor: str, kind: str) -> str:
-    """The position a cursor of ours points after; 422 for anything else (printable ASCII
-    only: a NUL would reach PostgreSQL as a comparison it refuses)."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
-        raise ValidationProblem("/cursor: not a valid cursor") from exc
-    valid = raw.startswith(kind) and 2 <= len(raw) <= 101 and raw.isascii() and raw.isprintable()
-    if not valid:
-        raise ValidationProblem("/cursor: not a valid cursor")
-    return raw[1:]
+    return page, encode_name_cursor("c", page[-1].name) if len(rows) > limit else None

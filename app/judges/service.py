@@ -8,8 +8,6 @@ the same request, so an admin cannot redirect a key to a server of their own.
 
 from __future__ import annotations
 
-import base64
-import binascii
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,6 +24,7 @@ from app.judges.schemas import JUDGING_FIELDS, JudgeCreate, JudgeFields, JudgeUp
 from app.judging.egress import EgressPolicy, EgressRefused
 from app.judging.types import OFFICIAL_BASE_URLS, JudgeConfig, SimKnobs
 from app.judging.versioning import judge_config_hash
+from app.params import decode_name_cursor, encode_name_cursor
 
 # The stored fields the judging layer takes as they are.
 SAME_FIELDS = (
@@ -137,34 +136,14 @@ async def list_judges(
     return [(j, v) for j, v in (await session.execute(query)).all()]
 
 
-def encode_cursor(name: str) -> str:
-    """An opaque cursor after the judge named `name`."""
-    return base64.urlsafe_b64encode(f"j{name}".encode()).decode()
-
-
-def decode_cursor(cursor: str) -> str:
-    """The judge name a cursor points after; 422 when it is not one of ours."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
-        raise ValidationProblem("/cursor: not a valid cursor") from exc
-    # Names are printable ASCII (the `Name` pattern): anything else is not a cursor we made, and
-    # a NUL would reach PostgreSQL as a comparison it refuses (a 500).
-    if not raw.startswith("j") or not 2 <= len(raw) <= 101 or not raw.isascii():
-        raise ValidationProblem("/cursor: not a valid cursor")
-    if not raw.isprintable():
-        raise ValidationProblem("/cursor: not a valid cursor")
-    return raw[1:]
-
-
 async def list_judges_page(
     session: AsyncSession, *, limit: int, cursor: str | None
 ) -> tuple[list[tuple[Judge, JudgeVersion]], str | None]:
     """A page of the enabled judges by name, and the cursor of the next page (None at the end)."""
-    after = decode_cursor(cursor) if cursor else None
+    after = decode_name_cursor(cursor, "j") if cursor else None
     rows = await list_judges(session, after=after, limit=limit + 1)
     page = rows[:limit]
-    return page, encode_cursor(page[-1][0].name) if len(rows) > limit else None
+    return page, encode_name_cursor("j", page[-1][0].name) if len(rows) > limit else None
 
 
 async def list_versions(session: AsyncSession, judge: Judge) -> list[JudgeVersion]:
