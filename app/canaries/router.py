@@ -79,8 +79,8 @@ async def run_canary(
     body: CanaryRunCreate | None = None,
 ) -> CanaryRunRead:
     """Run now, through the batch queue; follow it here or as a batch."""
+    canary = await service.get(session, name)  # an unknown name is 404 in any mode
     service.check_texts_kept(services.settings)
-    canary = await service.get(session, name)
     judges = body.judges if body and body.judges else canary.judges
     for i, judge in enumerate(judges):
         if judge not in canary.judges:

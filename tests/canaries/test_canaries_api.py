@@ -252,6 +252,18 @@ async def test_canaries_are_refused_in_privacy_mode(
         await close(app)
 
 
+async def test_running_an_unknown_canary_in_privacy_mode_is_404_not_the_privacy_refusal(
+    settings_factory: Callable[..., Settings], admin: dict[str, str]
+) -> None:
+    app = await serve(settings_factory, admin, privacy="hash")
+    try:
+        response = await app.http.post("/v1/canaries/nosuch/runs", headers=admin)
+        assert response.status_code == 404
+        assert "no canary named 'nosuch'" in response.json()["detail"]
+    finally:
+        await close(app)
+
+
 async def test_purge_leaves_canaries_unless_asked(served: Served, clean_pg: str) -> None:
     await store_labelled(served, 10, seed=8)
     await served.post("/v1/canaries", {"name": "kept", "judges": [JUDGE], "tag": TAG}, 201)
