@@ -17,6 +17,7 @@ from typing import Annotated, Any, cast, get_args
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import queries
 from app.comparisons.callscope import Origin
@@ -254,6 +255,14 @@ def stored_text(text: str | None, digest: str | None) -> dict[str, str | None]:
     return {"text": text, "hmac": digest}
 
 
+async def stored_row(session: AsyncSession, comparison_id: str) -> Comparison:
+    """The comparison's row; NotFound, as for an unknown id, when a purge deleted it since."""
+    row = await session.get(Comparison, comparison_id)
+    if row is None:
+        raise NotFound(f"no comparison with id '{comparison_id}'")
+    return row
+
+
 @routes.get("/comparisons/{comparison_id}")
 async def show_comparison(
     request: Request,
@@ -269,10 +278,9 @@ async def show_comparison(
     context: dict[str, Any] = {"view": {"title": "Comparison"}, "page": "comparisons"}
     try:
         answer = await read_job(COMPARISONS, session, comparison_id, settings.sweep_grace_s)
+        row = await stored_row(session, comparison_id)
     except NotFound as missing:
         return html("comparison.html.j2", 404, error=missing.detail, **context)
-    row = await session.get(Comparison, comparison_id)
-    assert row is not None  # read_job found it
     calls = await queries.stored_calls(session, comparison_id)
     raw = {key: stored_text(call.raw_output, call.raw_output_hmac) for key, call in calls.items()}
     texts = {

@@ -6,14 +6,19 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
 import httpx2
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.dashboard import explorer
+from app.db import create_engine, create_sessionmaker
+from app.jobs.lifecycle import read_job
+from app.retention import purge
 from app.stats import pc_classify
 from tests.dashboard.seed import seed, traffic
 from tests.reports.builders import BASE_TIME
@@ -365,6 +370,26 @@ async def test_unknown_or_malformed_comparison_ids_are_not_found_not_crashed_on(
 ) -> None:
     answer = await app_off.get(f"/dashboard/comparisons/{path}")
     assert answer.status_code in (404, 422), (path, answer.status_code)
+
+
+async def test_a_comparison_purged_between_the_pages_two_reads_is_not_found(
+    app_off: httpx2.AsyncClient, clean_pg: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    comparison_id = await compare(app_off, ["sim-a"], {})
+
+    async def read_then_purge(kind: Any, session: AsyncSession, job_id: str, grace_s: float) -> Any:
+        answer = await read_job(kind, session, job_id, grace_s)
+        session.expunge_all()  # the page's next read goes to the database
+        engine = create_engine(clean_pg)
+        async with create_sessionmaker(engine)() as other:
+            await purge(other, datetime.now(UTC) + timedelta(minutes=1), texts_only=False)
+        await engine.dispose()
+        return answer
+
+    monkeypatch.setattr(explorer, "read_job", read_then_purge)
+    answer = await app_off.get(f"/dashboard/comparisons/{comparison_id}")
+    assert answer.status_code == 404
+    assert f"no comparison with id &#39;{comparison_id}&#39;" in answer.text
 
 
 async def test_the_explorer_needs_a_read_key(
