@@ -20,7 +20,7 @@ from datetime import timedelta
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.background import running
+from app.background import running, survive
 from app.batches import leases
 from app.batches.queue import ItemQueue
 from app.config import Settings
@@ -61,6 +61,7 @@ async def _reconcile_forever(
         try:
             await reconcile(sessionmaker, queue, settings, stream_lost=stream_lost)
         except Exception as exc:  # an outage must not end the loop; the next round retries
+            survive(exc)
             log.warning("batch_reconcile_failed", error=type(exc).__name__, detail=str(exc)[:200])
 
 

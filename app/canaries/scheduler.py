@@ -26,7 +26,7 @@ import structlog
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.background import running
+from app.background import running, survive
 from app.batches.queue import ItemQueue
 from app.canaries import runs, service
 from app.canaries.models import Canary, CanaryJudge
@@ -51,6 +51,7 @@ async def tick(services: Services, queue: ItemQueue) -> None:
         try:
             await advance(services, queue, canary, now)
         except Exception as exc:  # one canary's failure must not hold up the others
+            survive(exc)
             log.warning("canary_tick_failed", canary=canary.name, error=type(exc).__name__)
 
 
@@ -150,6 +151,7 @@ async def _tick_forever(services: Services, queue: ItemQueue) -> None:
         try:
             await tick(services, queue)
         except Exception as exc:  # an outage must not end the loop; the next tick retries
+            survive(exc)
             log.warning("canary_tick_failed", error=type(exc).__name__, detail=str(exc)[:200])
 
 

@@ -22,7 +22,7 @@ from sqlalchemy import ColumnElement, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app.background import running
+from app.background import running, survive
 from app.db import Base, rowcount, utcnow
 from app.jobs.models import JobColumns, StoredCall
 from app.jobs.writes import GroupCommit
@@ -157,6 +157,7 @@ async def _sweep_forever(
         try:
             await sweep(sessionmaker, kinds, grace_s)
         except Exception as exc:  # an outage must not kill the loop; the next round retries
+            survive(exc)
             log.warning("sweep_failed", error=type(exc).__name__)
 
 
