@@ -411,18 +411,30 @@ async def accuracy_by_bucket(session: AsyncSession, filters: ReportFilters) -> l
 # unchanged: the API's queue keeps drawing only unlabelled comparisons.
 
 
+def texts_present() -> list[ColumnElement[bool]]:
+    """The prompt and both responses are stored: not purged (`--texts-only`), not privacy mode."""
+    return [
+        Comparison.prompt.is_not(None),
+        Comparison.response_a.is_not(None),
+        Comparison.response_b.is_not(None),
+    ]
+
+
 def labeling_pool() -> list[ColumnElement[bool]]:
-    """What the labeling page may show at all: complete, non-placebo traffic comparisons."""
+    """What the labeling page may show at all: complete, non-placebo traffic comparisons whose
+    texts a labeler can read (the API's queue offers the others, saying why texts are missing)."""
     return [
         Comparison.status == "complete",
         Comparison.placebo.is_(False),
         Comparison.origin == "traffic",
+        *texts_present(),
     ]
 
 
 def fresh_items(exclude: Sequence[str] = ()) -> Select[Any]:
-    """Items nobody labelled yet (so not this labeler either), but those in `exclude`."""
-    query = queue_candidates(None)
+    """Items of the pool nobody labelled yet (so not this labeler either), but those in
+    `exclude`."""
+    query = queue_candidates(None).where(*texts_present())
     return query.where(Comparison.id.not_in(exclude)) if exclude else query
 
 

@@ -13,10 +13,11 @@ from typing import Any
 import httpx2
 import pytest
 from scipy.stats import binomtest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.auth.keys import hash_secret
 from app.auth.models import ApiKey
+from app.comparisons.models import Comparison
 from app.config import Settings
 from app.dashboard.labeling import (
     CSP,
@@ -75,6 +76,31 @@ def fixed_ids(data: StoredData) -> StoredData:
     for row in (*data.tags, *data.calls):
         row["comparison_id"] = ids[row["comparison_id"]]
     return data
+
+
+def item_id(index: int) -> str:
+    """The id `fixed_ids` gives the seeded item `index`."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"fairpair-label-test/{index}"))
+
+
+def item_index(text: str) -> int:
+    """The seeded item a shown text belongs to ("... number 3." -> 3)."""
+    return int(text.split()[-1].rstrip(".?"))
+
+
+async def strip_texts(database_url: str, purged: int, hashed: int) -> None:
+    """Item `purged` loses its texts as `fairpair purge --texts-only` leaves it; item `hashed`
+    keeps only HMACs, as a row stored in privacy mode."""
+    texts = {"prompt": None, "response_a": None, "response_b": None, "reference": None}
+    hmacs = {"prompt_hmac": "1" * 64, "response_a_hmac": "2" * 64, "response_b_hmac": "3" * 64}
+    engine = create_engine(database_url)
+    async with create_sessionmaker(engine)() as session:
+        for index, values in ((purged, texts), (hashed, {**texts, **hmacs})):
+            await session.execute(
+                update(Comparison).where(Comparison.id == item_id(index)).values(**values)
+            )
+        await session.commit()
+    await engine.dispose()
 
 
 async def fixed_key(database_url: str, key_id: str, scopes: list[str]) -> dict[str, str]:
@@ -265,6 +291,30 @@ async def test_four_hundred_page_loads_are_balanced_and_blind(
         assert_blind(page.text)
         a_left += side_shown_first(shown(page.text, "left")) == "A"
     assert binomtest(a_left, 400, 0.5).pvalue > 0.01
+
+
+async def test_items_without_their_texts_are_never_offered_nor_counted_as_left(
+    app_on: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    await seed_items(clean_pg, 6)
+    other = await make_key(clean_pg, "other", ["label"])
+    once = item_index((await label_once(app_on, other, "left"))[0])  # in the overlap pool
+    fresh = next(i for i in range(6) if i != once)
+    await strip_texts(clean_pg, purged=once, hashed=fresh)
+    page = await app_on.get("/dashboard/label", headers=labeler)
+    assert shown(page.text, "remaining") == "4"
+    seen = set()
+    for _ in range(4):
+        left, page_text = await label_once(app_on, labeler, "tie")
+        assert "None" not in (left, shown(page_text, "prompt"), shown(page_text, "right"))
+        seen.add(item_index(left))
+    assert seen == set(range(6)) - {once, fresh}
+    done = await app_on.get("/dashboard/label", headers=labeler)
+    assert "data-empty" in done.text
+    assert shown(done.text, "remaining") == "0"
+    assert {label.comparison_id for label in await stored_labels(clean_pg)} == {
+        item_id(i) for i in (*seen, once)
+    }
 
 
 async def test_overlap_draws_an_item_another_labeler_labelled_once(
