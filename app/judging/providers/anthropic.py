@@ -3,18 +3,38 @@
 Requests carry the body and headers the `anthropic` SDK sends, over the judge's Wire, and answers
 and failures map as the SDK's would (tests/judging/test_anthropic_json_path.py holds the two
 equal against the SDK itself); the SDK's models and HTTP client are left out for their CPU cost
-(issue 20).
+(issue 20). A judge's calls in a provider-mode batch go through the Message Batches API
+(`AnthropicBatchApi`), over the same Wire, with answers and failures read as live ones are.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
+from urllib.parse import urlsplit
 
-from app.judging.judge import AnswerKind, ChatRequest, Completion
-from app.judging.providers.http import Connection, HttpJudge
+from app.judging.batchapi import (
+    BatchRequest,
+    ProviderJob,
+    RequestResult,
+    check_requests,
+    check_size,
+    invalid_response,
+    json_bytes,
+    jsonl_objects,
+    optional_text,
+    required_text,
+    same_origin,
+    utc_from_rfc3339,
+)
+from app.judging.judge import AnswerKind, ChatRequest, Completion, redact
+from app.judging.providers.errors import status_error
+from app.judging.providers.http import BatchClient, Connection, HttpJudge, segment
 from app.judging.providers.wire import WireResponse
-from app.judging.types import JudgeConfig
+from app.judging.retries import ProviderCallError
+from app.judging.types import ErrorKind, JudgeConfig
 
 _NO_KEY = "no-key"
 # The SDK's default API version (anthropic._constants.ANTHROPIC_API_VERSION); the equivalence
@@ -25,6 +45,30 @@ TIMED_OUT = (
     "connection, or request cancellation. See https://docs.anthropic.com/en/api/errors#long-"
     "requests for more details."
 )
+BATCHES_PATH = "/v1/messages/batches"
+# The create request's limit, and the bytes of its body around the requests.
+MAX_CREATE_BYTES = 256_000_000
+_ENVELOPE = (b'{"requests":[', b"]}")
+# The status the API answers each error type with: a request that errored in a batch gets the
+# kind and text a live call failing with that error gets.
+_ERROR_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
+_NOT_RUN: dict[str, tuple[ErrorKind, str]] = {
+    "expired": ("expired", "the batch expired before the request ran"),
+    "canceled": ("cancelled", "the batch was cancelled before the request ran"),
+}
+# As the SDK asks for a batch's results.
+_BINARY = {"Accept": "application/binary"}
 
 
 def answer_schema(kind: AnswerKind) -> dict[str, object]:
@@ -70,7 +114,12 @@ def sdk_style_message(response: WireResponse) -> str:
         body = json.loads(text)
     except ValueError:
         return text or f"Error code: {response.status}"
-    return f"Error code: {response.status} - {body}"
+    return status_text(response.status, body)
+
+
+def status_text(status: int, body: object) -> str:
+    """The SDK's error text for `status` with this decoded body."""
+    return f"Error code: {status} - {body}"
 
 
 class AnthropicJudge(HttpJudge):
@@ -110,3 +159,121 @@ class AnthropicJudge(HttpJudge):
     def status_message(self, response: WireResponse) -> str:
         """The text the SDK gives an error status."""
         return sdk_style_message(response)
+
+    def batch_api(self) -> AnthropicBatchApi:
+        """The Message Batches API over this judge's Wire."""
+        return AnthropicBatchApi(self)
+
+
+class AnthropicBatchApi:
+    """The Message Batches API: one request creates the batch; its results are one JSONL file."""
+
+    max_requests = 100_000
+    max_bytes = MAX_CREATE_BYTES - sum(map(len, _ENVELOPE))
+
+    def __init__(self, judge: HttpJudge) -> None:
+        self._http = BatchClient(judge)
+        self._path = judge.base_path + BATCHES_PATH
+
+    def request_size(self, request: BatchRequest) -> int:
+        """The bytes of the request in the create body, with its comma."""
+        return len(_element(request)) + 1
+
+    async def submit(
+        self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
+    ) -> ProviderJob:
+        """Create a message batch of the requests; the API keeps no metadata."""
+        check_requests(requests, self.max_requests)
+        opening, closing = _ENVELOPE
+        content = opening + b",".join(_element(request) for request in requests) + closing
+        check_size(len(content), MAX_CREATE_BYTES)
+        return self._job(await self._http.call_json("POST", self._path, content, transfer=True))
+
+    async def retrieve(self, job_id: str) -> ProviderJob:
+        """The batch as it stands now."""
+        return self._job(await self._http.call_json("GET", f"{self._path}/{segment(job_id)}"))
+
+    async def cancel(self, job_id: str) -> ProviderJob:
+        """Ask Anthropic to stop the batch (it goes through `canceling`)."""
+        path = f"{self._path}/{segment(job_id)}/cancel"
+        return self._job(await self._http.call_json("POST", path))
+
+    async def results(self, job: ProviderJob) -> list[RequestResult]:
+        """Every request's result, from the batch's `results_url` on the judge's origin."""
+        if not job.ended:
+            raise ValueError(f"batch {job.id} has not ended: {job.state}")
+        path = self._results_path(job)
+        response = await self._http.call("GET", path, headers=_BINARY, transfer=True)
+        return await asyncio.to_thread(batch_results, response.content, self._http.secret)
+
+    def _results_path(self, job: ProviderJob) -> str:
+        if job.results_url is None:
+            return f"{self._path}/{segment(job.id)}/results"
+        if not same_origin(job.results_url, self._http.base_url):
+            host = urlsplit(job.results_url).hostname
+            message = f"invalid response: results_url on {host}, not the judge's origin"
+            raise ProviderCallError("server_error", redact(message, self._http.secret))
+        parts = urlsplit(job.results_url)
+        return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+    async def cleanup(self, job: ProviderJob) -> None:
+        """Delete the ended batch (already gone is fine)."""
+        await self._http.call("DELETE", f"{self._path}/{segment(job.id)}", allow=(404,))
+
+    def _job(self, batch: Any) -> ProviderJob:
+        try:
+            return batch_job(batch)
+        except (LookupError, TypeError, ValueError, AttributeError) as err:
+            raise invalid_response(err) from err
+
+
+def _element(request: BatchRequest) -> bytes:
+    return json_bytes({"custom_id": request.custom_id, "params": request.body})
+
+
+def batch_job(batch: Any) -> ProviderJob:
+    """The ProviderJob of a MessageBatch (LookupError, TypeError, ValueError if it is not one)."""
+    state, counts = required_text(batch["processing_status"]), batch["request_counts"]
+    succeeded = int(counts["succeeded"])
+    failed = sum(int(counts[name]) for name in ("errored", "expired", "canceled"))
+    return ProviderJob(
+        id=required_text(batch["id"]),
+        state=state,
+        ended=state == "ended",
+        failed_whole=False,  # a message batch never fails whole; its requests error
+        total=succeeded + failed + int(counts["processing"]),
+        succeeded=succeeded,
+        failed=failed,
+        expires_at=utc_from_rfc3339(batch.get("expires_at")),
+        results_url=optional_text(batch.get("results_url")),
+    )
+
+
+def batch_results(content: bytes, secret: str | None) -> list[RequestResult]:
+    """The outcome of each line of a results file (malformed lines skipped)."""
+    return [_result(custom_id, line, secret) for custom_id, line in jsonl_objects(content)]
+
+
+def _result(custom_id: str, line: dict[str, Any], secret: str | None) -> RequestResult:
+    result = line.get("result")
+    kind = result.get("type") if isinstance(result, dict) else None
+    if kind == "succeeded" and isinstance(result, dict):
+        try:
+            return RequestResult(custom_id, completion_from_json(result["message"]), None, None)
+        except (ValueError, LookupError, TypeError, AttributeError) as err:
+            error = invalid_response(err)
+    elif kind == "errored" and isinstance(result, dict):
+        error = _errored(result.get("error"))
+    elif isinstance(kind, str) and kind in _NOT_RUN:
+        error = ProviderCallError(*_NOT_RUN[kind])
+    else:
+        error = invalid_response(ValueError(f"unknown result type {kind!r}"))
+    return RequestResult(custom_id, None, error.kind, redact(error.message, secret))
+
+
+def _errored(response: object) -> ProviderCallError:
+    """An errored request's ErrorResponse, mapped as the same error answered live would be."""
+    error = response.get("error") if isinstance(response, dict) else None
+    error_type = error.get("type") if isinstance(error, dict) else None
+    status = _ERROR_STATUS.get(str(error_type), 500)
+    return status_error(status, status_text(status, response), {})

@@ -1,23 +1,38 @@
-"""What the judges reached over HTTP share: one Wire with the judge's timeouts and limits."""
+"""What the judges reached over HTTP share: one Wire with the judge's timeouts and limits, which
+their provider batch APIs use too."""
 
 from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypedDict, Unpack
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import httpx2
 import orjson
 
 from app.judging.base import Judge
+from app.judging.batchapi import BatchApi, invalid_response
 from app.judging.egress import EgressPolicy
-from app.judging.judge import ChatRequest, Completion
+from app.judging.judge import ChatRequest, Completion, redact
 from app.judging.providers.errors import client_timeout, http_client, status_error, wire_failure
-from app.judging.providers.wire import BASE_HEADERS, LeanWire, Wire, WireError, WireResponse
+from app.judging.providers.wire import (
+    BASE_HEADERS,
+    MAX_RESPONSE_BYTES,
+    LeanWire,
+    Wire,
+    WireError,
+    WireResponse,
+    too_large,
+)
 from app.judging.ratelimit import RateLimiter
 from app.judging.retries import ProviderCallError
 from app.judging.types import JudgeConfig
+
+# A batch's input and output files move in one request each: they get this long at least.
+TRANSFER_TIMEOUT_S = 600.0
+# The largest batch output or results file read; a provider job's own limits keep below it.
+MAX_DOWNLOAD_BYTES = 2**30
 
 
 class Connection(TypedDict, total=False):
@@ -58,23 +73,48 @@ class HttpxWire:
         self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
     ) -> WireResponse:
         """POST `body` as JSON through the transport."""
+        return await self.request("POST", path, orjson.dumps(body), headers, timeout_s)
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        content: bytes,
+        headers: Mapping[str, str],
+        timeout_s: float,
+        max_bytes: int = MAX_RESPONSE_BYTES,
+    ) -> WireResponse:
+        """Send `content` with `method` through the transport; at most `max_bytes` come back."""
         try:
-            response = await self._client.post(
+            async with self._client.stream(
+                method,
                 self._origin + path,
-                content=orjson.dumps(body),
+                content=content,
                 headers={**BASE_HEADERS, **headers},
                 timeout=client_timeout(timeout_s),
-            )
+            ) as response:
+                body = await _read_at_most(response, max_bytes)
         except httpx2.TimeoutException as err:
             raise WireError(str(err) or "timed out", timeout=True) from err
         except httpx2.HTTPError as err:
             raise WireError(str(err) or type(err).__name__) from err
         headers_read = {name.lower(): value for name, value in response.headers.items()}
-        return WireResponse(response.status_code, headers_read, response.content)
+        return WireResponse(response.status_code, headers_read, body)
 
     async def aclose(self) -> None:
         """Close the client and its transport."""
         await self._client.aclose()
+
+
+async def _read_at_most(response: httpx2.Response, max_bytes: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > max_bytes:
+            raise too_large(max_bytes)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def judge_wire(config: JudgeConfig, connection: Connection) -> Wire:
@@ -102,8 +142,9 @@ class HttpJudge(Judge):
     def __init__(self, config: JudgeConfig, **connection: Unpack[Connection]) -> None:
         super().__init__(config, connection.get("limiter"))
         self._wire = judge_wire(config, connection)
-        base_path = urlsplit(config.effective_base_url or "").path.rstrip("/")
-        self._path = base_path + self.endpoint
+        # The base URL's path, to which the SDK appends every endpoint's.
+        self.base_path = urlsplit(config.effective_base_url or "").path.rstrip("/")
+        self._path = self.base_path + self.endpoint
         self._headers: dict[str, str] = {}
 
     @abstractmethod
@@ -117,6 +158,10 @@ class HttpJudge(Judge):
     @abstractmethod
     def status_message(self, response: WireResponse) -> str:
         """The text the provider's SDK gives an error status."""
+
+    @abstractmethod
+    def batch_api(self) -> BatchApi:
+        """The provider's batch API over this judge's Wire, paths and headers."""
 
     async def _complete(self, request: ChatRequest, timeout_s: float) -> Completion:
         try:
@@ -135,3 +180,72 @@ class HttpJudge(Judge):
     async def aclose(self) -> None:
         """Release the judge's connections."""
         await self._wire.aclose()
+
+
+class BatchClient:
+    """The HTTP of a judge's provider batch API: the judge's own Wire (its URL policy and
+    connection limit), headers (its key, bound to its origin) and SDK wording of failures.
+
+    Every failure is a ProviderCallError of the kinds live calls get, its message free of the key.
+    """
+
+    def __init__(self, judge: HttpJudge) -> None:
+        self.base_path = judge.base_path
+        self.base_url = judge.config.effective_base_url or ""
+        self.secret = judge.config.api_key
+        self._judge = judge
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        content: bytes = b"",
+        headers: Mapping[str, str] | None = None,
+        *,
+        transfer: bool = False,
+        allow: tuple[int, ...] = (),
+    ) -> WireResponse:
+        """Send `content` to `path` (from the origin); a status in `allow` is returned, not raised.
+
+        `transfer` marks a file's upload or download: a longer timeout and a larger answer.
+        """
+        judge = self._judge
+        sent = judge._headers if headers is None else {**judge._headers, **headers}
+        timeout_s = judge.config.timeout_s
+        if transfer:
+            timeout_s = max(timeout_s, TRANSFER_TIMEOUT_S)
+        max_bytes = MAX_DOWNLOAD_BYTES if transfer else MAX_RESPONSE_BYTES
+        try:
+            response = await judge._wire.request(method, path, content, sent, timeout_s, max_bytes)
+        except WireError as err:
+            raise self.redacted(wire_failure(err, judge.timed_out)) from err
+        if not 200 <= response.status < 300 and response.status not in allow:
+            message = judge.status_message(response)
+            raise self.redacted(status_error(response.status, message, response.headers))
+        return response
+
+    async def call_json(
+        self,
+        method: str,
+        path: str,
+        content: bytes = b"",
+        headers: Mapping[str, str] | None = None,
+        *,
+        transfer: bool = False,
+    ) -> Any:
+        """The decoded JSON answer of `call` (a server error when it is not JSON)."""
+        response = await self.call(method, path, content, headers, transfer=transfer)
+        try:
+            return response.json()
+        except ValueError as err:
+            raise invalid_response(err) from err
+
+    def redacted(self, error: ProviderCallError) -> ProviderCallError:
+        """`error` with anything key-like removed from its message."""
+        message = redact(error.message, self.secret)
+        return ProviderCallError(error.kind, message, retry_after_s=error.retry_after_s)
+
+
+def segment(value: str) -> str:
+    """A provider's id as one path segment (a slash in it cannot reach another route)."""
+    return quote(value, safe="")

@@ -6,23 +6,55 @@ the `Completion` and error kinds the SDK's would. The SDK itself is not used: it
 response models cost about 2 ms of CPU a call, nothing beside a remote model's seconds but most
 of a fast local judge's budget, and its HTTP client is the one issue 20 replaced.
 tests/judging/test_openai_json_path.py holds this path equal to the SDK's requests and errors.
+A judge's calls in a provider-mode batch go through OpenAI's Batch API (`OpenAIBatchApi`), over
+the same Wire, with answers and failures read as live ones are.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
+import secrets
+from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
-from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion
-from app.judging.providers.http import Connection, HttpJudge
+from app.judging.batchapi import (
+    BatchRequest,
+    ProviderJob,
+    RequestResult,
+    check_requests,
+    check_size,
+    invalid_response,
+    json_bytes,
+    jsonl_objects,
+    optional_text,
+    required_text,
+    utc_from_unix,
+)
+from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion, redact
+from app.judging.providers.errors import status_error
+from app.judging.providers.http import BatchClient, Connection, HttpJudge, segment
 from app.judging.providers.wire import WireResponse
-from app.judging.types import JudgeConfig, TokenLogprob
+from app.judging.retries import ProviderCallError
+from app.judging.types import ErrorKind, JudgeConfig, TokenLogprob
 
 # Local servers (vLLM, Ollama, llama.cpp) need no key; the SDK insisted on one, and sent this.
 _NO_KEY = "no-key"
 OPENAI_HOST = "api.openai.com"
 TIMED_OUT = "Request timed out."
+# What every line of a batch asks, as the Batch API names the endpoint (whatever the base URL).
+BATCH_ENDPOINT = "/v1/chat/completions"
+# The statuses after which nothing more happens to a batch.
+_ENDED = frozenset({"completed", "failed", "expired", "cancelled"})
+_NOT_RUN: dict[str, ErrorKind] = {"batch_expired": "expired", "batch_cancelled": "cancelled"}
+# Kinds of a batch create that was answered, so certainly made no batch of the uploaded file.
+_REFUSED: frozenset[ErrorKind] = frozenset(
+    {"bad_request", "auth", "unsupported_parameter", "rate_limited"}
+)
+# As the SDK asks for a file's content.
+_BINARY = {"Accept": "application/binary"}
 
 
 def _json_token_logprobs(choice: dict[str, Any]) -> tuple[TokenLogprob, ...] | None:
@@ -54,11 +86,16 @@ def completion_from_json(body: Any) -> Completion:
 
 def sdk_style_message(response: WireResponse) -> str:
     """The error text the SDK gives a status error: the code, then the body's error message."""
-    text = f"Error code: {response.status}"
     try:
         body = json.loads(response.content.decode("utf-8", "replace").strip())
     except ValueError:
-        return text
+        return f"Error code: {response.status}"
+    return status_text(response.status, body)
+
+
+def status_text(status: int, body: object) -> str:
+    """The SDK's error text for `status` with this decoded body."""
+    text = f"Error code: {status}"
     error = body.get("error", body) if isinstance(body, dict) else None
     message = error.get("message") if isinstance(error, dict) else None
     return f"{text} - {message}" if isinstance(message, str) and message else text
@@ -106,3 +143,185 @@ class OpenAIJudge(HttpJudge):
     def status_message(self, response: WireResponse) -> str:
         """The text the SDK gives an error status."""
         return sdk_style_message(response)
+
+    def batch_api(self) -> OpenAIBatchApi:
+        """OpenAI's Batch API over this judge's Wire."""
+        return OpenAIBatchApi(self)
+
+
+class OpenAIBatchApi:
+    """OpenAI's Batch API: a JSONL file uploaded through the Files API, one batch over it."""
+
+    max_requests = 50_000
+    # The input file's limit, 200 MB.
+    max_bytes = 200_000_000
+
+    def __init__(self, judge: HttpJudge) -> None:
+        self._http = BatchClient(judge)
+        self._base = judge.base_path
+
+    def request_size(self, request: BatchRequest) -> int:
+        """The bytes of the request's line in the input file."""
+        return len(_input_line(request))
+
+    async def submit(
+        self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
+    ) -> ProviderJob:
+        """Upload the requests as a JSONL file and create a 24 h batch over it."""
+        check_requests(requests, self.max_requests)
+        content = b"".join(_input_line(request) for request in requests)
+        check_size(len(content), self.max_bytes)
+        file_id = await self._upload(content)
+        create = {
+            "input_file_id": file_id,
+            "endpoint": BATCH_ENDPOINT,
+            "completion_window": "24h",
+            "metadata": dict(metadata),
+        }
+        try:
+            batch = await self._http.call_json("POST", f"{self._base}/batches", json_bytes(create))
+        except ProviderCallError as error:
+            if error.kind in _REFUSED:  # no batch reads the file: do not leave it behind
+                with contextlib.suppress(ProviderCallError):
+                    await self._delete_file(file_id)
+            raise
+        return self._job(batch)
+
+    async def _upload(self, content: bytes) -> str:
+        boundary = secrets.token_hex(16)
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        path = f"{self._base}/files"
+        uploaded = await self._http.call_json(
+            "POST", path, upload_form(boundary, content), headers, transfer=True
+        )
+        try:
+            return required_text(uploaded["id"])
+        except (LookupError, TypeError, ValueError) as err:
+            raise invalid_response(err) from err
+
+    async def retrieve(self, job_id: str) -> ProviderJob:
+        """The batch as it stands now."""
+        return self._job(await self._http.call_json("GET", self._batch_path(job_id)))
+
+    async def cancel(self, job_id: str) -> ProviderJob:
+        """Ask OpenAI to stop the batch (it goes through `cancelling`)."""
+        path = f"{self._batch_path(job_id)}/cancel"
+        return self._job(await self._http.call_json("POST", path))
+
+    async def results(self, job: ProviderJob) -> list[RequestResult]:
+        """The lines of the output and error files; none for a batch that failed whole."""
+        if not job.ended:
+            raise ValueError(f"batch {job.id} has not ended: {job.state}")
+        results: list[RequestResult] = []
+        for file_id in (job.output_file_id, job.error_file_id):
+            if file_id is not None:
+                path = f"{self._base}/files/{segment(file_id)}/content"
+                response = await self._http.call("GET", path, headers=_BINARY, transfer=True)
+                secret = self._http.secret
+                results += await asyncio.to_thread(batch_results, response.content, secret)
+        return results
+
+    async def cleanup(self, job: ProviderJob) -> None:
+        """Delete the batch's input, output and error files (already gone is fine)."""
+        for file_id in (job.input_file_id, job.output_file_id, job.error_file_id):
+            if file_id is not None:
+                await self._delete_file(file_id)
+
+    async def _delete_file(self, file_id: str) -> None:
+        path = f"{self._base}/files/{segment(file_id)}"
+        await self._http.call("DELETE", path, allow=(404,))
+
+    def _batch_path(self, job_id: str) -> str:
+        return f"{self._base}/batches/{segment(job_id)}"
+
+    def _job(self, batch: Any) -> ProviderJob:
+        try:
+            return batch_job(batch, self._http.secret)
+        except (LookupError, TypeError, ValueError, AttributeError) as err:
+            raise invalid_response(err) from err
+
+
+def _input_line(request: BatchRequest) -> bytes:
+    line = {
+        "custom_id": request.custom_id,
+        "method": "POST",
+        "url": BATCH_ENDPOINT,
+        "body": request.body,
+    }
+    return json_bytes(line) + b"\n"
+
+
+def upload_form(boundary: str, content: bytes) -> bytes:
+    """The Files API upload as the SDK sends it: purpose `batch`, then the file."""
+    dash = f"--{boundary}\r\n".encode()
+    return b"".join((
+        dash, b'Content-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n',
+        dash, b'Content-Disposition: form-data; name="file"; filename="batch.jsonl"\r\n',
+        b"Content-Type: application/octet-stream\r\n\r\n", content,
+        f"\r\n--{boundary}--\r\n".encode(),
+    ))  # fmt: skip
+
+
+def batch_job(batch: Any, secret: str | None) -> ProviderJob:
+    """The ProviderJob of a Batch object (LookupError, TypeError, ValueError if it is not one)."""
+    status, counts = required_text(batch["status"]), batch.get("request_counts") or {}
+    return ProviderJob(
+        id=required_text(batch["id"]),
+        state=status,
+        ended=status in _ENDED,
+        failed_whole=status == "failed",
+        total=int(counts.get("total", 0)),
+        succeeded=int(counts.get("completed", 0)),
+        failed=int(counts.get("failed", 0)),
+        expires_at=utc_from_unix(batch.get("expires_at")),
+        input_file_id=optional_text(batch.get("input_file_id")),
+        output_file_id=optional_text(batch.get("output_file_id")),
+        error_file_id=optional_text(batch.get("error_file_id")),
+        error=_validation_errors(batch.get("errors"), secret),
+    )
+
+
+def _validation_errors(errors: object, secret: str | None) -> str | None:
+    data = errors.get("data") if isinstance(errors, dict) else None
+    if not isinstance(data, list) or not data:
+        return None
+    lines = (
+        f"line {error.get('line')}: {error.get('message')}"
+        if error.get("line") is not None
+        else str(error.get("message"))
+        for error in data
+        if isinstance(error, dict)
+    )
+    return redact("; ".join(lines), secret)
+
+
+def batch_results(content: bytes, secret: str | None) -> list[RequestResult]:
+    """The outcome of each line of an output or error file (malformed lines skipped)."""
+    return [_line_result(custom_id, line, secret) for custom_id, line in jsonl_objects(content)]
+
+
+def _line_result(custom_id: str, line: dict[str, Any], secret: str | None) -> RequestResult:
+    response = line.get("response")
+    status = response.get("status_code") if isinstance(response, dict) else None
+    if isinstance(status, int) and not isinstance(status, bool):
+        body = response.get("body") if isinstance(response, dict) else None
+        if not 200 <= status < 300:
+            error = status_error(status, status_text(status, body), {})
+        else:
+            try:
+                return RequestResult(custom_id, completion_from_json(body), None, None)
+            except (ValueError, LookupError, TypeError, AttributeError) as err:
+                error = invalid_response(err)
+    else:
+        error = _not_run(line.get("error"))
+    return RequestResult(custom_id, None, error.kind, redact(error.message, secret))
+
+
+def _not_run(error: object) -> ProviderCallError:
+    """A line without a response: not run (expired, cancelled) or failed before reaching the
+    model."""
+    if not isinstance(error, dict):
+        return ProviderCallError("server_error", "the batch gave neither a response nor an error")
+    code, message = error.get("code"), error.get("message")
+    text = f"{code}: {message}" if message else str(code)
+    return ProviderCallError(_NOT_RUN.get(str(code), "server_error"), text)

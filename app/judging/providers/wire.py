@@ -1,15 +1,16 @@
-"""The judge's HTTP: JSON POSTs to one origin, over a lean HTTP/1.1 client of our own.
+"""The judge's HTTP: requests to one origin, over a lean HTTP/1.1 client of our own.
 
 Why not httpx2 on the hot path: for every request its pool scans the idle connections and asks
 each one's socket whether it is readable (a select per connection), and its request and response
 models, h11 and anyio cost about a fifth of the API's CPU under load (issue 20). A judge needs
-much less: one origin, JSON POSTs, keep-alive, a connection limit, a timeout per call and the URL
-policy's check at connect time. asyncio tells a connection when its peer closes it
+much less: one origin, JSON POSTs (and the few GETs, DELETEs and uploads of a provider's batch
+API), keep-alive, a connection limit, a timeout per call and the URL policy's check at connect
+time. asyncio tells a connection when its peer closes it
 (`connection_lost`, `eof_received`), so taking an idle one is a deque pop and a timestamp
 comparison, without a system call; httptools (llhttp, which uvicorn already uses) parses answers.
 
 Not supported, on purpose: HTTP/2, proxies (a proxy would connect past the URL policy), request
-compression, redirects (the SDKs do not follow them either) and upgrades.
+compression, redirects (the SDKs do not follow them either), upgrades and HEAD.
 `Wire` is what providers see; tests and replays plug an httpx2 transport in behind the same
 interface (app/judging/providers/http.py).
 """
@@ -33,12 +34,14 @@ from app.judging.egress import EgressPolicy, EgressRefused
 from app.judging.retries import ProviderCallError
 
 # A hostile or broken judge server must not exhaust memory: no judge answer comes near this.
+# A request that expects more (a batch's output file) says so with its own `max_bytes`.
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 # Below the 5 s keep-alive of uvicorn and Node servers, so we rarely race a server's close.
 IDLE_EXPIRY_S = 4.0
 CONNECT_TIMEOUT_S = 5.0
 _PATH_SAFE = "/%:@!$&'()*+,;=~-._?"
-# Every request's own headers besides Host and Content-Length (no Accept-Encoding: identity).
+# Every request's own headers besides Host and Content-Length (no Accept-Encoding: identity); a
+# request's headers replace these by the same spelling of the name.
 BASE_HEADERS = {
     "Accept": "application/json",
     "Content-Type": "application/json",
@@ -70,7 +73,7 @@ class WireResponse:
 
 
 class Wire(Protocol):
-    """How a judge sends its requests: JSON POSTs to the origin of its base URL."""
+    """How a judge sends its requests: to the origin of its base URL, mostly JSON POSTs."""
 
     async def post_json(
         self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
@@ -78,17 +81,31 @@ class Wire(Protocol):
         """POST `body` as JSON to `path`; WireError when no complete answer came in time."""
         ...
 
+    async def request(
+        self,
+        method: str,
+        path: str,
+        content: bytes,
+        headers: Mapping[str, str],
+        timeout_s: float,
+        max_bytes: int = MAX_RESPONSE_BYTES,
+    ) -> WireResponse:
+        """Send `content` (maybe empty) to `path`; an answer over `max_bytes` is a server error."""
+        ...
+
     async def aclose(self) -> None:
         """Close the connections."""
         ...
 
 
-def too_large() -> ProviderCallError:
-    """The failure for an answer beyond MAX_RESPONSE_BYTES (a server error: it may pass)."""
-    return ProviderCallError("server_error", "invalid response: larger than 16 MiB")
+def too_large(max_bytes: int = MAX_RESPONSE_BYTES) -> ProviderCallError:
+    """The failure for an answer beyond `max_bytes` (a server error: it may pass)."""
+    return ProviderCallError(
+        "server_error", f"invalid response: larger than {max_bytes / 2**20:g} MiB"
+    )
 
 
-def decoded(content: bytes, encoding: str) -> bytes:
+def decoded(content: bytes, encoding: str, max_bytes: int = MAX_RESPONSE_BYTES) -> bytes:
     """`content` without its Content-Encoding; we ask for none, but a server may still gzip."""
     if encoding in ("", "identity"):
         return content
@@ -96,11 +113,11 @@ def decoded(content: bytes, encoding: str) -> bytes:
         raise ProviderCallError("server_error", f"invalid response: Content-Encoding {encoding}")
     inflater = zlib.decompressobj(32 + zlib.MAX_WBITS)  # gzip or zlib, by the header
     try:
-        body = inflater.decompress(content, MAX_RESPONSE_BYTES + 1)
+        body = inflater.decompress(content, max_bytes + 1)
     except zlib.error as exc:
         raise ProviderCallError("server_error", f"invalid response: {exc}") from exc
-    if len(body) > MAX_RESPONSE_BYTES:
-        raise too_large()
+    if len(body) > max_bytes:
+        raise too_large(max_bytes)
     return body
 
 
@@ -118,6 +135,7 @@ class _Connection(asyncio.Protocol):
         self._headers: dict[str, str] = {}
         self._body: list[bytes] = []
         self._received = 0
+        self._max_bytes = MAX_RESPONSE_BYTES
         self._until_eof = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -130,8 +148,8 @@ class _Connection(asyncio.Protocol):
             self.close()  # nothing was asked: a confused server, not a connection to reuse
             return
         self._received += len(data)
-        if self._received > MAX_RESPONSE_BYTES:
-            self._fail(too_large())
+        if self._received > self._max_bytes:
+            self._fail(too_large(self._max_bytes))
             return
         try:
             self._parser.feed_data(data)
@@ -161,7 +179,9 @@ class _Connection(asyncio.Protocol):
 
     def on_headers_complete(self) -> None:
         chunked = "chunked" in self._headers.get("transfer-encoding", "").lower()
-        self._until_eof = not chunked and "content-length" not in self._headers
+        # 204 and 304 never have a body (an answer to a DELETE may be a 204 without a length).
+        bodiless = self._parser.get_status_code() in (204, 304)
+        self._until_eof = not (chunked or bodiless) and "content-length" not in self._headers
 
     def on_body(self, body: bytes) -> None:
         self._body.append(body)
@@ -175,7 +195,8 @@ class _Connection(asyncio.Protocol):
             return
         self.reusable = self.open and not self._until_eof and self._parser.should_keep_alive()
         try:
-            content = decoded(b"".join(self._body), self._headers.get("content-encoding", ""))
+            encoding = self._headers.get("content-encoding", "")
+            content = decoded(b"".join(self._body), encoding, self._max_bytes)
         except ProviderCallError as exc:
             self._fail(exc)
             return
@@ -186,12 +207,13 @@ class _Connection(asyncio.Protocol):
             self._answer.set_exception(exc)
         self.close()
 
-    async def exchange(self, request: bytes) -> WireResponse:
-        """Send `request` and wait for its complete answer."""
+    async def exchange(self, request: bytes, max_bytes: int) -> WireResponse:
+        """Send `request` and wait for its complete answer, of at most `max_bytes`."""
         if self.transport is None or not self.open:
             raise WireError("connection closed before a complete answer")
         self._answer = asyncio.get_running_loop().create_future()
         self._headers, self._body, self._received, self.reusable = {}, [], 0, False
+        self._max_bytes = max_bytes
         self.transport.write(request)
         try:
             return await self._answer
@@ -237,20 +259,35 @@ class LeanWire:
         self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
     ) -> WireResponse:
         """POST `body` as JSON; the whole exchange, queueing included, within `timeout_s`."""
-        request = self._request(path, orjson.dumps(body), headers)
+        return await self.request("POST", path, orjson.dumps(body), headers, timeout_s)
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        content: bytes,
+        headers: Mapping[str, str],
+        timeout_s: float,
+        max_bytes: int = MAX_RESPONSE_BYTES,
+    ) -> WireResponse:
+        """Send `content` with `method`; the whole exchange, queueing included, within
+        `timeout_s`. An empty body still says `Content-Length: 0`, which every method allows."""
+        request = self._request(method, path, content, headers)
         try:
             async with asyncio.timeout(timeout_s), self._slots:
-                return await self._exchange(request, timeout_s)
+                return await self._exchange(request, timeout_s, max_bytes)
         except TimeoutError:
             raise WireError("timed out", timeout=True) from None
 
-    def _request(self, path: str, content: bytes, headers: Mapping[str, str]) -> bytes:
+    def _request(self, method: str, path: str, content: bytes, headers: Mapping[str, str]) -> bytes:
         lines = [
-            f"POST {quote(path, safe=_PATH_SAFE)} HTTP/1.1",
+            f"{method} {quote(path, safe=_PATH_SAFE)} HTTP/1.1",
             f"Host: {self._authority}",
             *(f"{name}: {value}" for name, value in {**BASE_HEADERS, **headers}.items()),
             f"Content-Length: {len(content)}",
         ]
+        if not method.isalpha():
+            raise WireError(f"invalid method: {method!r}")
         if any("\r" in line or "\n" in line for line in lines):
             raise WireError("invalid header: line breaks in a name or value")
         try:
@@ -259,10 +296,10 @@ class LeanWire:
             raise WireError(f"invalid header: {exc}") from None
         return head + b"\r\n\r\n" + content
 
-    async def _exchange(self, request: bytes, timeout_s: float) -> WireResponse:
+    async def _exchange(self, request: bytes, timeout_s: float, max_bytes: int) -> WireResponse:
         connection = self._take_idle() or await self._connect(min(CONNECT_TIMEOUT_S, timeout_s))
         try:
-            response = await connection.exchange(request)
+            response = await connection.exchange(request, max_bytes)
         except BaseException:  # cancelled or failed mid-exchange: the stream's state is unknown
             connection.close()
             raise

@@ -1,0 +1,217 @@
+"""A judge's provider batch API: OpenAI's Batch API or Anthropic's Message Batches API.
+
+What the batch orchestration codes against: the requests it sends, the job the provider runs and
+the per-request outcomes it reads back, all in the judging layer's own terms. The two clients
+live beside their live calls (`OpenAIBatchApi` in providers/openai.py, `AnthropicBatchApi` in
+providers/anthropic.py) because they share the judge's Wire, paths, headers and answer parsing;
+`HttpJudge.batch_api()` gives a judge's one. This module holds what both share and imports no
+provider, so that the providers can name it without an import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import orjson
+import structlog
+
+from app.judging.judge import Completion
+from app.judging.retries import ProviderCallError
+from app.judging.types import ErrorKind
+from app.textpatterns import compile_linear
+
+log = structlog.get_logger()
+
+# Both providers' rule for a request's id within a job.
+CUSTOM_ID = compile_linear(r"[a-zA-Z0-9_-]{1,64}")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+@dataclass(frozen=True)
+class BatchRequest:
+    """One request of a job: the caller's id for it and the provider request body."""
+
+    custom_id: str
+    # Exactly what the judge sends live for the request (`judge._body(request)`).
+    body: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ProviderJob:
+    """A provider's batch job as it last reported itself."""
+
+    id: str
+    # The provider's own status word, shown to users as it is.
+    state: str
+    # Nothing more will happen: the results (if any) can be read.
+    ended: bool
+    # OpenAI's `failed` (the input did not validate): there are no results at all.
+    failed_whole: bool
+    total: int
+    succeeded: int
+    # Errored, expired and cancelled together.
+    failed: int
+    expires_at: datetime | None
+    # OpenAI only: the job's files.
+    input_file_id: str | None = None
+    output_file_id: str | None = None
+    error_file_id: str | None = None
+    # Anthropic only: where the ended job's results are read (on the judge's own origin).
+    results_url: str | None = None
+    # Why a job failed whole, as the provider says it (OpenAI's validation errors).
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class RequestResult:
+    """One request's outcome: a completion parsed as live answers are, or a failure."""
+
+    custom_id: str
+    completion: Completion | None
+    error_kind: ErrorKind | None
+    error: str | None
+
+
+class BatchApi(Protocol):
+    """A judge's provider batch API; ProviderCallError for any failure of its endpoints."""
+
+    max_requests: int
+    # What the sizes of a job's requests (`request_size`) may add up to.
+    max_bytes: int
+
+    async def submit(
+        self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
+    ) -> ProviderJob:
+        """Create a job running `requests` (ids unique, within both limits)."""
+        ...
+
+    async def retrieve(self, job_id: str) -> ProviderJob:
+        """The job as it stands now."""
+        ...
+
+    async def results(self, job: ProviderJob) -> list[RequestResult]:
+        """The outcome of every request of an ended job the provider reports."""
+        ...
+
+    async def cancel(self, job_id: str) -> ProviderJob:
+        """Ask the provider to stop the job; what already ran keeps its results."""
+        ...
+
+    async def cleanup(self, job: ProviderJob) -> None:
+        """Delete what the job left at the provider (files, or the ended job); gone is fine."""
+        ...
+
+    def request_size(self, request: BatchRequest) -> int:
+        """The bytes `request` adds to a job, to split jobs under `max_bytes`."""
+        ...
+
+
+def check_requests(requests: Sequence[BatchRequest], max_requests: int) -> None:
+    """Refuse a job the provider would refuse whole: empty, too many requests, bad or repeated
+    ids (a ProviderCallError `bad_request`, before anything is sent)."""
+    if not 0 < len(requests) <= max_requests:
+        message = f"a batch job holds 1 to {max_requests} requests, not {len(requests)}"
+        raise ProviderCallError("bad_request", message)
+    seen: set[str] = set()
+    for request in requests:
+        if CUSTOM_ID.fullmatch(request.custom_id) is None:
+            message = f"custom_id {request.custom_id[:80]!r} must match ^[a-zA-Z0-9_-]{{1,64}}$"
+            raise ProviderCallError("bad_request", message)
+        if request.custom_id in seen:
+            raise ProviderCallError("bad_request", f"custom_id {request.custom_id} is repeated")
+        seen.add(request.custom_id)
+
+
+def check_size(size: int, max_bytes: int) -> None:
+    """Refuse a job body over the provider's limit."""
+    if size > max_bytes:
+        raise ProviderCallError("bad_request", f"a batch job of {size} bytes is over {max_bytes}")
+
+
+def json_bytes(value: object) -> bytes:
+    """`value` as compact JSON; request bodies may be any Mapping, not only dicts."""
+    return orjson.dumps(value, default=_plain)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def jsonl_objects(content: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(custom_id, line) of a JSONL results file; a line that is not a JSON object with a valid
+    custom_id is skipped (logged by number, never by content, which is the judges' text)."""
+    for number, raw in enumerate(content.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            log.warning("batch_result_line_skipped", line=number, reason="not JSON")
+            continue
+        custom_id = line.get("custom_id") if isinstance(line, dict) else None
+        if not isinstance(custom_id, str) or CUSTOM_ID.fullmatch(custom_id) is None:
+            log.warning("batch_result_line_skipped", line=number, reason="no valid custom_id")
+            continue
+        yield custom_id, line
+
+
+def same_origin(url: str, base_url: str) -> bool:
+    """Whether `url` is on the origin (scheme, host, port) of `base_url`, with no user info."""
+    target, base = urlsplit(url), urlsplit(base_url)
+    if target.username is not None or target.password is not None:
+        return False
+    try:
+        return _origin(target.scheme, target.hostname, target.port) == _origin(
+            base.scheme, base.hostname, base.port
+        )
+    except ValueError:  # a port that is not a number
+        return False
+
+
+def _origin(scheme: str, host: str | None, port: int | None) -> tuple[str, str | None, int | None]:
+    scheme = scheme.lower()
+    return scheme, host, port if port is not None else _DEFAULT_PORTS.get(scheme)
+
+
+def required_text(value: object) -> str:
+    """A non-empty string field of an answer (ValueError when it is not one)."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"not a non-empty string: {value!r}")
+    return value
+
+
+def optional_text(value: object) -> str | None:
+    """A string field of an answer that may be null."""
+    return None if value is None else required_text(value)
+
+
+def utc_from_unix(value: object) -> datetime | None:
+    """A UTC time from Unix seconds, or None when there is none."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"not a Unix time: {value!r}")
+    return datetime.fromtimestamp(value, UTC)
+
+
+def utc_from_rfc3339(value: object) -> datetime | None:
+    """A UTC time from an RFC 3339 string, or None when there is none."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"not an RFC 3339 time: {value!r}")
+    parsed = datetime.fromisoformat(value)
+    return (parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+
+
+def invalid_response(err: Exception) -> ProviderCallError:
+    """The failure for an answer that is not what the API documents (as live calls word it)."""
+    return ProviderCallError("server_error", f"invalid response: {err!r}")
