@@ -13,6 +13,10 @@ families or tags. The form carries a signed token of what was shown (comparison,
 whose order is not readable from it; the POST checks it and stores the label through the labels
 service with `shown_first` = the response shown on the left and `from_queue` = true.
 
+Skips accumulate: `?skip=` lists the labeler's latest MAX_SKIPS skipped ids (newest first), which
+the draw avoids while anything else is left; the page's token carries the list (the form has no
+other state), so that the next skip adds to it and a label keeps it.
+
 Plain forms with `accesskey`s work with JavaScript off; /dashboard/static/label.js adds keys
 1/2/3/s as a same-origin script, which only this page's CSP allows (`script-src 'self'`).
 """
@@ -24,6 +28,7 @@ import hmac
 import random
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -51,6 +56,7 @@ TOKEN_LIFETIME_S = 24 * 3600
 MAX_NOTE_CHARS = 2000
 # Comparison ids are UUIDs; anything else in `?skip=` is no item of ours.
 COMPARISON_ID = compile_linear(r"[0-9A-Za-z-]{1,64}")
+MAX_SKIPS = 20  # the skipped ids a page remembers; older skips may come back
 # Name pairs for the two responses: no letter or word that reads as an order (A/B, 1/2, left).
 NEUTRAL_NAMES: tuple[tuple[str, str], ...] = (
     ("Kestrel", "Heron"),
@@ -112,41 +118,65 @@ def display_for(key: bytes, labeler: str, comparison_id: str) -> Display:
     return Display(first, names)
 
 
-def _token_mac(key: bytes, labeler: str, comparison_id: str, first: Side, issued: int) -> str:
-    message = f"token\0{labeler}\0{comparison_id}\0{first}\0{issued}".encode()
+def _token_mac(key: bytes, labeler: str, ids: str, first: Side, issued: int) -> str:
+    message = f"token\0{labeler}\0{ids}\0{first}\0{issued}".encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
-def issue_token(key: bytes, labeler: str, comparison_id: str, now: float) -> str:
-    """`<comparison id>.<issue time>.<MAC>`: the MAC covers the labeler and the order shown,
-    which the token does not spell out (the page stays blind to anyone reading its source)."""
+def issue_token(
+    key: bytes, labeler: str, comparison_id: str, now: float, skipped: Sequence[str] = ()
+) -> str:
+    """`<comparison id>[,<skipped id>...].<issue time>.<MAC>`: the MAC covers the labeler, the
+    ids and the order shown, which the token does not spell out (the page stays blind to anyone
+    reading its source)."""
     issued = int(now)
+    ids = ",".join([comparison_id, *skipped])
     first = display_for(key, labeler, comparison_id).first
-    return f"{comparison_id}.{issued}.{_token_mac(key, labeler, comparison_id, first, issued)}"
+    return f"{ids}.{issued}.{_token_mac(key, labeler, ids, first, issued)}"
 
 
-def read_token(key: bytes, labeler: str, token: str, now: float) -> tuple[str, Display]:
-    """The comparison and display a token vouches for; BadForm unless this instance issued it
-    to this labeler for that display within TOKEN_LIFETIME_S."""
+def read_token(key: bytes, labeler: str, token: str, now: float) -> tuple[str, list[str], Display]:
+    """The comparison, the ids skipped before it and the display a token vouches for; BadForm
+    unless this instance issued it to this labeler for that display within TOKEN_LIFETIME_S."""
     parts = token.rsplit(".", 2)
     if len(parts) != 3 or not parts[1].isdigit() or len(parts[1]) > 12:
         raise BadForm("the form's token is malformed")
-    comparison_id, issued, mac = parts[0], int(parts[1]), parts[2]
+    ids, issued, mac = parts[0], int(parts[1]), parts[2]
+    comparison_id, *skipped = ids.split(",")
     display = display_for(key, labeler, comparison_id)
-    want = _token_mac(key, labeler, comparison_id, display.first, issued)
+    want = _token_mac(key, labeler, ids, display.first, issued)
     if not hmac.compare_digest(want, mac):
         raise BadForm("the form's token was not issued to you for this item")
     if not 0 <= now - issued <= TOKEN_LIFETIME_S:
         raise BadForm("the form has expired; take the next item")
-    return comparison_id, display
+    return comparison_id, skipped, display
 
 
-def draw_rng(settings: Settings, labeler: str, labelled: int, skipped: str | None) -> random.Random:
+def parse_skips(skip: str | None) -> list[str]:
+    """The ids of `?skip=` (comma-separated, newest first); BadForm unless each is a comparison
+    id and there are at most MAX_SKIPS."""
+    if not skip:
+        return []
+    ids = skip.split(",")
+    if len(ids) > MAX_SKIPS or not all(COMPARISON_ID.fullmatch(i) for i in ids):
+        raise BadForm(f"?skip= must be at most {MAX_SKIPS} comparison ids, separated by commas")
+    return ids
+
+
+def page_after(skipped: Sequence[str]) -> str:
+    """The labeling page that avoids the latest MAX_SKIPS of `skipped` (newest first)."""
+    kept = list(dict.fromkeys(skipped))[:MAX_SKIPS]
+    return f"{PAGE}?{urlencode({'skip': ','.join(kept)}, safe=',')}" if kept else PAGE
+
+
+def draw_rng(
+    settings: Settings, labeler: str, labelled: int, skipped: Sequence[str]
+) -> random.Random:
     """A fresh random draw; with FAIRPAIR_DRAW_SEED (tests, benchmarks) one fixed by the seed,
     the labeler, how many labels they made and what they skipped."""
     if settings.draw_seed is None:
         return random.Random(secrets.randbits(64))
-    material = f"{settings.draw_seed}\0{labeler}\0{labelled}\0{skipped or ''}".encode()
+    material = f"{settings.draw_seed}\0{labeler}\0{labelled}\0{','.join(skipped)}".encode()
     return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
 
 
@@ -169,7 +199,7 @@ async def show_label(
     visitor: Visitor,
     session: SessionDep,
     settings: SettingsDep,
-    skip: Annotated[str | None, Query(max_length=100)] = None,
+    skip: Annotated[str | None, Query(max_length=MAX_SKIPS * 65)] = None,
 ) -> Response:
     """The next item for this labeler, shown blind, with the progress at the top."""
     if visitor is None:
@@ -179,15 +209,17 @@ async def show_label(
     auth = settings.auth == "on"
     if settings.privacy == "hash":
         return labeling_page(auth=auth, privacy=PRIVACY_NOTE)
-    if skip is not None and not COMPARISON_ID.fullmatch(skip):
-        return refusal_page(settings, 422, "?skip= must be a comparison id.")
+    try:
+        skipped = parse_skips(skip)
+    except BadForm as exc:
+        return refusal_page(settings, 422, f"{exc}.")
     labeler = labeler_name(visitor)
     progress = await service.labeler_progress(session, labeler)
-    rng = draw_rng(settings, labeler, progress.labelled, skip)
-    item = await service.next_item(
-        session, labeler, settings.label_overlap, rng, [skip] if skip else []
-    )
-    return item_page(settings, labeler, progress, item)
+    rng = draw_rng(settings, labeler, progress.labelled, skipped)
+    item = await service.next_item(session, labeler, settings.label_overlap, rng, skipped)
+    if item is None and skipped:  # only skipped items are left: they come back
+        item = await service.next_item(session, labeler, settings.label_overlap, rng)
+    return item_page(settings, labeler, progress, item, skipped)
 
 
 def item_page(
@@ -195,6 +227,7 @@ def item_page(
     labeler: str,
     progress: service.LabelerProgress,
     item: Comparison | None,
+    skipped: Sequence[str] = (),
 ) -> Response:
     """The page for `item` (or saying nothing is left): both responses in this labeler's order."""
     auth = settings.auth == "on"
@@ -214,7 +247,7 @@ def item_page(
         names=display.names,
         left=left,
         right=right,
-        token=issue_token(key, labeler, item.id, time.time()),
+        token=issue_token(key, labeler, item.id, time.time(), skipped),
         max_note=MAX_NOTE_CHARS,
     )
 
@@ -260,13 +293,13 @@ async def post_label(
     try:
         choice = checked_choice(fields)
         note = checked_note(fields)
-        comparison_id, display = read_token(
+        comparison_id, skipped, display = read_token(
             labeling_key(settings), labeler, fields.get("token", ""), time.time()
         )
     except BadForm as exc:
         return refusal_page(settings, 422, f"The label was not stored: {exc}.")
     if choice is None:
-        return RedirectResponse(f"{PAGE}?{urlencode({'skip': comparison_id})}", status_code=303)
+        return RedirectResponse(page_after([comparison_id, *skipped]), status_code=303)
     body = LabelIn(
         winner=display.winner(choice), labeler=labeler, from_queue=True, shown_first=display.first
     )
@@ -274,7 +307,7 @@ async def post_label(
         await service.create_label(session, comparison_id, body, note)
     except NotFound:
         return refusal_page(settings, 404, "That item was deleted meanwhile; take the next one.")
-    return RedirectResponse(PAGE, status_code=303)
+    return RedirectResponse(page_after(skipped), status_code=303)
 
 
 @cache

@@ -21,6 +21,7 @@ from app.comparisons.models import Comparison
 from app.config import Settings
 from app.dashboard.labeling import (
     CSP,
+    MAX_SKIPS,
     NEUTRAL_NAMES,
     display_for,
     issue_token,
@@ -458,6 +459,57 @@ async def test_skip_moves_on_without_a_label(
     following = await app_on.get(skipped.headers["location"], headers=labeler)
     assert shown(following.text, "left").split()[-1] != left.split()[-1]
     assert await stored_labels(clean_pg) == []
+
+
+async def skip_shown(
+    app: httpx2.AsyncClient, headers: dict[str, str], location: str
+) -> tuple[int, str]:
+    """Load `location`, press skip; the item shown and where the skip leads."""
+    page = await app.get(location, headers=headers)
+    assert page.status_code == 200, page.text
+    skipped = await app.post(
+        "/dashboard/label",
+        headers={**headers, **ORIGIN},
+        data={"token": token_of(page.text), "choice": "skip"},
+    )
+    assert skipped.status_code == 303
+    return item_index(shown(page.text, "left")), skipped.headers["location"]
+
+
+async def test_skips_accumulate_so_no_skipped_item_comes_back_while_others_remain(
+    app_on: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    await seed_items(clean_pg, 3)
+    first, location = await skip_shown(app_on, labeler, "/dashboard/label")
+    second, location = await skip_shown(app_on, labeler, location)
+    assert second != first
+    last = ({0, 1, 2} - {first, second}).pop()
+    for _ in range(10):  # random draws: the first skip used to come back half the time
+        page = await app_on.get(location, headers=labeler)
+        assert item_index(shown(page.text, "left")) == last
+    # The skips ride along a label, and once only skipped items are left they come back.
+    labelled = await app_on.post(
+        "/dashboard/label",
+        headers={**labeler, **ORIGIN},
+        data={"token": token_of(page.text), "choice": "tie"},
+    )
+    assert labelled.headers["location"] == location
+    assert [label.comparison_id for label in await stored_labels(clean_pg)] == [item_id(last)]
+    again = await app_on.get(location, headers=labeler)
+    assert item_index(shown(again.text, "left")) in {first, second}
+
+
+async def test_the_skip_list_is_bounded_and_checked(
+    app_on: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    await seed_items(clean_pg, 2)
+    ids = [item_id(i) for i in range(MAX_SKIPS + 1)]
+    for query in (",".join(ids), f"{ids[0]},", f"{ids[0]},%00", f"{ids[0]};{ids[1]}"):
+        answer = await app_on.get(f"/dashboard/label?skip={query}", headers=labeler)
+        assert answer.status_code == 422, query
+    page = await app_on.get(f"/dashboard/label?skip={','.join(ids[:MAX_SKIPS])}", headers=labeler)
+    assert page.status_code == 200
+    assert 'name="choice"' in page.text  # both items skipped: nothing else, so they come back
 
 
 async def test_privacy_mode_offers_nothing_to_label(
