@@ -22,9 +22,13 @@ from app.comparisons.protocols import (
 from app.jobs.panels import Role
 from app.jobs.slots import CallSlots
 from app.judges.registry import RuntimeJudge
+from app.judging.base import Deferred
+from app.judging.base import Judge as JudgeClient
 from app.judging.types import Criteria, PairCallResult
 
 Persist = Callable[[RuntimeJudge, Role, int, Order, PairCallResult], Awaitable[JudgeCall]]
+# The client a judge's calls go through (its own, or one that defers to a provider batch job).
+ClientOf = Callable[[RuntimeJudge], JudgeClient]
 _order_rng = random.SystemRandom()
 
 
@@ -43,12 +47,18 @@ class FanOut:
     """Runs the protocol of each judge through the shared pool."""
 
     def __init__(
-        self, slots: CallSlots, texts: PairTexts, protocol: Protocol, persist: Persist
+        self,
+        slots: CallSlots,
+        texts: PairTexts,
+        protocol: Protocol,
+        persist: Persist,
+        client_of: ClientOf | None = None,
     ) -> None:
         self.slots = slots
         self.texts = texts
         self.protocol = protocol
         self.persist = persist
+        self.client_of = client_of or _own_client
 
     async def run(
         self,
@@ -70,7 +80,9 @@ class FanOut:
         """Pairs one after another, so that an early stop saves calls.
 
         The protocol replays over `stored` calls (a resumed batch item) and asks only for the
-        rounds it still lacks, so a round is never made twice.
+        rounds it still lacks, so a round is never made twice. A step whose calls were deferred
+        (handed to a provider batch job) ends the judge's run here, with the calls it has: the
+        next delivery replays this far and goes on from the answers.
         """
         known = {c.round: c for c in stored or ()}
         calls: list[JudgeCall] = []
@@ -78,9 +90,17 @@ class FanOut:
         while not (step := next_step(self.protocol, outcomes)).done:
             fresh = [r for r in step.rounds if r not in known]
             orders = {r: self._order(judge, r) for r in fresh}
-            made = await asyncio.gather(*(self.call(judge, role, r, orders[r]) for r in fresh))
-            done = sorted([*(known[r] for r in step.rounds if r in known), *made], key=_round)
+            made = await asyncio.gather(
+                *(self.call(judge, role, r, orders[r]) for r in fresh), return_exceptions=True
+            )
+            answered = [call for call in made if isinstance(call, JudgeCall)]
+            for failure in made:
+                if isinstance(failure, BaseException) and not isinstance(failure, Deferred):
+                    raise failure
+            done = sorted([*(known[r] for r in step.rounds if r in known), *answered], key=_round)
             calls.extend(done)
+            if len(answered) < len(fresh):
+                return calls
             outcomes.extend(outcome_of(c) for c in done)
         return calls
 
@@ -109,8 +129,10 @@ class FanOut:
             else (texts.response_b, texts.response_a)
         )
 
+        client = self.client_of(judge)
+
         async def invoke() -> PairCallResult:
-            return await judge.client.judge_pair(
+            return await client.judge_pair(
                 texts.prompt,
                 first,
                 second,
@@ -122,6 +144,10 @@ class FanOut:
 
         result = await self.slots.run(invoke, PairCallResult, "comparison")
         return await self.persist(judge, role, round_index, order, result)
+
+
+def _own_client(judge: RuntimeJudge) -> JudgeClient:
+    return judge.client
 
 
 def _round(call: JudgeCall) -> int:

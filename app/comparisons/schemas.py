@@ -13,7 +13,8 @@ from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue
 from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
 
 Winner = Literal["A", "B", "tie"]
-Status = Literal["running", "complete", "partial", "failed"]
+# `waiting`: a provider-mode batch item whose calls are at a provider's batch job.
+Status = Literal["running", "waiting", "complete", "partial", "failed"]
 JudgeConfidenceSource = Literal["logprobs", "stated", "mixed", "votes", "inconsistent"]
 PanelConfidenceSource = JudgeConfidenceSource
 

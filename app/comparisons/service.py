@@ -169,9 +169,8 @@ class CompareKind:
             request.reference,
         )
         persist = PairPersist(job.row, run)
-        return await FanOut(run.slots, texts, job.plan.protocol, persist).run(
-            job.plan.judges, stored
-        )
+        fanout = FanOut(run.slots, texts, job.plan.protocol, persist, run.client_of)
+        return await fanout.run(job.plan.judges, stored)
 
     def verdict(self, job: Job[ComparisonPlan], calls: StoredCalls) -> dict[str, Any]:
         panel = [(judge.name, role) for judge, role in job.plan.judges]

@@ -9,7 +9,8 @@ or answering 503 `not_persisted` when the database took the judges' work but not
 
 A batch item runs the same lifecycle under the id allocated at submission (`run_item`); a
 delivery after a killed one reopens the job with its stored plan, and the kind asks only for the
-calls still missing.
+calls still missing. A delivery may hand calls to something outside (`Deferral`: a provider's
+batch job); the job then `waits`, held by no process, until a later delivery finds the answers.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from app.errors import (
 )
 from app.jobs import closing, idempotency
 from app.jobs.closing import JobTables
-from app.jobs.models import JobColumns
+from app.jobs.models import WAITING, JobColumns
 from app.jobs.slots import CallSlots, JudgePool
 from app.jobs.writes import (
     CallSink,
@@ -52,7 +53,8 @@ from app.jobs.writes import (
     Work,
     insert_rows,
 )
-from app.judges.registry import JudgeRegistry
+from app.judges.registry import JudgeRegistry, RuntimeJudge
+from app.judging.base import Judge as JudgeClient
 from app.privacy import TextKeeper
 
 PlanT = TypeVar("PlanT")
@@ -184,15 +186,41 @@ class Kind(Protocol[PlanT, ReadCo]):
         ...
 
 
+class Deferral(Protocol):
+    """How one delivery hands some judges' calls to something outside (a provider's batch
+    job) instead of making them: a deferred call raises `Deferred` from its client, the kind
+    stops that judge there, and the kernel parks the job as `waiting`."""
+
+    @property
+    def seed(self) -> str:
+        """The job's draws (labels, nonces) at every delivery: the same prompts each time, so a
+        later delivery finds its answers by what it asks."""
+        ...
+
+    @property
+    def deferred(self) -> bool:
+        """Whether a call was handed on in this delivery."""
+        ...
+
+    def client(self, judge: RuntimeJudge) -> JudgeClient:
+        """The client `judge`'s calls go through in this delivery."""
+        ...
+
+
 @dataclass(frozen=True)
 class Run:
-    """What a kind's calls run under: the slots (pool, bound, deadline, draws), the writer, and
-    what the kind stores texts through and reads back with."""
+    """What a kind's calls run under: the slots (pool, bound, deadline, draws), the writer,
+    what the kind stores texts through and reads back with, and the deferral if any."""
 
     slots: CallSlots
     writer: CallWriter
     keeper: TextKeeper
     sessionmaker: async_sessionmaker[AsyncSession]
+    deferral: Deferral | None = None
+
+    def client_of(self, judge: RuntimeJudge) -> JudgeClient:
+        """The client `judge`'s calls go through."""
+        return self.deferral.client(judge) if self.deferral is not None else judge.client
 
 
 class CallWriter:
@@ -281,8 +309,9 @@ async def run_request(
     reserved = None
     if not key:
         reserved = asyncio.create_task(services.writes.commit(Work(rows=job_rows(kind, job))))
-    answer = await run_job(
-        kind, job, None, CallWriter(kind.sink, services.writes, reserved), services
+    writer = CallWriter(kind.sink, services.writes, reserved)
+    answer = await finish(
+        kind, job, await run_calls(kind, job, None, writer, services), writer, services
     )
     if job.row.status == "failed":
         raise JudgesFailed(kind.failed_detail, extra={kind.id_field: job.row.id})
@@ -297,14 +326,16 @@ async def run_item(
     services: Services,
     *,
     origin: str = "traffic",
-) -> tuple[ReadT, str]:
+    deferral: Deferral | None = None,
+) -> tuple[ReadT | None, str]:
     """A batch item's job under the id allocated at submission: (answer, status). A comparison
     is stored with the item's `origin` (`canary` for a drift canary's run).
 
     A finished job is read back. One that a killed delivery left running (or that was closed as
-    interrupted) is reopened with its stored plan, its calls kept. Two deliveries racing to
-    insert a new one means two processes hold the item: the loser's IntegrityError ends its
-    attempt, and the item's lease decides who carries on.
+    interrupted, or that waits on a provider) is reopened with its stored plan, its calls kept.
+    Two deliveries racing to insert a new one means two processes hold the item: the loser's
+    IntegrityError ends its attempt, and the item's lease decides who carries on. With a
+    `deferral` that took calls, the job is left `waiting` and there is no answer yet.
     """
     timeout_s = timeout_of(request, services.settings)
     digest = idempotency.request_hash(request)
@@ -334,13 +365,18 @@ async def run_item(
             plan, stored = await kind.reopen(session, found, request, services)
             job = Job(found, plan, request, digest, tags=services.keeper.tags(request.tags))
             await reopen(kind, job, timeout_s, session)
-    answer = await run_job(kind, job, stored, CallWriter(kind.sink, services.writes), services)
-    return answer, job.row.status
+    writer = CallWriter(kind.sink, services.writes)
+    calls = await run_calls(kind, job, stored, writer, services, deferral)
+    if deferral is not None and deferral.deferred:
+        await wait_outside(kind.tables, job, writer, services)
+        return None, WAITING
+    return await finish(kind, job, calls, writer, services), job.row.status
 
 
 def needs_run(row: JobColumns) -> bool:
-    """Whether a delivery must (re)run a job: still running, or closed by an interruption."""
-    return row.status == "running" or row.error_kind == "interrupted"
+    """Whether a delivery must (re)run a job: still running, waiting on a provider, or closed
+    by an interruption."""
+    return row.status in ("running", WAITING) or row.error_kind == "interrupted"
 
 
 def new_job(
@@ -452,29 +488,41 @@ async def find_replay(
         return await kind.read(session, row)
 
 
-async def run_job(
-    kind: Kind[PlanT, ReadT],
+async def run_calls(
+    kind: Kind[PlanT, Any],
     job: Job[PlanT],
     stored: Any,
     writer: CallWriter,
     services: Services,
-) -> ReadT:
-    """Run the kind's calls, then store the outcome; a cancelled run closes the job."""
+    deferral: Deferral | None = None,
+) -> Any:
+    """Run the kind's calls (each stored as it completes); a cancelled run closes the job."""
     settings = services.settings
-    slots = CallSlots(
-        services.pool,
-        settings.max_request_concurrency,
-        job.row.timeout_s,
-        draw_seed(settings, job.digest),
-    )
+    seed = draw_seed(settings, job.digest)
+    if seed is None and deferral is not None:
+        seed = deferral.seed
+    slots = CallSlots(services.pool, settings.max_request_concurrency, job.row.timeout_s, seed)
     try:
-        run = Run(slots, writer, services.keeper, services.sessionmaker)
-        calls = await kind.run(job, stored, run)
+        run = Run(slots, writer, services.keeper, services.sessionmaker, deferral)
+        return await kind.run(job, stored, run)
     except asyncio.CancelledError:
         # Shutdown cancelled the calls: keep what was stored and close the job.
         await asyncio.shield(close_cancelled(kind, job, writer, services))
         raise
-    return await finish(kind, job, calls, writer, services)
+
+
+async def wait_outside(
+    tables: JobTables, job: Job[Any], writer: CallWriter, services: Services
+) -> None:
+    """Park a job whose calls were handed to a provider: `waiting`, held by no process (the
+    sweeper leaves it), once the calls it did make are stored."""
+    if writer.unsaved or not await writer.job_stored():
+        raise ServiceUnavailable("the database did not take this delivery's calls")
+    table: Any = tables.job
+    async with services.sessionmaker() as session:
+        await session.execute(update(table).where(table.id == job.row.id).values(status=WAITING))
+        await session.commit()
+    job.row.status = WAITING
 
 
 async def close_cancelled(

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
@@ -37,6 +38,14 @@ from app.judging.versioning import judge_config_hash
 
 T = TypeVar("T")
 R = TypeVar("R", bound=CallRecord)
+# Takes a judge's requests instead of its wire (a provider batch API): the completion and the
+# requests it took after the first, or CallFailedError, or Deferred.
+Sender = Callable[["Judge", ChatRequest], Awaitable[tuple[Completion, int]]]
+
+
+class Deferred(Exception):
+    """A request handed to something outside (a provider's batch job): no answer yet."""
+
 
 _PAIR_FORMAT = (
     '{"winner": "<one of the two labels, or tie>", "confidence": <number from 0 to 1>, '
@@ -107,6 +116,8 @@ class Judge(ABC):
         if limiter is None and config.rpm:
             self._limiter = RequestRateLimiter(config.rpm)
         self._policy = RetryPolicy(config.max_attempts, config.backoff_base_s, config.backoff_max_s)
+        self._sender: Sender | None = None
+        self._prices = (config.price_in_per_mtok, config.price_out_per_mtok)
         self._default_rng: random.Random = random.SystemRandom()
         # Jitter has its own generator so that retries never shift a seeded caller's draws.
         self._jitter_rng = random.Random()
@@ -126,9 +137,19 @@ class Judge(ABC):
             seconds_left = deadline - time.monotonic()
             return await self._complete(request, min(self.config.timeout_s, seconds_left))
 
+    def deferring(self, sender: Sender) -> Judge:
+        """This judge with its requests going to `sender` (its provider's batch API) instead of
+        its wire, and priced at the batch price; the same prompts, parsing and records."""
+        twin = copy.copy(self)
+        twin._sender = sender
+        twin._prices = self.config.batch_prices
+        return twin
+
     async def _send_with_retries(
         self, request: ChatRequest, deadline: float
     ) -> tuple[Completion, int]:
+        if self._sender is not None:
+            return await self._sender(self, request)
         return await send_with_retries(
             lambda: self._send(request, deadline),
             deadline=deadline,
@@ -176,9 +197,8 @@ class Judge(ABC):
     def _cost(self, tokens_in: int | None, tokens_out: int | None) -> float | None:
         if tokens_in is None or tokens_out is None:
             return None
-        return (
-            tokens_in * self.config.price_in_per_mtok + tokens_out * self.config.price_out_per_mtok
-        ) / 1e6
+        price_in, price_out = self._prices
+        return (tokens_in * price_in + tokens_out * price_out) / 1e6
 
     async def judge_pair(
         self,

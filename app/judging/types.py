@@ -21,7 +21,17 @@ ErrorKind = Literal[
     "deadline",
     "bad_request",
     "auth",
+    # A provider batch job ended before the request ran (app/judging/batchapi.py).
+    "expired",
+    "cancelled",
+    # The provider's batch job failed whole, twice (it is retried once).
+    "batch_failed",
 ]
+# Whether a judge's calls in a provider-mode batch go through the provider's batch API; `auto`:
+# for the official OpenAI and Anthropic hosts only (vLLM, Ollama and the like have none).
+BatchApiSetting = Literal["auto", "on", "off"]
+BATCH_API_SETTINGS: tuple[BatchApiSetting, ...] = ("auto", "on", "off")
+BATCH_API_HOSTS = {"openai": "api.openai.com", "anthropic": "api.anthropic.com"}
 # How a simulated provider batch job ends (app/judging/sim_batches.py).
 BatchOutcome = Literal["completed", "expired", "failed"]
 BATCH_OUTCOMES: tuple[BatchOutcome, ...] = ("completed", "expired", "failed")
@@ -113,6 +123,10 @@ class JudgeConfig:
     backoff_max_s: float = 20.0
     max_tokens: int = 1024
     max_score_chars: int = 200_000
+    batch_api: BatchApiSetting = "auto"
+    # The batch API's prices; unset, half the live ones (both providers' discount).
+    price_in_per_mtok_batch: float | None = None
+    price_out_per_mtok_batch: float | None = None
 
     def __post_init__(self) -> None:
         positive = {
@@ -132,10 +146,14 @@ class JudgeConfig:
             "price_out_per_mtok": self.price_out_per_mtok,
             "backoff_base_s": self.backoff_base_s,
             "backoff_max_s": self.backoff_max_s,
+            "price_in_per_mtok_batch": self.price_in_per_mtok_batch or 0.0,
+            "price_out_per_mtok_batch": self.price_out_per_mtok_batch or 0.0,
         }
         for name, value in non_negative.items():
             if value < 0:
                 raise ValueError(f"{name} must not be negative")
+        if self.batch_api not in BATCH_API_SETTINGS:
+            raise ValueError(f"batch_api must be one of {', '.join(BATCH_API_SETTINGS)}")
 
     @property
     def effective_base_url(self) -> str | None:
@@ -166,6 +184,23 @@ class JudgeConfig:
         if self.logprobs is not None:
             return self.logprobs
         return self.base_url_host == "api.openai.com"
+
+    @property
+    def has_batch_api(self) -> bool:
+        """Whether provider-mode batches send this judge's calls to its provider's batch API."""
+        if self.provider == "sim" or self.batch_api == "off":
+            return False
+        return self.batch_api == "on" or self.base_url_host == BATCH_API_HOSTS[self.provider]
+
+    @property
+    def batch_prices(self) -> tuple[float, float]:
+        """(input, output) USD per million tokens through the batch API."""
+        price_in = self.price_in_per_mtok_batch
+        price_out = self.price_out_per_mtok_batch
+        return (
+            self.price_in_per_mtok / 2 if price_in is None else price_in,
+            self.price_out_per_mtok / 2 if price_out is None else price_out,
+        )
 
     @property
     def effective_label_pool(self) -> LabelPool:

@@ -85,6 +85,7 @@ async def run_item_comparison(
 ) -> ComparisonRead:
     """A batch item's comparison, as the worker runs it."""
     answer, _status = await run_item(COMPARISONS, request, job_id, api_key_id, services)
+    assert answer is not None  # no deferral: never waiting
     return answer
 
 
@@ -93,6 +94,7 @@ async def run_item_score(
 ) -> ScoreSessionRead:
     """A batch item's score session, as the worker runs it."""
     answer, _status = await run_item(runner.scoring, request, job_id, api_key_id, runner.services)
+    assert answer is not None  # no deferral: never waiting
     return answer
 
 
