@@ -36,7 +36,7 @@ class BatchRequest:
     """One request of a job: the caller's id for it and the provider request body."""
 
     custom_id: str
-    # Exactly what the judge sends live for the request (`judge._body(request)`).
+    # Exactly what the judge sends live for the request (`judge.request_body(request)`).
     body: Mapping[str, Any]
 
 

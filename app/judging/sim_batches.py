@@ -197,6 +197,8 @@ class Job:
         share = (
             1.0 if self.delay_s <= 0 else min(1.0, max(0.0, at - self.created_at) / self.delay_s)
         )
+        if at >= self.deadline:
+            share = 1.0  # not (deadline - created_at) / delay_s: that may round below 1
         if self.outcome == "expired":
             share /= 2
         return min(total, int(total * share))

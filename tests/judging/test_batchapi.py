@@ -146,7 +146,7 @@ def chat_requests(judge: HttpJudge, count: int) -> list[ChatRequest]:
 
 def batch_requests(judge: HttpJudge, count: int) -> list[BatchRequest]:
     return [
-        BatchRequest(f"call-{index}", judge._body(request))
+        BatchRequest(f"call-{index}", judge.request_body(request))
         for index, request in enumerate(chat_requests(judge, count))
     ]
 

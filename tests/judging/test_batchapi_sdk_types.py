@@ -94,7 +94,7 @@ def _requests(judge: HttpJudge) -> list[BatchRequest]:
         ChatRequest(pair.system, pair.user, "pair", logprobs),
         ChatRequest(scores.system, scores.user, "scores", logprobs),
     ]
-    return [BatchRequest(f"r{i}", judge._body(chat)) for i, chat in enumerate(chats)]
+    return [BatchRequest(f"r{i}", judge.request_body(chat)) for i, chat in enumerate(chats)]
 
 
 async def test_openai_upload_lines_and_batch_create_validate_against_the_sdk_types() -> None:

@@ -139,7 +139,7 @@ class AnthropicJudge(HttpJudge):
             "anthropic-version": API_VERSION,
         }
 
-    def _body(self, request: ChatRequest) -> dict[str, Any]:
+    def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """The Messages API request the SDK would send for `request`."""
         body: dict[str, Any] = {
             "max_tokens": self.config.max_tokens,

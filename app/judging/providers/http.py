@@ -148,7 +148,7 @@ class HttpJudge(Judge):
         self._headers: dict[str, str] = {}
 
     @abstractmethod
-    def _body(self, request: ChatRequest) -> dict[str, Any]:
+    def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """The JSON the provider's SDK would send for `request`."""
 
     @abstractmethod
@@ -166,7 +166,7 @@ class HttpJudge(Judge):
     async def _complete(self, request: ChatRequest, timeout_s: float) -> Completion:
         try:
             response = await self._wire.post_json(
-                self._path, self._body(request), self._headers, timeout_s
+                self._path, self.request_body(request), self._headers, timeout_s
             )
         except WireError as err:
             raise wire_failure(err, self.timed_out) from err

@@ -123,7 +123,7 @@ class OpenAIJudge(HttpJudge):
         if config.base_url_host == OPENAI_HOST:
             self._headers |= organization_headers()
 
-    def _body(self, request: ChatRequest) -> dict[str, Any]:
+    def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """The Chat Completions request the SDK would send for `request`."""
         body: dict[str, Any] = {
             "messages": request.messages(),
