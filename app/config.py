@@ -109,6 +109,12 @@ class Settings(BaseSettings):
     # Batch items one process (a worker, or the API without Redis) runs at once.
     worker_concurrency: int = Field(default=16, ge=1)
     batch_stream_maxlen: int = Field(default=1_000_000, ge=10_000)
+    # Provider-mode batches (docs/BATCHES.md): how often a process looks for calls to submit,
+    # jobs to poll and items whose answers are in; a job is polled after `provider_poll_min_s`,
+    # then ever more slowly (doubling) up to `provider_poll_max_s`.
+    provider_tick_s: float = Field(default=5.0, gt=0)
+    provider_poll_min_s: float = Field(default=30.0, gt=0)
+    provider_poll_max_s: float = Field(default=600.0, gt=0)
 
     def per_process(self, bound: int) -> int:
         """This process's share of a bound the whole server must keep (at least 1)."""

@@ -13,6 +13,7 @@ import structlog
 from taskiq.acks import AcknowledgeType
 from taskiq.receiver import Receiver
 
+from app.batches.provider import run_provider_rounds
 from app.batches.queue import RedisQueue, register
 from app.batches.ratelimit import shared_limiters
 from app.batches.reconciler import run_reconciler
@@ -59,6 +60,7 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
     try:
         async with (
             run_reconciler(sessionmaker, queue, settings),
+            run_provider_rounds(services, queue),
             run_canary_scheduler(services, queue),
         ):
             await receiver.listen(stop)

@@ -74,7 +74,8 @@ async def claim(
     return Claim(item_id, owner, *row)
 
 
-def _held(claim: Claim) -> Any:
+def held(claim: Claim) -> Any:
+    """The item's row while this process holds its lease."""
     return and_(
         BatchItem.id == claim.item_id,
         BatchItem.lease_owner == claim.owner,
@@ -87,7 +88,7 @@ async def renew(sessionmaker: Sessionmaker, claim: Claim, lease_s: float) -> boo
     async with sessionmaker() as session:
         result = await session.execute(
             update(BatchItem)
-            .where(_held(claim))
+            .where(held(claim))
             .values(lease_expires_at=utcnow() + timedelta(seconds=lease_s))
         )
         await session.commit()
@@ -106,7 +107,7 @@ async def settle(
     async with sessionmaker() as session:
         result = await session.execute(
             update(BatchItem)
-            .where(_held(claim))
+            .where(held(claim))
             .values(
                 status=status,
                 finished_at=utcnow(),
@@ -126,7 +127,7 @@ async def release(sessionmaker: Sessionmaker, claim: Claim) -> bool:
     async with sessionmaker() as session:
         result = await session.execute(
             update(BatchItem)
-            .where(_held(claim))
+            .where(held(claim))
             .values(
                 status="queued",
                 lease_owner=None,

@@ -18,6 +18,8 @@ class Batch(Idempotent, Base):
 
     cancelled_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     item_count: Mapped[int] = mapped_column(Integer)
+    # `live`, or `provider`: judges with a batch API get their calls through it (docs/BATCHES.md).
+    mode: Mapped[str] = mapped_column(String(8), default="live", server_default="live")
 
 
 class BatchItem(Base):
@@ -42,7 +44,9 @@ class BatchItem(Base):
     origin: Mapped[str] = mapped_column(String(16), default="traffic", server_default="traffic")
     # The comparison or score session id, allocated at submission so a redelivery reuses it.
     target_id: Mapped[str] = mapped_column(String(36))
-    status: Mapped[str] = mapped_column(String(16))  # queued|running|completed|failed|cancelled
+    # queued|running|waiting|completed|failed|cancelled; `waiting`: its calls are at a provider's
+    # batch API, held by no process (no lease, no requeue) until their answers are in.
+    status: Mapped[str] = mapped_column(String(16))
     # The request as JSON (a Fernet token in privacy mode), deleted once the item is finished.
     payload: Mapped[str | None] = mapped_column(Text, nullable=True)
     encrypted: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -54,3 +58,77 @@ class BatchItem(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     error_kind: Mapped[str | None] = mapped_column(String(40), nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class ProviderJob(Base):
+    """One job at a provider's batch API, holding some planned calls of one judge of a batch.
+
+    `state`: `submitting` (the row claims its requests before the provider is asked), `running`
+    (the provider has it: `external_id` is stored, so a restarted process polls the same job
+    and never submits it again), `ended` (its results are mapped onto its requests), `failed`
+    (the provider failed it whole: its requests go back to be submitted once more).
+    """
+
+    __tablename__ = "provider_jobs"
+    __table_args__ = (
+        Index("ix_provider_jobs_batch_id", "batch_id"),
+        Index("ix_provider_jobs_state_next_poll_at", "state", "next_poll_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    batch_id: Mapped[str] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"))
+    judge_name: Mapped[str] = mapped_column(String(100))
+    provider: Mapped[str] = mapped_column(String(16))
+    external_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    state: Mapped[str] = mapped_column(String(16))
+    provider_state: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    request_count: Mapped[int] = mapped_column(Integer, default=0)
+    succeeded: Mapped[int] = mapped_column(Integer, default=0)
+    failed: Mapped[int] = mapped_column(Integer, default=0)
+    input_file_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    output_file_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    error_file_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    submitted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # When the job is next looked at (polled, or its submission taken over if it stalled).
+    next_poll_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    polls: Mapped[int] = mapped_column(Integer, default=0)
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class ProviderRequest(Base):
+    """One planned judge call of a batch item sent through a provider's batch API, by the
+    short opaque `custom_id` the provider echoes with its result.
+
+    `state`: `pending` (waiting to be put in a job), `submitted`, `resolved` (its `result` is
+    in: an answer or an error). `request_key` is what the item's delivery asks (judge and
+    provider body hashed), so a later delivery finds its answer by asking the same. `body` is
+    kept until resolved (a job failed whole is submitted again), `result` until the item has
+    run over it; both encrypted in privacy mode.
+    """
+
+    __tablename__ = "provider_requests"
+    __table_args__ = (
+        UniqueConstraint("item_id", "judge_name", "request_key"),
+        Index("ix_provider_requests_batch_id_judge_name_state", "batch_id", "judge_name", "state"),
+        Index("ix_provider_requests_job_id", "job_id"),
+    )
+
+    custom_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    batch_id: Mapped[str] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"))
+    item_id: Mapped[str] = mapped_column(ForeignKey("batch_items.id", ondelete="CASCADE"))
+    judge_name: Mapped[str] = mapped_column(String(100))
+    request_key: Mapped[str] = mapped_column(String(64))
+    job_id: Mapped[str | None] = mapped_column(
+        ForeignKey("provider_jobs.id", ondelete="SET NULL"), nullable=True
+    )
+    state: Mapped[str] = mapped_column(String(16))
+    body: Mapped[str | None] = mapped_column(Text, nullable=True)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    encrypted: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Jobs that failed whole with this request in them: the second failure resolves it.
+    job_failures: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)

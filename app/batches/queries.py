@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.batches.models import Batch, BatchItem
+from app.batches.models import Batch, BatchItem, ProviderJob
 from app.batches.schemas import (
     BatchCounts,
     BatchItemList,
@@ -18,6 +18,7 @@ from app.batches.schemas import (
     BatchRead,
     BatchStatus,
     ItemError,
+    ProviderJobRead,
 )
 from app.comparisons import queries as comparison_queries
 from app.comparisons.models import Comparison, JudgeCall
@@ -33,8 +34,8 @@ def batch_status(batch: Batch, counts: BatchCounts) -> BatchStatus:
     """Derived from the items: nothing is written to the batch row as items finish."""
     if batch.cancelled_at is not None:
         return "cancelled"
-    if counts.queued + counts.running:
-        started = counts.running + counts.completed + counts.failed
+    if counts.queued + counts.running + counts.waiting:
+        started = counts.running + counts.waiting + counts.completed + counts.failed
         return "running" if started else "queued"
     return "failed" if counts.failed and not counts.completed else "completed"
 
@@ -43,6 +44,7 @@ def new_batch_read(batch: Batch) -> BatchRead:
     """A batch just stored: every item queued."""
     return BatchRead(
         id=batch.id,
+        mode=batch.mode,
         status="queued",
         total=batch.item_count,
         counts=BatchCounts(queued=batch.item_count),
@@ -57,7 +59,8 @@ def new_batch_read(batch: Batch) -> BatchRead:
 
 
 async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
-    """Status, counts, times and cost so far: three aggregate queries."""
+    """Status, counts, times and cost so far (three aggregate queries), and in provider mode
+    the provider jobs."""
     rows = await session.execute(
         select(
             BatchItem.status,
@@ -79,8 +82,10 @@ async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
     calls, cost = await call_totals(session, batch.id)
     status = batch_status(batch, counts)
     finished = counts.completed + counts.failed + counts.cancelled
+    unfinished = counts.queued + counts.running + counts.waiting
     return BatchRead(
         id=batch.id,
+        mode=batch.mode,
         status=status,
         total=batch.item_count,
         counts=counts,
@@ -89,9 +94,35 @@ async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
         cost_usd=cost,
         created_at=batch.created_at,
         started_at=min(starts) if starts else None,
-        finished_at=max(ends) if ends and not counts.queued + counts.running else None,
+        finished_at=max(ends) if ends and not unfinished else None,
         cancelled_at=batch.cancelled_at,
+        provider_jobs=await provider_jobs(session, batch) if batch.mode == "provider" else [],
     )
+
+
+async def provider_jobs(session: AsyncSession, batch: Batch) -> list[ProviderJobRead]:
+    """The batch's jobs at the providers' batch APIs, oldest first."""
+    jobs = await session.scalars(
+        select(ProviderJob)
+        .where(ProviderJob.batch_id == batch.id)
+        .order_by(ProviderJob.created_at, ProviderJob.id)
+    )
+    return [
+        ProviderJobRead(
+            judge=job.judge_name,
+            provider=job.provider,
+            id=job.external_id,
+            state=job.state,
+            provider_state=job.provider_state,
+            requests=job.request_count,
+            succeeded=job.succeeded,
+            failed=job.failed,
+            submitted_at=job.submitted_at,
+            ended_at=job.ended_at,
+            expires_at=job.expires_at,
+        )
+        for job in jobs
+    ]
 
 
 async def call_totals(session: AsyncSession, batch_id: str) -> tuple[int, float]:

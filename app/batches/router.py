@@ -92,10 +92,13 @@ async def list_batch_results(
 
 
 @router.delete("/v1/batches/{batch_id}", operation_id="cancel_batch", responses=PROBLEMS)
-async def cancel_batch(batch_id: BatchId, _: CompareKey, session: SessionDep) -> BatchRead:
+async def cancel_batch(
+    batch_id: BatchId, _: CompareKey, session: SessionDep, settings: SettingsDep
+) -> BatchRead:
     """Cancel the items not started yet; running items finish and keep their results. A batch
-    with nothing left to run is left as it is (200, unchanged)."""
-    return await service.cancel(session, batch_id)
+    with nothing left to run is left as it is (200, unchanged). In provider mode its provider
+    jobs are cancelled, and waiting items finish with the answers that came in."""
+    return await service.cancel(session, batch_id, settings)
 
 
 async def require_reachable(queue: ItemQueue) -> None:

@@ -17,13 +17,14 @@ from pydantic import ValidationError
 from sqlalchemy import select
 
 from app import metrics
-from app.batches import leases
+from app.batches import leases, provider
 from app.batches.leases import Claim
 from app.batches.models import Batch
 from app.comparisons.schemas import CompareRequest
 from app.comparisons.service import COMPARISONS
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
 from app.jobs.lifecycle import Kind, Services, run_item
+from app.jobs.models import WAITING
 from app.judges import crypto
 from app.scoring.calibration import CalibrationCache
 from app.scoring.schemas import ScoreRequest
@@ -41,11 +42,21 @@ class LeaseLostError(Exception):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How an item ended: completed, or failed with a problem type and a sentence."""
+    """How a delivery ended: completed, failed with a problem type and a sentence, or waiting
+    on the provider batch jobs its `deferred` calls go to."""
 
     status: str
     error_kind: str | None = None
     error: str | None = None
+    deferred: tuple[provider.PendingCall, ...] = ()
+
+
+@dataclass(frozen=True)
+class BatchOf:
+    """What every item of a batch runs under: the key that submitted it, and its mode."""
+
+    api_key_id: str
+    mode: str
 
 
 class ItemRunner:
@@ -68,7 +79,7 @@ class ItemRunner:
         self._active: dict[asyncio.Task[object], Claim | None] = {}
         self.released: list[str] = []
         self.stopping = False
-        self._api_keys: dict[str, str] = {}
+        self._batches: dict[str, BatchOf] = {}
 
     async def __call__(self, item_id: str) -> None:
         """Run one delivery of the item (a delivery of a finished or held item does nothing)."""
@@ -117,15 +128,20 @@ class ItemRunner:
         await self._settle(claim, outcome)
 
     async def _settle(self, claim: Claim, outcome: Outcome) -> None:
+        sessionmaker = self.services.sessionmaker
+        if outcome.status == WAITING:
+            if not await provider.park(self.services, claim, outcome.deferred):
+                log.warning("batch_item_lease_lost", item_id=claim.item_id)
+            return
         # Not stored in privacy mode: a validation error quotes the item's input.
         error = self.services.keeper.text(outcome.error)
-        held = await leases.settle(
-            self.services.sessionmaker, claim, outcome.status, outcome.error_kind, error
-        )
-        if held:
-            metrics.record_batch_item(outcome.status)
-        else:
+        held = await leases.settle(sessionmaker, claim, outcome.status, outcome.error_kind, error)
+        if not held:
             log.warning("batch_item_lease_lost", item_id=claim.item_id)
+            return
+        metrics.record_batch_item(outcome.status)
+        if (await self._batch_of(claim.batch_id)).mode == "provider":
+            await provider.forget_results(sessionmaker, claim.item_id)
 
     async def _hand_back(self, claim: Claim) -> None:
         with contextlib.suppress(*DATABASE_ERRORS):
@@ -172,33 +188,54 @@ class ItemRunner:
         except (ValueError, ValidationError, InvalidToken) as exc:
             return Outcome("failed", "validation-error", str(exc)[:500] or type(exc).__name__)
         try:
-            status = await self._run(claim, request)
+            status, deferral = await self._run(claim, request)
         except ServiceUnavailable:
             raise
         except AppError as exc:
             return Outcome("failed", exc.slug, exc.detail)
+        if status == WAITING and deferral is not None:
+            return Outcome(WAITING, deferred=tuple(deferral.pending.values()))
         if status == "failed":
             return Outcome("failed", "judges-failed", "no judge produced a result; calls stored")
         return Outcome("completed")
 
-    async def _run(self, claim: Claim, request: CompareRequest | ScoreRequest) -> str:
-        """Run the comparison or score session under the item's id; its final status."""
-        api_key_id = await self._api_key_of(claim.batch_id)
+    async def _run(
+        self, claim: Claim, request: CompareRequest | ScoreRequest
+    ) -> tuple[str, provider.ItemDeferral | None]:
+        """Run the comparison or score session under the item's id: its status (`waiting` when
+        calls went to provider batch jobs) and the deferral that took them. In a provider-mode
+        batch a comparison's batch judges are deferred; score items run live."""
+        batch = await self._batch_of(claim.batch_id)
         kind: Kind[Any, Any] = self.scoring if isinstance(request, ScoreRequest) else COMPARISONS
+        deferral = None
+        if batch.mode == "provider" and kind is COMPARISONS:
+            deferral = await provider.deferral_for(self.services, claim)
         _answer, status = await run_item(
-            kind, request, claim.target_id, api_key_id, self.services, origin=claim.origin
+            kind,
+            request,
+            claim.target_id,
+            batch.api_key_id,
+            self.services,
+            origin=claim.origin,
+            deferral=deferral,
         )
-        return status
+        return status, deferral
 
-    async def _api_key_of(self, batch_id: str) -> str:
-        """The key that submitted the batch (its comparisons and sessions are stored under it)."""
-        if batch_id not in self._api_keys:
+    async def _batch_of(self, batch_id: str) -> BatchOf:
+        """The key that submitted the batch (its comparisons and sessions are stored under it)
+        and its mode; neither changes, so they are kept."""
+        if batch_id not in self._batches:
             async with self.services.sessionmaker() as session:
-                key = await session.scalar(select(Batch.api_key_id).where(Batch.id == batch_id))
-            if len(self._api_keys) >= API_KEY_CACHE:
-                self._api_keys.clear()
-            self._api_keys[batch_id] = key or ""
-        return self._api_keys[batch_id]
+                row = (
+                    await session.execute(
+                        select(Batch.api_key_id, Batch.mode).where(Batch.id == batch_id)
+                    )
+                ).first()
+            if len(self._batches) >= API_KEY_CACHE:
+                self._batches.clear()
+            key, mode = row if row is not None else ("", "live")
+            self._batches[batch_id] = BatchOf(key or "", mode)
+        return self._batches[batch_id]
 
     def _request(self, claim: Claim) -> CompareRequest | ScoreRequest:
         if claim.payload is None:

@@ -19,7 +19,8 @@ from app.fields import check_text
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 
 ItemKind = Literal["compare", "score"]
-ItemStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
+ItemStatus = Literal["queued", "running", "waiting", "completed", "failed", "cancelled"]
+BatchMode = Literal["live", "provider"]
 BatchStatus = Literal["queued", "running", "completed", "cancelled", "failed"]
 ItemId = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)]
 
@@ -54,6 +55,14 @@ class BatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     items: list[BatchItemIn] = Field(min_length=1)
+    mode: BatchMode = Field(
+        "live",
+        description=(
+            "`provider`: the calls of judges with a batch API (OpenAI's and Anthropic's hosts, "
+            "or `batch_api: on`) go through their provider's batch jobs, answered within 24 h "
+            "at about half the price; other judges and score items run live. docs/BATCHES.md."
+        ),
+    )
 
 
 class BatchCounts(BaseModel):
@@ -61,15 +70,38 @@ class BatchCounts(BaseModel):
 
     queued: int = 0
     running: int = 0
+    waiting: int = Field(0, description="items whose calls are at a provider's batch job")
     completed: int = 0
     failed: int = 0
     cancelled: int = 0
+
+
+class ProviderJobRead(BaseModel):
+    """One job at a provider's batch API holding some of the batch's calls of one judge."""
+
+    judge: str
+    provider: str
+    id: str | None = Field(description="the provider's batch id (none while being submitted)")
+    state: str = Field(
+        description=(
+            "`submitting`, `running`, `ended` (its results are stored as calls), or `failed` "
+            "(failed whole by the provider: its requests are submitted once more)"
+        )
+    )
+    provider_state: str | None = Field(description="the provider's own word for it")
+    requests: int
+    succeeded: int
+    failed: int
+    submitted_at: datetime | None
+    ended_at: datetime | None
+    expires_at: datetime | None
 
 
 class BatchRead(BaseModel):
     """A batch's progress: status, counts, times and the judge cost so far."""
 
     id: str
+    mode: BatchMode = "live"
     status: BatchStatus
     total: int
     counts: BatchCounts
@@ -80,6 +112,9 @@ class BatchRead(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     cancelled_at: datetime | None
+    provider_jobs: list[ProviderJobRead] = Field(
+        default_factory=list, description="provider mode: the jobs at the providers' batch APIs"
+    )
 
 
 class ItemError(BaseModel):

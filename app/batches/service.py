@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.keys import Principal
-from app.batches import queries
+from app.batches import provider, queries
 from app.batches.models import Batch, BatchItem
 from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchCreate, BatchItemIn, BatchRead
@@ -143,6 +143,7 @@ async def submit(
         idempotency_key=idempotency_key,
         request_hash=digest,
         item_count=len(body.items),
+        mode=body.mode,
     )
     rows = item_rows(batch.id, body.items, settings, keeper)
     async with sessionmaker() as session:
@@ -176,18 +177,22 @@ async def find_replay(
         return await queries.read_batch(session, existing)
 
 
-async def cancel(session: AsyncSession, batch_id: str) -> BatchRead:
+async def cancel(session: AsyncSession, batch_id: str, settings: Settings) -> BatchRead:
     """Cancel the items nobody started; running items finish. Cancelling twice is harmless, and
     a batch with nothing left to run (completed or failed) is left as it is: a no-op, 200 with
     the batch unchanged, so that a cleanup that deletes every batch it made never turns a
-    finished batch into a "cancelled" one."""
+    finished batch into a "cancelled" one. In provider mode its provider jobs are cancelled
+    too: waiting items finish with the answers that came in (`provider.cancel_batch`)."""
     batch = await session.get(Batch, batch_id)
     if batch is None:
         raise NotFound(f"no batch with id '{batch_id}'")
     now = utcnow()
     unfinished = (
         select(BatchItem.id)
-        .where(BatchItem.batch_id == batch_id, BatchItem.status.in_(("queued", "running")))
+        .where(
+            BatchItem.batch_id == batch_id,
+            BatchItem.status.in_(("queued", "running", "waiting")),
+        )
         .exists()
     )
     # One statement: a worker finishing the last item meanwhile cannot slip between a check
@@ -203,6 +208,8 @@ async def cancel(session: AsyncSession, batch_id: str) -> BatchRead:
         .where(BatchItem.batch_id == batch_id, BatchItem.status == "queued")
         .values(status="cancelled", finished_at=now, payload=None)
     )
+    if batch.mode == "provider":
+        await provider.cancel_batch(session, batch_id, settings)
     await session.commit()
     await session.refresh(batch)
     return await queries.read_batch(session, batch)

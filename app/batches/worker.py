@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 import structlog
 
 from app.batches import leases
+from app.batches.provider import run_provider_rounds
 from app.batches.queue import ItemQueue, MemoryQueue, RedisQueue
 from app.batches.reconciler import run_reconciler
 from app.batches.runner import ItemRunner
@@ -33,7 +34,8 @@ async def open_batch_queue(
     """The API's queue: Redis streams when configured (workers run the items), else in process.
 
     In process, the items left queued or running by the previous process are sent again at
-    start-up; run one API process then, since it is the only runner.
+    start-up; run one API process then, since it is the only runner (of items and of the
+    provider rounds of provider-mode batches; with Redis, the workers run both).
     """
     settings = services.settings
     if settings.redis_url:
@@ -51,7 +53,10 @@ async def open_batch_queue(
     await memory.startup()
     await memory.enqueue(await leases.requeue_unfinished(services.sessionmaker))
     try:
-        async with run_reconciler(services.sessionmaker, memory, settings):
+        async with (
+            run_reconciler(services.sessionmaker, memory, settings),
+            run_provider_rounds(services, memory),
+        ):
             yield memory
     finally:
         memory.closing = True

@@ -13,7 +13,7 @@ from app.fields import Name
 from app.judging.anonymize import default_anonymizer
 from app.judging.labels import validate_label_pool
 from app.judging.prompts import PromptRenderer
-from app.judging.types import DEFAULT_LABEL_POOL
+from app.judging.types import DEFAULT_LABEL_POOL, BatchApiSetting
 
 Provider = Literal["openai", "anthropic", "sim"]
 TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]
@@ -120,6 +120,19 @@ class JudgeFields(BaseModel):
     logprobs: bool | None = None
     price_in_per_mtok: float = Field(0.0, ge=0, le=10_000)
     price_out_per_mtok: float = Field(0.0, ge=0, le=10_000)
+    price_in_per_mtok_batch: float | None = Field(
+        None, ge=0, le=10_000, description="through the provider's batch API; unset: half"
+    )
+    price_out_per_mtok_batch: float | None = Field(
+        None, ge=0, le=10_000, description="through the provider's batch API; unset: half"
+    )
+    batch_api: BatchApiSetting = Field(
+        "auto",
+        description=(
+            "whether provider-mode batches send this judge's calls to its provider's batch API; "
+            "`auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none)"
+        ),
+    )
     templates: Templates = Field(default_factory=dict)
     label_pool: LabelPoolField | None = None
     sim: SimSettings | None = None
@@ -152,6 +165,9 @@ class JudgeUpdate(BaseModel):
     logprobs: bool | None = None
     price_in_per_mtok: float | None = Field(None, ge=0, le=10_000)
     price_out_per_mtok: float | None = Field(None, ge=0, le=10_000)
+    price_in_per_mtok_batch: float | None = Field(None, ge=0, le=10_000)
+    price_out_per_mtok_batch: float | None = Field(None, ge=0, le=10_000)
+    batch_api: BatchApiSetting | None = None
     templates: Templates | None = None
     label_pool: LabelPoolField | None = None
     sim: SimSettings | None = None

@@ -30,6 +30,7 @@ from app.params import decode_name_cursor, encode_name_cursor
 SAME_FIELDS = (
     "provider", "model", "base_url", "family", "temperature", "timeout_s", "max_concurrency",
     "rpm", "json_mode", "logprobs", "price_in_per_mtok", "price_out_per_mtok",
+    "price_in_per_mtok_batch", "price_out_per_mtok_batch", "batch_api",
 )  # fmt: skip
 
 

@@ -17,8 +17,9 @@ from tests.batches.support import compare_item
 from tests.support.processes import FAIRPAIR, free_port, wait_until_up
 
 
-def judges_file(directory: Path, sim_port: int) -> Path:
-    """One judge: the sim-judge process through the OpenAI provider."""
+def judges_file(directory: Path, sim_port: int, extra: str = "") -> Path:
+    """One judge: the sim-judge process through the OpenAI provider (`extra` TOML lines added
+    to its table)."""
     path = directory / "judges.toml"
     path.write_text(f"""
 default_panel = ["http-sim"]
@@ -30,6 +31,7 @@ model = "sim-http"
 base_url = "http://127.0.0.1:{sim_port}/v1"
 api_key = "sk-local"
 max_concurrency = 64
+{extra}
 """)
     return path
 
@@ -86,10 +88,11 @@ class Stack:
         self.workers.append(process)
         return process
 
-    def submit(self, count: int) -> str:
+    def submit(self, count: int, mode: str = "live") -> str:
         """A batch of `count` swap comparisons; its id."""
         items = [compare_item(i) for i in range(count)]
-        answer = httpx2.post(f"{self.base}/v1/batches", json={"items": items}, timeout=120)
+        body = {"items": items, "mode": mode}
+        answer = httpx2.post(f"{self.base}/v1/batches", json=body, timeout=120)
         assert answer.status_code == 202, answer.text
         batch_id: str = answer.json()["id"]
         return batch_id
@@ -118,19 +121,22 @@ def base_env(database_url: str, redis_url: str | None, **settings: Any) -> dict[
 
 
 @contextlib.contextmanager
-def sim_judge(latency_ms: float = 20) -> Iterator[int]:
-    """`fairpair sim-judge` on a free port; the port."""
+def sim_judge(latency_ms: float = 20, *options: str) -> Iterator[int]:
+    """`fairpair sim-judge` on a free port (with more `options`); the port."""
     port = free_port()
-    args = ["sim-judge", "--port", str(port), "--latency-ms", str(latency_ms)]
+    args = ["sim-judge", "--port", str(port), "--latency-ms", str(latency_ms), *options]
     with serving(args, {}, f"http://127.0.0.1:{port}/v1/models", Path(os.devnull)):
         yield port
 
 
 @contextlib.contextmanager
-def api(directory: Path, sim_port: int, env: dict[str, str]) -> Iterator[Stack]:
+def api(
+    directory: Path, sim_port: int, env: dict[str, str], judge_extra: str = ""
+) -> Iterator[Stack]:
     """`fairpair serve` on a free port with the sim judge; workers are stopped on exit."""
     port = free_port()
-    env = {**env, "FAIRPAIR_JUDGES_FILE": str(judges_file(directory, sim_port))}
+    judges = judges_file(directory, sim_port, judge_extra)
+    env = {**env, "FAIRPAIR_JUDGES_FILE": str(judges)}
     base = f"http://127.0.0.1:{port}"
     log = directory / "api.log"
     with serving(["serve", "--port", str(port)], env, f"{base}/healthz", log) as process:

@@ -80,9 +80,8 @@ async def wait_for_batch(
     deadline = time.monotonic() + timeout_s
     while True:
         body: dict[str, Any] = (await client.get(f"/v1/batches/{batch_id}", headers=headers)).json()
-        settled = (
-            body["status"] not in ("completed", "failed", "cancelled")
-            or not (body["counts"]["running"])
+        settled = body["status"] not in ("completed", "failed", "cancelled") or not (
+            body["counts"]["running"] or body["counts"].get("waiting")
         )
         if body["status"] in until and settled:
             return body

@@ -58,6 +58,7 @@ async def test_batch_runs_every_item_and_pages_results_in_submission_order(
     assert done["counts"] == {
         "queued": 0,
         "running": 0,
+        "waiting": 0,
         "completed": 12,
         "failed": 0,
         "cancelled": 0,

@@ -1,0 +1,758 @@
+"""Provider-mode batches: a judge with a batch API gets a batch's calls through its provider's
+batch jobs (OpenAI's Batch API, Anthropic's Message Batches) at about half the price.
+
+How an item runs (docs/BATCHES.md):
+1. A delivery runs the item through the kernel as a live one, except that a batch judge's calls
+   are deferred: `ItemDeferral` keeps what the judge would send, the kernel parks the job
+   `waiting`, and `park` stores those requests by `custom_id` with the item `waiting` (no lease:
+   no worker holds it, the reconciler and the sweeper skip it).
+2. Every `provider_tick_s`, in each worker (or the API without Redis), `ProviderRounds.tick`:
+   - submits: a batch none of whose items is queued or running has each judge's pending
+     requests put into provider jobs (split at the provider's limits), claimed by one process;
+   - polls each job that is due, one process each, backing off; an ended job has its results
+     mapped onto its requests by `custom_id` and its files deleted at the provider; a job failed
+     whole sends its requests once more, and fails them the second time;
+   - wakes: a waiting item whose requests are all resolved is queued again.
+3. That delivery asks the same requests (the draws are seeded per item), finds their answers
+   and stores them as calls, parsed as live answers are; the protocol goes on (an adaptive
+   pair's escalation is deferred in turn: the next wave) or the item finishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import secrets
+import uuid
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import orjson
+import structlog
+from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.background import running, survive
+from app.batches import leases
+from app.batches.leases import Claim
+from app.batches.models import Batch, BatchItem, ProviderJob, ProviderRequest
+from app.batches.queue import ItemQueue
+from app.config import Settings
+from app.db import rowcount, utcnow
+from app.errors import AppError
+from app.jobs.lifecycle import Services
+from app.judges import crypto
+from app.judges.registry import RuntimeJudge
+from app.judging.base import Deferred
+from app.judging.base import Judge as JudgeClient
+from app.judging.batchapi import BatchApi, BatchRequest, RequestResult
+from app.judging.batchapi import ProviderJob as JobStatus
+from app.judging.judge import ChatRequest, Completion
+from app.judging.providers.http import HttpJudge
+from app.judging.retries import CallFailedError, ProviderCallError
+from app.judging.types import TokenLogprob
+
+log = structlog.get_logger()
+Sessionmaker = async_sessionmaker[AsyncSession]
+
+PENDING, SUBMITTED, RESOLVED = "pending", "submitted", "resolved"
+# A job row whose submission has not finished this long after it was claimed was left by a
+# killed process: its requests go back to pending.
+SUBMIT_LEASE_S = 300.0
+NO_RESULT = "the provider's job ended without a result for this request"
+JUDGE_GONE = "the judge was retired while its provider batch job ran"
+FAILED_TWICE = "the provider failed the batch job whole, twice"
+
+
+def new_custom_id() -> str:
+    """A short opaque id the providers accept (Anthropic: ^[a-zA-Z0-9_-]{1,64}$)."""
+    return "fp_" + secrets.token_urlsafe(18)
+
+
+def keyed(settings: Settings, purpose: bytes, value: bytes) -> str:
+    """An HMAC under the secret key: the body quotes the texts, so a plain hash of it would
+    confirm a guessed text (privacy mode)."""
+    secret = settings.secret_key.get_secret_value().encode()
+    return hmac.new(secret, purpose + b":" + value, hashlib.sha256).hexdigest()
+
+
+def request_key(settings: Settings, judge_name: str, body: Mapping[str, Any]) -> str:
+    """What a delivery asks a judge, keyed: a later delivery finds the answer by asking the
+    same (the item's draws are seeded, so its prompts are the same)."""
+    encoded = orjson.dumps([judge_name, body], option=orjson.OPT_SORT_KEYS)
+    return keyed(settings, b"provider-request", encoded)
+
+
+def draws_seed(settings: Settings, item_target_id: str) -> str:
+    """The item's seed for labels and nonces: the same at every delivery, not guessable."""
+    return keyed(settings, b"provider-draws", item_target_id.encode())
+
+
+# --- What is stored of a request and its result -----------------------------------------------
+
+
+def seal(settings: Settings, value: Any) -> tuple[str, bool]:
+    """A body or result as stored: JSON, encrypted in privacy mode (it quotes the texts)."""
+    text = orjson.dumps(value).decode()
+    if settings.privacy == "hash":
+        return crypto.encrypt(settings.secret_key, text), True
+    return text, False
+
+
+def unseal(settings: Settings, text: str, encrypted: bool) -> Any:
+    """The stored body or result, decrypted (under the previous key during a rotation)."""
+    if encrypted:
+        text = crypto.decrypt(settings.secret_key, text, settings.secret_key_previous)
+    return orjson.loads(text)
+
+
+def result_json(result: RequestResult) -> dict[str, Any]:
+    """A result as its request stores it."""
+    if result.completion is None:
+        return {"error_kind": result.error_kind or "server_error", "error": result.error or ""}
+    completion = result.completion
+    logprobs = None
+    if completion.logprobs is not None:
+        logprobs = [[t.token, t.logprob, [list(alt) for alt in t.top]] for t in completion.logprobs]
+    return {
+        "text": completion.text,
+        "provider_model": completion.provider_model,
+        "tokens_in": completion.tokens_in,
+        "tokens_out": completion.tokens_out,
+        "logprobs": logprobs,
+    }
+
+
+def answer_of(stored: Mapping[str, Any]) -> tuple[Completion, int]:
+    """The completion a stored result gives the judge, or its failure as a failed call."""
+    if "error_kind" in stored:
+        raise CallFailedError(stored["error_kind"], stored["error"], 0)
+    logprobs = None
+    if stored.get("logprobs") is not None:
+        logprobs = tuple(
+            TokenLogprob(token, logprob, tuple((alt, lp) for alt, lp in top))
+            for token, logprob, top in stored["logprobs"]
+        )
+    completion = Completion(
+        stored["text"],
+        stored["provider_model"],
+        stored["tokens_in"],
+        stored["tokens_out"],
+        logprobs,
+    )
+    return completion, 0
+
+
+# --- One delivery ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingCall:
+    """A request a delivery deferred: the judge, what it asks (hashed) and the provider body."""
+
+    judge_name: str
+    key: str
+    body: Mapping[str, Any]
+
+
+@dataclass
+class ItemDeferral:
+    """One delivery's `Deferral` (app/jobs/lifecycle.py): a batch judge's requests are answered
+    from the item's resolved provider results, or deferred."""
+
+    settings: Settings
+    seed: str
+    answers: Mapping[tuple[str, str], Mapping[str, Any]]
+    cancelled: bool  # the batch was cancelled: nothing new goes to a provider
+    pending: dict[tuple[str, str], PendingCall] = field(default_factory=dict)
+    _clients: dict[str, JudgeClient] = field(default_factory=dict)
+
+    @property
+    def deferred(self) -> bool:
+        """Whether a request was deferred in this delivery."""
+        return bool(self.pending)
+
+    def client(self, judge: RuntimeJudge) -> JudgeClient:
+        """The judge's own client, or for a judge with a batch API its deferring twin."""
+        client = judge.client
+        if not isinstance(client, HttpJudge) or not client.config.has_batch_api:
+            return client
+        if judge.name not in self._clients:
+            self._clients[judge.name] = client.deferring(self._send)
+        return self._clients[judge.name]
+
+    async def _send(self, judge: JudgeClient, request: ChatRequest) -> tuple[Completion, int]:
+        assert isinstance(judge, HttpJudge)
+        name, body = judge.config.name, judge.request_body(request)
+        key = request_key(self.settings, name, body)
+        stored = self.answers.get((name, key))
+        if stored is not None:
+            return answer_of(stored)
+        if self.cancelled:
+            raise CallFailedError("cancelled", "the batch was cancelled before it was sent", 0)
+        self.pending[(name, key)] = PendingCall(name, key, body)
+        raise Deferred
+
+
+async def deferral_for(services: Services, claim: Claim) -> ItemDeferral:
+    """The delivery's deferral: the item's resolved results and whether its batch was
+    cancelled."""
+    async with services.sessionmaker() as session:
+        cancelled_at = await session.scalar(
+            select(Batch.cancelled_at).where(Batch.id == claim.batch_id)
+        )
+        rows = await session.execute(
+            select(
+                ProviderRequest.judge_name,
+                ProviderRequest.request_key,
+                ProviderRequest.result,
+                ProviderRequest.encrypted,
+            ).where(ProviderRequest.item_id == claim.item_id, ProviderRequest.state == RESOLVED)
+        )
+        settings = services.settings
+        answers = {
+            (name, key): unseal(settings, result, encrypted)
+            for name, key, result, encrypted in rows
+            if result is not None
+        }
+    seed = draws_seed(services.settings, claim.target_id)
+    return ItemDeferral(settings, seed, answers, cancelled_at is not None)
+
+
+async def park(services: Services, claim: Claim, pending: Sequence[PendingCall]) -> bool:
+    """Store the delivery's deferred requests and leave the item `waiting`, held by nobody;
+    False when this process no longer held it. Requests a killed delivery already stored are
+    kept as they are."""
+    settings, now = services.settings, utcnow()
+    async with services.sessionmaker() as session:
+        result = await session.execute(
+            update(BatchItem)
+            .where(leases.held(claim))
+            .values(status="waiting", lease_owner=None, lease_expires_at=None)
+        )
+        if rowcount(result) != 1:
+            await session.rollback()
+            return False
+        known = set(
+            (
+                await session.execute(
+                    select(ProviderRequest.judge_name, ProviderRequest.request_key).where(
+                        ProviderRequest.item_id == claim.item_id
+                    )
+                )
+            ).all()
+        )
+        rows = []
+        for call in pending:
+            if (call.judge_name, call.key) in known:
+                continue
+            body, encrypted = seal(settings, call.body)
+            rows.append(
+                {
+                    "custom_id": new_custom_id(),
+                    "batch_id": claim.batch_id,
+                    "item_id": claim.item_id,
+                    "judge_name": call.judge_name,
+                    "request_key": call.key,
+                    "job_id": None,
+                    "state": PENDING,
+                    "body": body,
+                    "result": None,
+                    "encrypted": encrypted,
+                    "job_failures": 0,
+                    "created_at": now,
+                }
+            )
+        if rows:
+            await session.execute(insert(ProviderRequest), rows)
+        await session.commit()
+    return True
+
+
+async def forget_results(sessionmaker: Sessionmaker, item_id: str) -> None:
+    """A finished item's results are in its calls: the copies (texts quoted) are dropped."""
+    async with sessionmaker() as session:
+        await session.execute(
+            update(ProviderRequest)
+            .where(ProviderRequest.item_id == item_id)
+            .values(result=None, body=None)
+        )
+        await session.commit()
+
+
+# --- Cancelling ----------------------------------------------------------------------------
+
+
+async def cancel_batch(session: AsyncSession, batch_id: str, settings: Settings) -> None:
+    """In the cancelling transaction: the batch's provider jobs are asked to cancel (by the
+    next poll), and requests not yet submitted resolve as cancelled, so that their items wake
+    and finish with what they have."""
+    await session.execute(
+        update(ProviderJob)
+        .where(ProviderJob.batch_id == batch_id, ProviderJob.state.in_(("submitting", "running")))
+        .values(cancel_requested=True, next_poll_at=utcnow())
+    )
+    cancelled = {"error_kind": "cancelled", "error": "the batch was cancelled before it was sent"}
+    result, encrypted = seal(settings, cancelled)
+    await session.execute(
+        update(ProviderRequest)
+        .where(ProviderRequest.batch_id == batch_id, ProviderRequest.state == PENDING)
+        .values(state=RESOLVED, result=result, encrypted=encrypted, body=None)
+    )
+
+
+# --- The rounds ------------------------------------------------------------------------------
+
+
+class ProviderRounds:
+    """Submits, polls and wakes; every step is claimed by a conditional UPDATE, so any number
+    of processes may run rounds and each request is submitted once and each job polled once."""
+
+    def __init__(self, services: Services, queue: ItemQueue) -> None:
+        self.services = services
+        self.settings = services.settings
+        self.sessionmaker = services.sessionmaker
+        self.queue = queue
+
+    async def tick(self) -> None:
+        """One round: take back stalled submissions, submit, poll what is due, wake."""
+        await self.reclaim_stalled()
+        await self.submit_ready()
+        await self.poll_due()
+        await self.wake_ready()
+
+    # Submitting
+
+    async def reclaim_stalled(self) -> None:
+        """Requests of a submission a killed process left half done go back to pending."""
+        async with self.sessionmaker() as session:
+            stalled = select(ProviderJob.id).where(
+                ProviderJob.state == "submitting", ProviderJob.next_poll_at < utcnow()
+            )
+            ids = list(await session.scalars(stalled))
+            if not ids:
+                return
+            await session.execute(
+                update(ProviderRequest)
+                .where(ProviderRequest.job_id.in_(ids), ProviderRequest.state == SUBMITTED)
+                .values(state=PENDING, job_id=None)
+            )
+            await session.execute(delete(ProviderJob).where(ProviderJob.id.in_(ids)))
+            await session.commit()
+        log.warning("provider_submissions_taken_back", jobs=len(ids))
+
+    async def submit_ready(self) -> None:
+        """Submit the pending requests of every batch whose wave is complete (no item queued or
+        running), per judge."""
+        busy = (
+            select(BatchItem.id)
+            .where(
+                BatchItem.batch_id == ProviderRequest.batch_id,
+                BatchItem.status.in_(("queued", "running")),
+            )
+            .exists()
+        )
+        async with self.sessionmaker() as session:
+            ready = (
+                await session.execute(
+                    select(ProviderRequest.batch_id, ProviderRequest.judge_name)
+                    .where(ProviderRequest.state == PENDING, ~busy)
+                    .distinct()
+                )
+            ).all()
+        for batch_id, judge_name in ready:
+            await self.submit_judge(batch_id, judge_name)
+
+    async def submit_judge(self, batch_id: str, judge_name: str) -> None:
+        """Every pending request of one judge of one batch, in jobs within the provider's
+        limits; a judge that no longer has a batch API gets its items woken to run live."""
+        judge = await self.batch_judge(judge_name)
+        if judge is None:
+            await self.drop_pending(batch_id, judge_name)
+            return
+        api = judge.batch_api()
+        while await self.submit_one(batch_id, judge, api):
+            pass
+
+    async def submit_one(self, batch_id: str, judge: HttpJudge, api: BatchApi) -> bool:
+        """Claim up to a job's worth of pending requests and submit them; False when none was
+        left (or the provider refused: the next round tries again)."""
+        job_id, now, judge_name = str(uuid.uuid4()), utcnow(), judge.config.name
+        claimed = await self.claim_requests(batch_id, judge, job_id, api, now)
+        if not claimed:
+            return False
+        try:
+            status = await api.submit(claimed, {"fairpair_batch": batch_id, "fairpair_job": job_id})
+        except ProviderCallError as exc:
+            log.warning(
+                "provider_submit_failed", judge=judge_name, kind=exc.kind, error=exc.message
+            )
+            await self.unclaim(job_id)
+            return False
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id)
+                .values(
+                    external_id=status.id,
+                    state="running",
+                    submitted_at=utcnow(),
+                    next_poll_at=utcnow() + timedelta(seconds=self.settings.provider_poll_min_s),
+                    **status_values(status),
+                )
+            )
+            await session.commit()
+        log.info("provider_job_submitted", judge=judge_name, job=status.id, requests=len(claimed))
+        return True
+
+    async def claim_requests(
+        self, batch_id: str, judge: HttpJudge, job_id: str, api: BatchApi, now: datetime
+    ) -> list[BatchRequest]:
+        """A new job row holding up to `api.max_requests` pending requests within
+        `api.max_bytes` (those past it go back to pending for the next job)."""
+        pending = (
+            select(ProviderRequest.custom_id)
+            .where(
+                ProviderRequest.batch_id == batch_id,
+                ProviderRequest.judge_name == judge.config.name,
+                ProviderRequest.state == PENDING,
+            )
+            # An item's requests side by side: a job that expires half done finishes whole items.
+            .order_by(
+                ProviderRequest.created_at, ProviderRequest.item_id, ProviderRequest.custom_id
+            )
+            .limit(api.max_requests)
+        )
+        async with self.sessionmaker() as session:
+            session.add(
+                ProviderJob(
+                    id=job_id,
+                    batch_id=batch_id,
+                    judge_name=judge.config.name,
+                    provider=judge.config.provider,
+                    state="submitting",
+                    request_count=0,
+                    succeeded=0,
+                    failed=0,
+                    created_at=now,
+                    next_poll_at=now + timedelta(seconds=SUBMIT_LEASE_S),
+                    polls=0,
+                    cancel_requested=False,
+                )
+            )
+            await session.flush()
+            # `state == PENDING` again outside the subquery: a concurrent claim that took a row
+            # first makes PostgreSQL's recheck skip it, so no request is in two jobs.
+            rows = (
+                await session.execute(
+                    update(ProviderRequest)
+                    .where(
+                        ProviderRequest.custom_id.in_(pending.scalar_subquery()),
+                        ProviderRequest.state == PENDING,
+                    )
+                    .values(state=SUBMITTED, job_id=job_id)
+                    .returning(
+                        ProviderRequest.created_at,
+                        ProviderRequest.item_id,
+                        ProviderRequest.custom_id,
+                        ProviderRequest.body,
+                        ProviderRequest.encrypted,
+                    )
+                )
+            ).all()
+            requests: list[BatchRequest] = []
+            over: list[str] = []
+            size = 0
+            # RETURNING keeps no order: the job's order is the claim's.
+            for _at, _item, custom_id, body, encrypted in sorted(rows, key=lambda r: r[:3]):
+                assert body is not None  # kept until the request is resolved
+                request = BatchRequest(custom_id, unseal(self.settings, body, encrypted))
+                size += api.request_size(request)
+                if requests and size > api.max_bytes:
+                    over.append(custom_id)
+                else:
+                    requests.append(request)
+            if over:
+                await session.execute(
+                    update(ProviderRequest)
+                    .where(ProviderRequest.custom_id.in_(over))
+                    .values(state=PENDING, job_id=None)
+                )
+            if not requests:
+                await session.rollback()
+                return []
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id)
+                .values(request_count=len(requests))
+            )
+            await session.commit()
+        return requests
+
+    async def unclaim(self, job_id: str) -> None:
+        """A submission the provider refused: its requests go back to pending, the row goes."""
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderRequest)
+                .where(ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
+                .values(state=PENDING, job_id=None)
+            )
+            await session.execute(delete(ProviderJob).where(ProviderJob.id == job_id))
+            await session.commit()
+
+    async def drop_pending(self, batch_id: str, judge_name: str) -> None:
+        """Pending requests of a judge without a batch API now (changed or retired): dropped,
+        so that their items wake and run the judge live."""
+        async with self.sessionmaker() as session:
+            await session.execute(
+                delete(ProviderRequest).where(
+                    ProviderRequest.batch_id == batch_id,
+                    ProviderRequest.judge_name == judge_name,
+                    ProviderRequest.state == PENDING,
+                )
+            )
+            await session.commit()
+
+    async def batch_judge(self, judge_name: str) -> HttpJudge | None:
+        """The judge's current client when it has a batch API (to submit to)."""
+        client = await self.http_judge(judge_name)
+        return client if client is not None and client.config.has_batch_api else None
+
+    async def http_judge(self, judge_name: str) -> HttpJudge | None:
+        """The judge's current client when it reaches a provider over HTTP (to poll a job
+        submitted through it); None for a judge retired meanwhile."""
+        try:
+            async with self.sessionmaker() as session:
+                (judge,) = await self.services.registry.resolve(session, [judge_name])
+        except AppError:
+            return None
+        return judge.client if isinstance(judge.client, HttpJudge) else None
+
+    # Polling
+
+    async def poll_due(self) -> None:
+        """Poll every running job that is due; each is claimed by moving its next poll on."""
+        now = utcnow()
+        async with self.sessionmaker() as session:
+            due = (
+                await session.execute(
+                    select(ProviderJob.id, ProviderJob.next_poll_at, ProviderJob.polls).where(
+                        ProviderJob.state == "running", ProviderJob.next_poll_at <= now
+                    )
+                )
+            ).all()
+        for job_id, seen, polls in due:
+            if await self.claim_poll(job_id, seen, polls):
+                await self.poll(job_id)
+
+    async def claim_poll(self, job_id: str, seen: datetime, polls: int) -> bool:
+        """Move the job's next poll on (doubling the wait); False when another process did."""
+        wait = min(
+            self.settings.provider_poll_max_s,
+            self.settings.provider_poll_min_s * 2 ** min(polls, 20),
+        )
+        async with self.sessionmaker() as session:
+            result = await session.execute(
+                update(ProviderJob)
+                .where(
+                    ProviderJob.id == job_id,
+                    ProviderJob.state == "running",
+                    ProviderJob.next_poll_at == seen,
+                )
+                .values(next_poll_at=utcnow() + timedelta(seconds=wait), polls=polls + 1)
+            )
+            await session.commit()
+        return rowcount(result) == 1
+
+    async def poll(self, job_id: str) -> None:
+        """Look at one job: cancel it if asked, store its counts, and map its results once it
+        has ended."""
+        async with self.sessionmaker() as session:
+            job = await session.get(ProviderJob, job_id)
+            if job is None or job.external_id is None:
+                return
+            external_id, judge_name, cancel = job.external_id, job.judge_name, job.cancel_requested
+        judge = await self.http_judge(judge_name)
+        if judge is None:
+            # Retired (or no longer an HTTP judge): nothing can poll the job with its key now.
+            log.warning("provider_job_without_judge", judge=judge_name, job=external_id)
+            await self.resolve(job_id, [], missing=JUDGE_GONE)
+            return
+        api = judge.batch_api()
+        try:
+            status = await self.cancel_or_retrieve(api, external_id, cancel)
+        except ProviderCallError as exc:
+            log.warning("provider_poll_failed", job=external_id, kind=exc.kind, error=exc.message)
+            return
+        await self.record_status(job_id, status, cancel_sent=cancel)
+        if not status.ended:
+            return
+        if status.failed_whole:
+            await self.failed_whole(job_id)
+        else:
+            try:
+                results = await api.results(status)
+            except ProviderCallError as exc:
+                log.warning("provider_results_failed", job=external_id, error=exc.message)
+                return
+            await self.resolve(job_id, results)
+        with contextlib.suppress(ProviderCallError):
+            await api.cleanup(status)
+
+    @staticmethod
+    async def cancel_or_retrieve(api: BatchApi, external_id: str, cancel: bool) -> JobStatus:
+        """The job as the provider sees it, asked to cancel first when the batch was; a cancel
+        the provider refuses as a bad request (the job has ended meanwhile) is not asked
+        again."""
+        if cancel:
+            try:
+                return await api.cancel(external_id)
+            except ProviderCallError as exc:
+                if exc.kind != "bad_request":
+                    raise  # transient: the next poll asks again
+        return await api.retrieve(external_id)
+
+    async def record_status(self, job_id: str, status: JobStatus, *, cancel_sent: bool) -> None:
+        """The provider's state and counts on the job row."""
+        values = status_values(status)
+        if cancel_sent:
+            values["cancel_requested"] = False
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderJob).where(ProviderJob.id == job_id).values(**values)
+            )
+            await session.commit()
+
+    async def resolve(
+        self, job_id: str, results: Sequence[RequestResult], missing: str = NO_RESULT
+    ) -> None:
+        """Each submitted request of the job gets its result (one without fails, saying
+        `missing`); the job has ended."""
+        by_id = {result.custom_id: result for result in results}
+        table: Any = ProviderRequest.__table__
+        async with self.sessionmaker() as session:
+            submitted = list(
+                await session.scalars(
+                    select(ProviderRequest.custom_id).where(
+                        ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED
+                    )
+                )
+            )
+            rows = []
+            for custom_id in submitted:
+                result = by_id.get(custom_id) or RequestResult(
+                    custom_id, None, "server_error", missing
+                )
+                sealed, encrypted = seal(self.settings, result_json(result))
+                rows.append({"b_id": custom_id, "b_result": sealed, "b_encrypted": encrypted})
+            if rows:
+                connection = await session.connection()
+                await connection.execute(
+                    update(table)
+                    .where(table.c.custom_id == bindparam("b_id"), table.c.state == SUBMITTED)
+                    .values(
+                        state=RESOLVED,
+                        result=bindparam("b_result"),
+                        encrypted=bindparam("b_encrypted"),
+                        body=None,
+                    ),
+                    rows,
+                )
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id)
+                .values(state="ended", ended_at=utcnow())
+            )
+            await session.commit()
+        log.info("provider_job_mapped", job=job_id, results=len(rows))
+
+    async def failed_whole(self, job_id: str) -> None:
+        """A job the provider failed whole: its requests are submitted once more; those that
+        were already in a failed job fail (`batch_failed`)."""
+        failed, encrypted = seal(
+            self.settings, {"error_kind": "batch_failed", "error": FAILED_TWICE}
+        )
+        in_job = (ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderRequest)
+                .where(*in_job, ProviderRequest.job_failures >= 1)
+                .values(
+                    state=RESOLVED,
+                    result=failed,
+                    encrypted=encrypted,
+                    body=None,
+                    job_failures=ProviderRequest.job_failures + 1,
+                )
+            )
+            await session.execute(
+                update(ProviderRequest)
+                .where(*in_job)
+                .values(state=PENDING, job_id=None, job_failures=ProviderRequest.job_failures + 1)
+            )
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id)
+                .values(state="failed", ended_at=utcnow())
+            )
+            await session.commit()
+        log.warning("provider_job_failed_whole", job=job_id)
+
+    # Waking
+
+    async def wake_ready(self) -> int:
+        """Queue again the waiting items whose requests are all resolved (a new wave: its
+        attempts start over); the number sent."""
+        unresolved = (
+            select(ProviderRequest.custom_id)
+            .where(ProviderRequest.item_id == BatchItem.id, ProviderRequest.state != RESOLVED)
+            .exists()
+        )
+        async with self.sessionmaker() as session:
+            ids = list(
+                await session.scalars(
+                    update(BatchItem)
+                    .where(BatchItem.status == "waiting", ~unresolved)
+                    .values(status="queued", attempts=0, enqueued_at=utcnow())
+                    .returning(BatchItem.id)
+                )
+            )
+            await session.commit()
+        if ids:
+            await self.queue.enqueue(ids)
+        return len(ids)
+
+
+def status_values(status: JobStatus) -> dict[str, Any]:
+    """The job row's columns from the provider's view of it."""
+    return {
+        "provider_state": status.state[:32],
+        "succeeded": status.succeeded,
+        "failed": status.failed,
+        "expires_at": status.expires_at,
+        "input_file_id": status.input_file_id,
+        "output_file_id": status.output_file_id,
+        "error_file_id": status.error_file_id,
+    }
+
+
+async def _rounds_forever(rounds: ProviderRounds, interval_s: float) -> None:
+    while True:
+        try:
+            await rounds.tick()
+        except Exception as exc:  # an outage must not end the loop; the next round retries
+            survive(exc)
+            log.warning("provider_round_failed", error=type(exc).__name__, detail=str(exc)[:200])
+        await asyncio.sleep(interval_s)
+
+
+@contextlib.asynccontextmanager
+async def run_provider_rounds(services: Services, queue: ItemQueue) -> AsyncIterator[None]:
+    """Run a provider round every `provider_tick_s` while open."""
+    rounds = ProviderRounds(services, queue)
+    async with running(_rounds_forever(rounds, services.settings.provider_tick_s)):
+        yield
