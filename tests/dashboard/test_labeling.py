@@ -280,17 +280,25 @@ async def test_four_hundred_page_loads_are_balanced_and_blind(
     live_factory: Callable[..., Any],
     clean_pg: str,
 ) -> None:
-    """400 seeded draws by 20 labelers over 20 items: response A goes left about half the time,
-    and no page names a model, the judge, a tag or a verdict."""
+    """400 seeded draws, 400 distinct (labeler, item) pairs: each of 20 labelers is shown each
+    of 20 items once (skipping the ones seen), so the 400 orders are independent. Response A
+    goes left about half the time, and no page names a model, the judge, a tag or a verdict."""
     await seed_items(clean_pg, 20)
     app = await live_factory(settings_factory(draw_seed=7))
-    headers = [await fixed_key(clean_pg, f"labeler{k:02d}", ["label"]) for k in range(20)]
-    a_left = 0
-    for k in range(400):
-        page = await app.get(f"/dashboard/label?skip={k:08d}", headers=headers[k % 20])
-        assert page.status_code == 200
-        assert_blind(page.text)
-        a_left += side_shown_first(shown(page.text, "left")) == "A"
+    a_left, pairs = 0, set()
+    for k in range(20):
+        headers = await fixed_key(clean_pg, f"labeler{k:02d}", ["label"])
+        seen: list[str] = []  # newest first, as the skip list
+        for _ in range(20):
+            page = await app.get(f"/dashboard/label?skip={','.join(seen)}", headers=headers)
+            assert page.status_code == 200
+            assert_blind(page.text)
+            left = shown(page.text, "left")
+            a_left += side_shown_first(left) == "A"
+            seen.insert(0, item_id(item_index(left)))
+            pairs.add((k, seen[0]))
+        assert sorted(seen) == sorted(item_id(i) for i in range(20))
+    assert len(pairs) == 400
     assert binomtest(a_left, 400, 0.5).pvalue > 0.01
 
 
