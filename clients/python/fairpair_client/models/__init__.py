@@ -4,12 +4,14 @@ from .baseline_win_rate import BaselineWinRate
 from .baseline_win_rate_reason_type_0 import BaselineWinRateReasonType0
 from .batch_counts import BatchCounts
 from .batch_create import BatchCreate
+from .batch_create_mode import BatchCreateMode
 from .batch_item_in import BatchItemIn
 from .batch_item_list import BatchItemList
 from .batch_item_read import BatchItemRead
 from .batch_item_read_kind import BatchItemReadKind
 from .batch_item_read_status import BatchItemReadStatus
 from .batch_read import BatchRead
+from .batch_read_mode import BatchReadMode
 from .batch_read_status import BatchReadStatus
 from .bias_report import BiasReport
 from .calibration_read import CalibrationRead
@@ -65,11 +67,13 @@ from .human_baseline_section_confusion import HumanBaselineSectionConfusion
 from .human_baseline_section_confusion_additional_property import HumanBaselineSectionConfusionAdditionalProperty
 from .item_error import ItemError
 from .judge_create import JudgeCreate
+from .judge_create_batch_api import JudgeCreateBatchApi
 from .judge_create_provider import JudgeCreateProvider
 from .judge_create_templates import JudgeCreateTemplates
 from .judge_entry import JudgeEntry
 from .judge_entry_role import JudgeEntryRole
 from .judge_fields import JudgeFields
+from .judge_fields_batch_api import JudgeFieldsBatchApi
 from .judge_fields_provider import JudgeFieldsProvider
 from .judge_fields_templates import JudgeFieldsTemplates
 from .judge_list import JudgeList
@@ -83,6 +87,7 @@ from .judge_result_read_confidence_source_type_0 import JudgeResultReadConfidenc
 from .judge_result_read_winner import JudgeResultReadWinner
 from .judge_run_read import JudgeRunRead
 from .judge_update import JudgeUpdate
+from .judge_update_batch_api_type_0 import JudgeUpdateBatchApiType0
 from .judge_update_provider_type_0 import JudgeUpdateProviderType0
 from .judge_update_templates_type_0 import JudgeUpdateTemplatesType0
 from .judge_version_read import JudgeVersionRead
@@ -139,6 +144,7 @@ from .position_section_tier import PositionSectionTier
 from .problem import Problem
 from .protocol_in import ProtocolIn
 from .protocol_in_kind import ProtocolInKind
+from .provider_job_read import ProviderJobRead
 from .queue_item import QueueItem
 from .queue_item_criteria_type_1_item import QueueItemCriteriaType1Item
 from .queue_item_tags import QueueItemTags
@@ -195,12 +201,14 @@ __all__ = (
     "BaselineWinRateReasonType0",
     "BatchCounts",
     "BatchCreate",
+    "BatchCreateMode",
     "BatchItemIn",
     "BatchItemList",
     "BatchItemRead",
     "BatchItemReadKind",
     "BatchItemReadStatus",
     "BatchRead",
+    "BatchReadMode",
     "BatchReadStatus",
     "BiasReport",
     "CalibrationRead",
@@ -256,11 +264,13 @@ __all__ = (
     "HumanBaselineSectionConfusionAdditionalProperty",
     "ItemError",
     "JudgeCreate",
+    "JudgeCreateBatchApi",
     "JudgeCreateProvider",
     "JudgeCreateTemplates",
     "JudgeEntry",
     "JudgeEntryRole",
     "JudgeFields",
+    "JudgeFieldsBatchApi",
     "JudgeFieldsProvider",
     "JudgeFieldsTemplates",
     "JudgeList",
@@ -274,6 +284,7 @@ __all__ = (
     "JudgeResultReadWinner",
     "JudgeRunRead",
     "JudgeUpdate",
+    "JudgeUpdateBatchApiType0",
     "JudgeUpdateProviderType0",
     "JudgeUpdateTemplatesType0",
     "JudgeVersionRead",
@@ -330,6 +341,7 @@ __all__ = (
     "Problem",
     "ProtocolIn",
     "ProtocolInKind",
+    "ProviderJobRead",
     "QueueItem",
     "QueueItemCriteriaType1Item",
     "QueueItemTags",

@@ -21,6 +21,7 @@ class BatchCounts:
         failed (int | Unset):  Default: 0.
         queued (int | Unset):  Default: 0.
         running (int | Unset):  Default: 0.
+        waiting (int | Unset): items whose calls are at a provider's batch job Default: 0.
     """
 
     cancelled: int | Unset = 0
@@ -28,6 +29,7 @@ class BatchCounts:
     failed: int | Unset = 0
     queued: int | Unset = 0
     running: int | Unset = 0
+    waiting: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -40,6 +42,8 @@ class BatchCounts:
         queued = self.queued
 
         running = self.running
+
+        waiting = self.waiting
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -54,6 +58,8 @@ class BatchCounts:
             field_dict["queued"] = queued
         if running is not UNSET:
             field_dict["running"] = running
+        if waiting is not UNSET:
+            field_dict["waiting"] = waiting
 
         return field_dict
 
@@ -70,12 +76,15 @@ class BatchCounts:
 
         running = d.pop("running", UNSET)
 
+        waiting = d.pop("waiting", UNSET)
+
         batch_counts = cls(
             cancelled=cancelled,
             completed=completed,
             failed=failed,
             queued=queued,
             running=running,
+            waiting=waiting,
         )
 
         batch_counts.additional_properties = d

@@ -7,10 +7,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.batch_read_mode import BatchReadMode
 from ..models.batch_read_status import BatchReadStatus
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.batch_counts import BatchCounts
+    from ..models.provider_job_read import ProviderJobRead
 
 
 T = TypeVar("T", bound="BatchRead")
@@ -32,6 +35,8 @@ class BatchRead:
         started_at (datetime.datetime | None):
         status (BatchReadStatus):
         total (int):
+        mode (BatchReadMode | Unset):  Default: BatchReadMode.LIVE.
+        provider_jobs (list[ProviderJobRead] | Unset): provider mode: the jobs at the providers' batch APIs
     """
 
     calls: int
@@ -45,6 +50,8 @@ class BatchRead:
     started_at: datetime.datetime | None
     status: BatchReadStatus
     total: int
+    mode: BatchReadMode | Unset = BatchReadMode.LIVE
+    provider_jobs: list[ProviderJobRead] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +89,17 @@ class BatchRead:
 
         total = self.total
 
+        mode: str | Unset = UNSET
+        if not isinstance(self.mode, Unset):
+            mode = self.mode.value
+
+        provider_jobs: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.provider_jobs, Unset):
+            provider_jobs = []
+            for provider_jobs_item_data in self.provider_jobs:
+                provider_jobs_item = provider_jobs_item_data.to_dict()
+                provider_jobs.append(provider_jobs_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -99,12 +117,17 @@ class BatchRead:
                 "total": total,
             }
         )
+        if mode is not UNSET:
+            field_dict["mode"] = mode
+        if provider_jobs is not UNSET:
+            field_dict["provider_jobs"] = provider_jobs
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.batch_counts import BatchCounts  # noqa: PLC0415
+        from ..models.provider_job_read import ProviderJobRead  # noqa: PLC0415
 
         d = dict(src_dict)
         calls = d.pop("calls")
@@ -168,6 +191,22 @@ class BatchRead:
 
         total = d.pop("total")
 
+        _mode = d.pop("mode", UNSET)
+        mode: BatchReadMode | Unset
+        if isinstance(_mode, Unset):
+            mode = UNSET
+        else:
+            mode = BatchReadMode(_mode)
+
+        _provider_jobs = d.pop("provider_jobs", UNSET)
+        provider_jobs: list[ProviderJobRead] | Unset = UNSET
+        if _provider_jobs is not UNSET:
+            provider_jobs = []
+            for provider_jobs_item_data in _provider_jobs:
+                provider_jobs_item = ProviderJobRead.from_dict(provider_jobs_item_data)
+
+                provider_jobs.append(provider_jobs_item)
+
         batch_read = cls(
             calls=calls,
             cancelled_at=cancelled_at,
@@ -180,6 +219,8 @@ class BatchRead:
             started_at=started_at,
             status=status,
             total=total,
+            mode=mode,
+            provider_jobs=provider_jobs,
         )
 
         batch_read.additional_properties = d

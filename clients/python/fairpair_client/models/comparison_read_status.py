@@ -6,6 +6,7 @@ class ComparisonReadStatus(StrEnum):
     FAILED = "failed"
     PARTIAL = "partial"
     RUNNING = "running"
+    WAITING = "waiting"
 
     def __str__(self) -> str:
         return str(self.value)

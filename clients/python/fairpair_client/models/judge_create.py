@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.judge_create_batch_api import JudgeCreateBatchApi
 from ..models.judge_create_provider import JudgeCreateProvider
 from ..types import UNSET, Unset
 
@@ -27,6 +28,9 @@ class JudgeCreate:
         api_key (None | str | Unset): write-only; stored encrypted
         api_key_env (None | str | Unset):
         base_url (None | str | Unset):
+        batch_api (JudgeCreateBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
+            batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
+            JudgeCreateBatchApi.AUTO.
         enabled (bool | Unset):  Default: True.
         family (None | str | Unset):
         json_mode (bool | None | Unset):
@@ -34,7 +38,9 @@ class JudgeCreate:
         logprobs (bool | None | Unset):
         max_concurrency (int | Unset):  Default: 8.
         price_in_per_mtok (float | Unset):  Default: 0.0.
+        price_in_per_mtok_batch (float | None | Unset): through the provider's batch API; unset: half
         price_out_per_mtok (float | Unset):  Default: 0.0.
+        price_out_per_mtok_batch (float | None | Unset): through the provider's batch API; unset: half
         rpm (int | None | Unset):
         sim (None | SimSettings | Unset):
         temperature (float | Unset):  Default: 0.0.
@@ -48,6 +54,7 @@ class JudgeCreate:
     api_key: None | str | Unset = UNSET
     api_key_env: None | str | Unset = UNSET
     base_url: None | str | Unset = UNSET
+    batch_api: JudgeCreateBatchApi | Unset = JudgeCreateBatchApi.AUTO
     enabled: bool | Unset = True
     family: None | str | Unset = UNSET
     json_mode: bool | None | Unset = UNSET
@@ -55,7 +62,9 @@ class JudgeCreate:
     logprobs: bool | None | Unset = UNSET
     max_concurrency: int | Unset = 8
     price_in_per_mtok: float | Unset = 0.0
+    price_in_per_mtok_batch: float | None | Unset = UNSET
     price_out_per_mtok: float | Unset = 0.0
+    price_out_per_mtok_batch: float | None | Unset = UNSET
     rpm: int | None | Unset = UNSET
     sim: None | SimSettings | Unset = UNSET
     temperature: float | Unset = 0.0
@@ -88,6 +97,10 @@ class JudgeCreate:
             base_url = UNSET
         else:
             base_url = self.base_url
+
+        batch_api: str | Unset = UNSET
+        if not isinstance(self.batch_api, Unset):
+            batch_api = self.batch_api.value
 
         enabled = self.enabled
 
@@ -130,7 +143,19 @@ class JudgeCreate:
 
         price_in_per_mtok = self.price_in_per_mtok
 
+        price_in_per_mtok_batch: float | None | Unset
+        if isinstance(self.price_in_per_mtok_batch, Unset):
+            price_in_per_mtok_batch = UNSET
+        else:
+            price_in_per_mtok_batch = self.price_in_per_mtok_batch
+
         price_out_per_mtok = self.price_out_per_mtok
+
+        price_out_per_mtok_batch: float | None | Unset
+        if isinstance(self.price_out_per_mtok_batch, Unset):
+            price_out_per_mtok_batch = UNSET
+        else:
+            price_out_per_mtok_batch = self.price_out_per_mtok_batch
 
         rpm: int | None | Unset
         if isinstance(self.rpm, Unset):
@@ -169,6 +194,8 @@ class JudgeCreate:
             field_dict["api_key_env"] = api_key_env
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
+        if batch_api is not UNSET:
+            field_dict["batch_api"] = batch_api
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
         if family is not UNSET:
@@ -183,8 +210,12 @@ class JudgeCreate:
             field_dict["max_concurrency"] = max_concurrency
         if price_in_per_mtok is not UNSET:
             field_dict["price_in_per_mtok"] = price_in_per_mtok
+        if price_in_per_mtok_batch is not UNSET:
+            field_dict["price_in_per_mtok_batch"] = price_in_per_mtok_batch
         if price_out_per_mtok is not UNSET:
             field_dict["price_out_per_mtok"] = price_out_per_mtok
+        if price_out_per_mtok_batch is not UNSET:
+            field_dict["price_out_per_mtok_batch"] = price_out_per_mtok_batch
         if rpm is not UNSET:
             field_dict["rpm"] = rpm
         if sim is not UNSET:
@@ -236,6 +267,13 @@ class JudgeCreate:
             return cast(None | str | Unset, data)
 
         base_url = _parse_base_url(d.pop("base_url", UNSET))
+
+        _batch_api = d.pop("batch_api", UNSET)
+        batch_api: JudgeCreateBatchApi | Unset
+        if isinstance(_batch_api, Unset):
+            batch_api = UNSET
+        else:
+            batch_api = JudgeCreateBatchApi(_batch_api)
 
         enabled = d.pop("enabled", UNSET)
 
@@ -303,7 +341,25 @@ class JudgeCreate:
 
         price_in_per_mtok = d.pop("price_in_per_mtok", UNSET)
 
+        def _parse_price_in_per_mtok_batch(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_in_per_mtok_batch = _parse_price_in_per_mtok_batch(d.pop("price_in_per_mtok_batch", UNSET))
+
         price_out_per_mtok = d.pop("price_out_per_mtok", UNSET)
+
+        def _parse_price_out_per_mtok_batch(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_out_per_mtok_batch = _parse_price_out_per_mtok_batch(d.pop("price_out_per_mtok_batch", UNSET))
 
         def _parse_rpm(data: object) -> int | None | Unset:
             if data is None:
@@ -349,6 +405,7 @@ class JudgeCreate:
             api_key=api_key,
             api_key_env=api_key_env,
             base_url=base_url,
+            batch_api=batch_api,
             enabled=enabled,
             family=family,
             json_mode=json_mode,
@@ -356,7 +413,9 @@ class JudgeCreate:
             logprobs=logprobs,
             max_concurrency=max_concurrency,
             price_in_per_mtok=price_in_per_mtok,
+            price_in_per_mtok_batch=price_in_per_mtok_batch,
             price_out_per_mtok=price_out_per_mtok,
+            price_out_per_mtok_batch=price_out_per_mtok_batch,
             rpm=rpm,
             sim=sim,
             temperature=temperature,

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.judge_fields_batch_api import JudgeFieldsBatchApi
 from ..models.judge_fields_provider import JudgeFieldsProvider
 from ..types import UNSET, Unset
 
@@ -25,13 +26,18 @@ class JudgeFields:
         provider (JudgeFieldsProvider):
         api_key_env (None | str | Unset):
         base_url (None | str | Unset):
+        batch_api (JudgeFieldsBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
+            batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
+            JudgeFieldsBatchApi.AUTO.
         family (None | str | Unset):
         json_mode (bool | None | Unset):
         label_pool (list[list[str]] | None | Unset):
         logprobs (bool | None | Unset):
         max_concurrency (int | Unset):  Default: 8.
         price_in_per_mtok (float | Unset):  Default: 0.0.
+        price_in_per_mtok_batch (float | None | Unset): through the provider's batch API; unset: half
         price_out_per_mtok (float | Unset):  Default: 0.0.
+        price_out_per_mtok_batch (float | None | Unset): through the provider's batch API; unset: half
         rpm (int | None | Unset):
         sim (None | SimSettings | Unset):
         temperature (float | Unset):  Default: 0.0.
@@ -43,13 +49,16 @@ class JudgeFields:
     provider: JudgeFieldsProvider
     api_key_env: None | str | Unset = UNSET
     base_url: None | str | Unset = UNSET
+    batch_api: JudgeFieldsBatchApi | Unset = JudgeFieldsBatchApi.AUTO
     family: None | str | Unset = UNSET
     json_mode: bool | None | Unset = UNSET
     label_pool: list[list[str]] | None | Unset = UNSET
     logprobs: bool | None | Unset = UNSET
     max_concurrency: int | Unset = 8
     price_in_per_mtok: float | Unset = 0.0
+    price_in_per_mtok_batch: float | None | Unset = UNSET
     price_out_per_mtok: float | Unset = 0.0
+    price_out_per_mtok_batch: float | None | Unset = UNSET
     rpm: int | None | Unset = UNSET
     sim: None | SimSettings | Unset = UNSET
     temperature: float | Unset = 0.0
@@ -74,6 +83,10 @@ class JudgeFields:
             base_url = UNSET
         else:
             base_url = self.base_url
+
+        batch_api: str | Unset = UNSET
+        if not isinstance(self.batch_api, Unset):
+            batch_api = self.batch_api.value
 
         family: None | str | Unset
         if isinstance(self.family, Unset):
@@ -114,7 +127,19 @@ class JudgeFields:
 
         price_in_per_mtok = self.price_in_per_mtok
 
+        price_in_per_mtok_batch: float | None | Unset
+        if isinstance(self.price_in_per_mtok_batch, Unset):
+            price_in_per_mtok_batch = UNSET
+        else:
+            price_in_per_mtok_batch = self.price_in_per_mtok_batch
+
         price_out_per_mtok = self.price_out_per_mtok
+
+        price_out_per_mtok_batch: float | None | Unset
+        if isinstance(self.price_out_per_mtok_batch, Unset):
+            price_out_per_mtok_batch = UNSET
+        else:
+            price_out_per_mtok_batch = self.price_out_per_mtok_batch
 
         rpm: int | None | Unset
         if isinstance(self.rpm, Unset):
@@ -150,6 +175,8 @@ class JudgeFields:
             field_dict["api_key_env"] = api_key_env
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
+        if batch_api is not UNSET:
+            field_dict["batch_api"] = batch_api
         if family is not UNSET:
             field_dict["family"] = family
         if json_mode is not UNSET:
@@ -162,8 +189,12 @@ class JudgeFields:
             field_dict["max_concurrency"] = max_concurrency
         if price_in_per_mtok is not UNSET:
             field_dict["price_in_per_mtok"] = price_in_per_mtok
+        if price_in_per_mtok_batch is not UNSET:
+            field_dict["price_in_per_mtok_batch"] = price_in_per_mtok_batch
         if price_out_per_mtok is not UNSET:
             field_dict["price_out_per_mtok"] = price_out_per_mtok
+        if price_out_per_mtok_batch is not UNSET:
+            field_dict["price_out_per_mtok_batch"] = price_out_per_mtok_batch
         if rpm is not UNSET:
             field_dict["rpm"] = rpm
         if sim is not UNSET:
@@ -204,6 +235,13 @@ class JudgeFields:
             return cast(None | str | Unset, data)
 
         base_url = _parse_base_url(d.pop("base_url", UNSET))
+
+        _batch_api = d.pop("batch_api", UNSET)
+        batch_api: JudgeFieldsBatchApi | Unset
+        if isinstance(_batch_api, Unset):
+            batch_api = UNSET
+        else:
+            batch_api = JudgeFieldsBatchApi(_batch_api)
 
         def _parse_family(data: object) -> None | str | Unset:
             if data is None:
@@ -269,7 +307,25 @@ class JudgeFields:
 
         price_in_per_mtok = d.pop("price_in_per_mtok", UNSET)
 
+        def _parse_price_in_per_mtok_batch(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_in_per_mtok_batch = _parse_price_in_per_mtok_batch(d.pop("price_in_per_mtok_batch", UNSET))
+
         price_out_per_mtok = d.pop("price_out_per_mtok", UNSET)
+
+        def _parse_price_out_per_mtok_batch(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_out_per_mtok_batch = _parse_price_out_per_mtok_batch(d.pop("price_out_per_mtok_batch", UNSET))
 
         def _parse_rpm(data: object) -> int | None | Unset:
             if data is None:
@@ -313,13 +369,16 @@ class JudgeFields:
             provider=provider,
             api_key_env=api_key_env,
             base_url=base_url,
+            batch_api=batch_api,
             family=family,
             json_mode=json_mode,
             label_pool=label_pool,
             logprobs=logprobs,
             max_concurrency=max_concurrency,
             price_in_per_mtok=price_in_per_mtok,
+            price_in_per_mtok_batch=price_in_per_mtok_batch,
             price_out_per_mtok=price_out_per_mtok,
+            price_out_per_mtok_batch=price_out_per_mtok_batch,
             rpm=rpm,
             sim=sim,
             temperature=temperature,

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.judge_update_batch_api_type_0 import JudgeUpdateBatchApiType0
 from ..models.judge_update_provider_type_0 import JudgeUpdateProviderType0
 from ..types import UNSET, Unset
 
@@ -24,6 +25,7 @@ class JudgeUpdate:
         api_key (None | str | Unset):
         api_key_env (None | str | Unset):
         base_url (None | str | Unset):
+        batch_api (JudgeUpdateBatchApiType0 | None | Unset):
         enabled (bool | None | Unset):
         family (None | str | Unset):
         json_mode (bool | None | Unset):
@@ -32,7 +34,9 @@ class JudgeUpdate:
         max_concurrency (int | None | Unset):
         model (None | str | Unset):
         price_in_per_mtok (float | None | Unset):
+        price_in_per_mtok_batch (float | None | Unset):
         price_out_per_mtok (float | None | Unset):
+        price_out_per_mtok_batch (float | None | Unset):
         provider (JudgeUpdateProviderType0 | None | Unset):
         rpm (int | None | Unset):
         sim (None | SimSettings | Unset):
@@ -44,6 +48,7 @@ class JudgeUpdate:
     api_key: None | str | Unset = UNSET
     api_key_env: None | str | Unset = UNSET
     base_url: None | str | Unset = UNSET
+    batch_api: JudgeUpdateBatchApiType0 | None | Unset = UNSET
     enabled: bool | None | Unset = UNSET
     family: None | str | Unset = UNSET
     json_mode: bool | None | Unset = UNSET
@@ -52,7 +57,9 @@ class JudgeUpdate:
     max_concurrency: int | None | Unset = UNSET
     model: None | str | Unset = UNSET
     price_in_per_mtok: float | None | Unset = UNSET
+    price_in_per_mtok_batch: float | None | Unset = UNSET
     price_out_per_mtok: float | None | Unset = UNSET
+    price_out_per_mtok_batch: float | None | Unset = UNSET
     provider: JudgeUpdateProviderType0 | None | Unset = UNSET
     rpm: int | None | Unset = UNSET
     sim: None | SimSettings | Unset = UNSET
@@ -81,6 +88,14 @@ class JudgeUpdate:
             base_url = UNSET
         else:
             base_url = self.base_url
+
+        batch_api: None | str | Unset
+        if isinstance(self.batch_api, Unset):
+            batch_api = UNSET
+        elif isinstance(self.batch_api, JudgeUpdateBatchApiType0):
+            batch_api = self.batch_api.value
+        else:
+            batch_api = self.batch_api
 
         enabled: bool | None | Unset
         if isinstance(self.enabled, Unset):
@@ -141,11 +156,23 @@ class JudgeUpdate:
         else:
             price_in_per_mtok = self.price_in_per_mtok
 
+        price_in_per_mtok_batch: float | None | Unset
+        if isinstance(self.price_in_per_mtok_batch, Unset):
+            price_in_per_mtok_batch = UNSET
+        else:
+            price_in_per_mtok_batch = self.price_in_per_mtok_batch
+
         price_out_per_mtok: float | None | Unset
         if isinstance(self.price_out_per_mtok, Unset):
             price_out_per_mtok = UNSET
         else:
             price_out_per_mtok = self.price_out_per_mtok
+
+        price_out_per_mtok_batch: float | None | Unset
+        if isinstance(self.price_out_per_mtok_batch, Unset):
+            price_out_per_mtok_batch = UNSET
+        else:
+            price_out_per_mtok_batch = self.price_out_per_mtok_batch
 
         provider: None | str | Unset
         if isinstance(self.provider, Unset):
@@ -198,6 +225,8 @@ class JudgeUpdate:
             field_dict["api_key_env"] = api_key_env
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
+        if batch_api is not UNSET:
+            field_dict["batch_api"] = batch_api
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
         if family is not UNSET:
@@ -214,8 +243,12 @@ class JudgeUpdate:
             field_dict["model"] = model
         if price_in_per_mtok is not UNSET:
             field_dict["price_in_per_mtok"] = price_in_per_mtok
+        if price_in_per_mtok_batch is not UNSET:
+            field_dict["price_in_per_mtok_batch"] = price_in_per_mtok_batch
         if price_out_per_mtok is not UNSET:
             field_dict["price_out_per_mtok"] = price_out_per_mtok
+        if price_out_per_mtok_batch is not UNSET:
+            field_dict["price_out_per_mtok_batch"] = price_out_per_mtok_batch
         if provider is not UNSET:
             field_dict["provider"] = provider
         if rpm is not UNSET:
@@ -264,6 +297,23 @@ class JudgeUpdate:
             return cast(None | str | Unset, data)
 
         base_url = _parse_base_url(d.pop("base_url", UNSET))
+
+        def _parse_batch_api(data: object) -> JudgeUpdateBatchApiType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                batch_api_type_0 = JudgeUpdateBatchApiType0(data)
+
+                return batch_api_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeUpdateBatchApiType0 | None | Unset, data)
+
+        batch_api = _parse_batch_api(d.pop("batch_api", UNSET))
 
         def _parse_enabled(data: object) -> bool | None | Unset:
             if data is None:
@@ -361,6 +411,15 @@ class JudgeUpdate:
 
         price_in_per_mtok = _parse_price_in_per_mtok(d.pop("price_in_per_mtok", UNSET))
 
+        def _parse_price_in_per_mtok_batch(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_in_per_mtok_batch = _parse_price_in_per_mtok_batch(d.pop("price_in_per_mtok_batch", UNSET))
+
         def _parse_price_out_per_mtok(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -369,6 +428,15 @@ class JudgeUpdate:
             return cast(float | None | Unset, data)
 
         price_out_per_mtok = _parse_price_out_per_mtok(d.pop("price_out_per_mtok", UNSET))
+
+        def _parse_price_out_per_mtok_batch(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        price_out_per_mtok_batch = _parse_price_out_per_mtok_batch(d.pop("price_out_per_mtok_batch", UNSET))
 
         def _parse_provider(data: object) -> JudgeUpdateProviderType0 | None | Unset:
             if data is None:
@@ -452,6 +520,7 @@ class JudgeUpdate:
             api_key=api_key,
             api_key_env=api_key_env,
             base_url=base_url,
+            batch_api=batch_api,
             enabled=enabled,
             family=family,
             json_mode=json_mode,
@@ -460,7 +529,9 @@ class JudgeUpdate:
             max_concurrency=max_concurrency,
             model=model,
             price_in_per_mtok=price_in_per_mtok,
+            price_in_per_mtok_batch=price_in_per_mtok_batch,
             price_out_per_mtok=price_out_per_mtok,
+            price_out_per_mtok_batch=price_out_per_mtok_batch,
             provider=provider,
             rpm=rpm,
             sim=sim,

@@ -7,6 +7,7 @@ class ListBatchResultsStatusType0(StrEnum):
     FAILED = "failed"
     QUEUED = "queued"
     RUNNING = "running"
+    WAITING = "waiting"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -101,7 +101,8 @@ def sync_detailed(
     """Cancel Batch
 
      Cancel the items not started yet; running items finish and keep their results. A batch
-    with nothing left to run is left as it is (200, unchanged).
+    with nothing left to run is left as it is (200, unchanged). In provider mode its provider
+    jobs are cancelled, and waiting items finish with the answers that came in.
 
     Args:
         batch_id (str): the batch's id
@@ -133,7 +134,8 @@ def sync(
     """Cancel Batch
 
      Cancel the items not started yet; running items finish and keep their results. A batch
-    with nothing left to run is left as it is (200, unchanged).
+    with nothing left to run is left as it is (200, unchanged). In provider mode its provider
+    jobs are cancelled, and waiting items finish with the answers that came in.
 
     Args:
         batch_id (str): the batch's id
@@ -160,7 +162,8 @@ async def asyncio_detailed(
     """Cancel Batch
 
      Cancel the items not started yet; running items finish and keep their results. A batch
-    with nothing left to run is left as it is (200, unchanged).
+    with nothing left to run is left as it is (200, unchanged). In provider mode its provider
+    jobs are cancelled, and waiting items finish with the answers that came in.
 
     Args:
         batch_id (str): the batch's id
@@ -190,7 +193,8 @@ async def asyncio(
     """Cancel Batch
 
      Cancel the items not started yet; running items finish and keep their results. A batch
-    with nothing left to run is left as it is (200, unchanged).
+    with nothing left to run is left as it is (200, unchanged). In provider mode its provider
+    jobs are cancelled, and waiting items finish with the answers that came in.
 
     Args:
         batch_id (str): the batch's id
