@@ -289,25 +289,30 @@ async def test_a_job_failed_whole_is_retried_once_then_its_calls_fail(
     assert done["counts"]["failed"] == 3
 
 
+@pytest.fixture
+def slow_sim() -> Iterator[int]:
+    """A sim whose batch jobs take longer than any test waits."""
+    yield from sim_process("--batch-delay", "300")
+
+
 async def test_cancelling_a_provider_batch_cancels_its_job(
     settings_factory: Callable[..., Settings],
     live_factory: Callable[..., Any],
+    slow_sim: int,
     clean_pg: str,
 ) -> None:
-    for port in sim_process("--batch-delay", "30"):
-        settings = settings_factory(judges_toml(port), **FAST_ROUNDS)
-        client = await live_factory(settings)
-        batch_id = await submit(client, [compare_item(i) for i in range(4)])
-        await wait_until(client, batch_id, running_job)
-        cancelled = await client.delete(f"/v1/batches/{batch_id}")
-        assert cancelled.status_code == 200
-        done = await wait_for_batch(client, batch_id, {}, timeout_s=60)
-        assert sim_stats(port)["openai"]["jobs_cancelled"] == 1
-        assert done["status"] == "cancelled"
-        calls = await stored_calls(clean_pg, batch_id)
-        assert len(calls) == 8
-        assert {c[8] for c in calls} == {"cancelled"}
-        assert done["counts"]["failed"] == 4
+    client = await live_factory(settings_factory(judges_toml(slow_sim), **FAST_ROUNDS))
+    batch_id = await submit(client, [compare_item(i) for i in range(4)])
+    await wait_until(client, batch_id, running_job)
+    cancelled = await client.delete(f"/v1/batches/{batch_id}")
+    assert cancelled.status_code == 200
+    done = await wait_for_batch(client, batch_id, {}, timeout_s=60)
+    assert sim_stats(slow_sim)["openai"]["jobs_cancelled"] == 1
+    assert done["status"] == "cancelled"
+    calls = await stored_calls(clean_pg, batch_id)
+    assert len(calls) == 8
+    assert {c[8] for c in calls} == {"cancelled"}
+    assert done["counts"]["failed"] == 4
 
 
 def running_job(batch: dict[str, Any]) -> bool:
@@ -330,39 +335,36 @@ async def wait_until(
 async def test_waiting_items_hold_no_lease_and_their_comparison_waits(
     settings_factory: Callable[..., Settings],
     live_factory: Callable[..., Any],
+    slow_sim: int,
     clean_pg: str,
 ) -> None:
-    for port in sim_process("--batch-delay", "30"):
-        settings = settings_factory(judges_toml(port), **FAST_ROUNDS)
-        client = await live_factory(settings)
-        batch_id = await submit(client, [compare_item(i) for i in range(3)])
-        body = await wait_until(
-            client, batch_id, lambda b: b["counts"]["waiting"] == 3 and b["provider_jobs"]
-        )
-        assert body["status"] == "running"
-        items = await table_rows(clean_pg, BatchItem, batch_id)
-        assert {(i.status, i.lease_owner, i.lease_expires_at) for i in items} == {
-            ("waiting", None, None)
-        }
-        engine = create_engine(clean_pg)
-        async with create_sessionmaker(engine)() as session:
-            statuses = set(
-                await session.scalars(
-                    select(Comparison.status).where(Comparison.id.in_([i.target_id for i in items]))
-                )
+    client = await live_factory(settings_factory(judges_toml(slow_sim), **FAST_ROUNDS))
+    batch_id = await submit(client, [compare_item(i) for i in range(3)])
+    body = await wait_until(
+        client, batch_id, lambda b: b["counts"]["waiting"] == 3 and b["provider_jobs"]
+    )
+    assert body["status"] == "running"
+    items = await table_rows(clean_pg, BatchItem, batch_id)
+    assert {(i.status, i.lease_owner, i.lease_expires_at) for i in items} == {
+        ("waiting", None, None)
+    }
+    engine = create_engine(clean_pg)
+    async with create_sessionmaker(engine)() as session:
+        statuses = set(
+            await session.scalars(
+                select(Comparison.status).where(Comparison.id.in_([i.target_id for i in items]))
             )
-        await engine.dispose()
-        assert statuses == {"waiting"}
-        read = await client.get(f"/v1/comparisons/{items[0].target_id}")
-        assert (read.status_code, read.json()["status"]) == (200, "waiting")
-        results = (await client.get(f"/v1/batches/{batch_id}/results")).json()["items"]
-        assert {(r["status"], r["comparison"]["status"]) for r in results} == {
-            ("waiting", "waiting")
-        }
-        (job,) = await table_rows(clean_pg, ProviderJob, batch_id)
-        assert job.external_id
-        assert job.state == "running"
-        await client.delete(f"/v1/batches/{batch_id}")
+        )
+    await engine.dispose()
+    assert statuses == {"waiting"}
+    read = await client.get(f"/v1/comparisons/{items[0].target_id}")
+    assert (read.status_code, read.json()["status"]) == (200, "waiting")
+    results = (await client.get(f"/v1/batches/{batch_id}/results")).json()["items"]
+    assert {(r["status"], r["comparison"]["status"]) for r in results} == {("waiting", "waiting")}
+    (job,) = await table_rows(clean_pg, ProviderJob, batch_id)
+    assert job.external_id
+    assert job.state == "running"
+    await client.delete(f"/v1/batches/{batch_id}")
 
 
 async def test_provider_mode_runs_on_the_embedded_sqlite_default(
