@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-
 revision: str = "b7d3f9a2c6e1"
 down_revision: str | None = "e5f7a9c1b3d2"
 branch_labels: str | Sequence[str] | None = None
