@@ -200,6 +200,46 @@ async def test_an_adaptive_batch_runs_its_next_wave_only_for_disagreeing_items(
     assert len(jobs) >= 2
 
 
+ANTHROPIC_JUDGE = """
+default_panel = ["claude-batched"]
+
+[[judges]]
+name = "claude-batched"
+provider = "anthropic"
+model = "sim-claude"
+base_url = "http://127.0.0.1:{port}"
+api_key = "sk-ant-local"
+batch_api = "on"
+price_in_per_mtok = 3.0
+price_out_per_mtok = 15.0
+"""
+
+
+async def test_an_anthropic_judge_goes_through_message_batches_with_the_live_picks(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    sim_port: int,
+    clean_pg: str,
+) -> None:
+    settings = settings_factory(ANTHROPIC_JUDGE.format(port=sim_port), **FAST_ROUNDS)
+    client = await live_factory(settings)
+    items = [compare_item(i) for i in range(8)]
+    for item in items[::2]:
+        item["compare"]["response_b"] = item["compare"]["response_b"].replace("q=-4", "q=4")
+    live = await submit(client, items, mode="live")
+    await wait_for_batch(client, live, {}, timeout_s=120)
+    done = await wait_for_batch(client, await submit(client, items), {}, timeout_s=120)
+
+    assert done["status"] == "completed"
+    (job,) = done["provider_jobs"]
+    assert (job["provider"], job["state"], job["requests"]) == ("anthropic", "ended", 16)
+    assert sim_stats(sim_port)["anthropic"]["jobs_created"] == 1
+    live_calls = await stored_calls(clean_pg, live)
+    provider_calls = await stored_calls(clean_pg, done["id"])
+    assert [c[:9] for c in provider_calls] == [c[:9] for c in live_calls]
+    assert [c[9] for c in provider_calls] == pytest.approx([c[9] / 2 for c in live_calls])
+
+
 async def test_a_mixed_panel_runs_the_judge_without_a_batch_api_live(
     settings_factory: Callable[..., Settings],
     live_factory: Callable[..., Any],
