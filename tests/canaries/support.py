@@ -108,8 +108,9 @@ async def store_labelled(served: Served, count: int, seed: int = 0) -> list[str]
 async def serve(
     settings_factory: Callable[..., Settings], admin: dict[str, str], **overrides: Any
 ) -> Served:
-    """The app on the test's PostgreSQL, in-process batches, the scheduler left to the test."""
-    settings = settings_factory(canary_tick_s=0, draw_seed=1, **overrides)
+    """The app on the test's PostgreSQL, in-process batches, the scheduler left to the test
+    (unless `canary_tick_s` says how often the app ticks by itself)."""
+    settings = settings_factory(**{"canary_tick_s": 0, "draw_seed": 1, **overrides})
     live = LiveApp(create_app(settings))
     await live.__aenter__()
     http = httpx2.AsyncClient(
