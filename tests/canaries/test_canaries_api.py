@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,10 +20,21 @@ from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.metrics import CANARY_DRIFT
 from app.retention import purge
-from tests.canaries.support import JUDGE, TAG, Served, close, judge_body, serve, store_labelled
+from tests.canaries.support import (
+    JUDGE,
+    TAG,
+    Served,
+    close,
+    items,
+    judge_body,
+    serve,
+    store_labelled,
+)
 from tests.support.rows import call_row, comparison_row
 
 ITEMS = 200
+BETA = 2.0  # judge_body's β, unchanged by the patch below
+POSITION_BIAS = 1.5
 
 
 @pytest.fixture
@@ -39,10 +51,30 @@ def result_of(run: dict[str, Any], judge: str = JUDGE) -> dict[str, Any]:
     return dict(next(r for r in run["results"] if r["judge"] == judge))
 
 
+def sim_quality(text: str) -> float:
+    """The q of a response's trailing `[sim q=…]` line (what the sim reads)."""
+    return float(text.rsplit("[sim q=", 1)[1].rstrip("]"))
+
+
+def expected_first_pick_rate(bodies: list[dict[str, Any]], position_bias: float) -> float:
+    """The sim's model of the first-pick rate over both shown orders of every item.
+
+    The sim picks the first-shown response with probability σ(β(q_first − q_second) + bias)
+    (app/judging/simulation.py `_decide_pair`; no ties, and no label, length or family term for
+    these items), and a swap shows each item once as AB and once as BA.
+    """
+
+    def p_first(gap: float) -> float:
+        return 1 / (1 + math.exp(-(BETA * gap + position_bias)))
+
+    gaps = [sim_quality(b["response_a"]) - sim_quality(b["response_b"]) for b in bodies]
+    return sum(p_first(gap) + p_first(-gap) for gap in gaps) / (2 * len(gaps))
+
+
 async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
     served: Served, clean_pg: str
 ) -> None:
-    ids = await store_labelled(served, ITEMS)
+    ids = await store_labelled(served, ITEMS, seed=0)
     canary = await served.post(
         "/v1/canaries", {"name": "gold200", "judges": [JUDGE], "tag": TAG, "limit": 500}, 201
     )
@@ -78,7 +110,7 @@ async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
     # new version and claims one run of that judge, however many processes tick at once.
     patch = await served.http.patch(
         f"/v1/judges/{JUDGE}",
-        json={"sim": {"beta": 2.0, "seed": 7, "position_bias": 1.5}},
+        json={"sim": {"beta": BETA, "seed": 7, "position_bias": POSITION_BIAS}},
         headers=served.admin,
     )
     assert patch.status_code == 200, patch.text
@@ -93,6 +125,19 @@ async def test_a_canary_of_200_gold_comparisons_flags_a_position_bias_change(
     assert tests["first_pick_rate"]["significant"], tests
     assert tests["first_pick_rate"]["difference"] > 0.05
     assert run2["drift"] is True
+    # The shift is the one the sim's model implies for these items (≈ 0.14 for a bias of 1.5),
+    # inside the run's paired 95% CI (≈ ±0.05 here: it rules out a bias of 1.2 or less); each
+    # run's rate is inside its own 95% CI as well. The sim's draws are seeded per request, so
+    # the counts are the same every time (only the bootstrap's ends move, by ~0.003, with the
+    # order the traffic was stored in), not a 5% chance per run.
+    bodies = [body for body, _ in items(ITEMS, seed=0)]
+    before = expected_first_pick_rate(bodies, 0.0)
+    after = expected_first_pick_rate(bodies, POSITION_BIAS)
+    low, high = tests["first_pick_rate"]["ci95"]
+    assert low <= after - before <= high, (after - before, tests["first_pick_rate"])
+    for run, expected in ((run1, before), (run2, after)):
+        low, high = run["figures"]["first_pick_rate"]["ci95"]
+        assert low <= expected <= high, (expected, run["figures"]["first_pick_rate"])
 
     await served.tick()  # publishes the gauge from the database
     assert CANARY_DRIFT.labels(judge=JUDGE, canary="gold200")._value.get() == 1
