@@ -18,6 +18,7 @@ from app.canaries.models import Canary
 from app.comparisons import rollups
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
+from app.jobs.models import UNFINISHED
 from app.scoring.models import ScoreCall, ScoreResponse, ScoreSession
 
 
@@ -56,7 +57,7 @@ async def purge_comparisons(
     """(comparisons, calls) deleted or stripped of their texts; `canary` ones only when asked."""
     old = select(Comparison.id).where(
         Comparison.created_at < cutoff,
-        Comparison.status != "running",
+        Comparison.status.not_in(UNFINISHED),
         *([] if include_canaries else [Comparison.origin == "traffic"]),
     )
     if texts_only:

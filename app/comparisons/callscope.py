@@ -41,6 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.jobs.models import UNFINISHED
 
 Bucket = Literal["day", "hour"]
 Placebo = Literal["exclude", "only", "include"]
@@ -119,8 +120,10 @@ def scope(
     running: bool = False,
 ) -> list[ColumnElement[bool]]:
     """Conditions on calls joined to their comparison; `judges=False` ignores judge filters;
-    `running=True` selects the calls of running comparisons instead of the others."""
-    status = _cmp.status == "running" if running else _cmp.status != "running"
+    `running=True` selects the calls of unfinished comparisons (running, or waiting on a
+    provider batch job) instead of the others."""
+    unfinished = _cmp.status.in_(UNFINISHED)
+    status = unfinished if running else ~unfinished
     conditions: list[ColumnElement[bool]] = [status, _call.started_at >= filters.since]
     if placebo != "include":
         conditions.append(_cmp.placebo.is_(placebo == "only"))

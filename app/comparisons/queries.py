@@ -31,7 +31,7 @@ from app.comparisons.schemas import (
 )
 from app.db import values_of
 from app.errors import ValidationProblem
-from app.jobs.models import usage_of
+from app.jobs.models import UNFINISHED, usage_of
 from app.params import as_utc
 
 
@@ -285,7 +285,7 @@ def swap_pair_of(
         .where(*conditions)
     )
     # Swap pairs exist only off placebo and once a comparison has stopped running.
-    return and_(pair.exists(), Comparison.placebo.is_(False), Comparison.status != "running")
+    return and_(pair.exists(), Comparison.placebo.is_(False), Comparison.status.not_in(UNFINISHED))
 
 
 def explored(query: Select[Any], f: ExploreFilters) -> Select[Any]:

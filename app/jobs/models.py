@@ -34,6 +34,8 @@ BigIntId = BigInteger().with_variant(Integer, "sqlite")
 # A job no process holds, waiting on something outside (a provider's batch job): the sweeper does
 # not close it and nothing requeues it; whoever it waits on moves it on.
 WAITING = "waiting"
+# A job whose calls are not all in yet: its observations are not final (reports leave them out).
+UNFINISHED = ("running", WAITING)
 
 
 class Idempotent:

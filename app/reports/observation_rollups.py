@@ -38,6 +38,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.callscope import ReportFilters, length_class, of_origin
 from app.comparisons.models import Comparison, JudgeCall
+from app.jobs.models import UNFINISHED
 from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation, LengthRollup, ObservationRollup
 from app.reports import queries
 from app.reports.rollups import hour_start
@@ -83,7 +84,7 @@ class Window:
     def corrections(self, dialect: str) -> Any:
         """Signed observations to add to the rollups' whole hours (module docstring)."""
         f, cut = self.filters, queries.straddling(self.filters)
-        running = select(Comparison.id).where(Comparison.status == "running")
+        running = select(Comparison.id).where(Comparison.status.in_(UNFINISHED))
         edge = [and_(_obs.first_at >= f.since, _obs.first_at < hour_start(self.first))]
         in_window = [_obs.first_at >= f.since, _obs.comparison_id.not_in(running)]
         if self.end is not None and f.until is not None:

@@ -55,6 +55,7 @@ from app.comparisons.callscope import (
     tagged,
 )
 from app.comparisons.models import Comparison, JudgeCall
+from app.jobs.models import UNFINISHED
 from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation
 
 _call = JudgeCall
@@ -150,7 +151,7 @@ def stored_observations(
     written: those whose calls all lie in the window, plus, regrouped from the calls, every
     observation of a comparison with calls on both sides of a window's edge, if any."""
     stored = JudgeObservation
-    running = select(_cmp.id).where(_cmp.status == "running")
+    running = select(_cmp.id).where(_cmp.status.in_(UNFINISHED))
     conditions = [stored.first_at >= filters.since, stored.comparison_id.not_in(running)]
     if filters.until is not None:
         conditions.append(stored.last_at < filters.until)
