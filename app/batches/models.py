@@ -105,15 +105,17 @@ class ProviderRequest(Base):
 
     `state`: `pending` (waiting to be put in a job), `submitted`, `resolved` (its `result` is
     in: an answer or an error). `request_key` is what the item's delivery asks (judge and
-    provider body hashed), so a later delivery finds its answer by asking the same. `body` is
-    kept until resolved (a job failed whole is submitted again), `result` until the item has
-    run over it; both encrypted in privacy mode.
+    provider body, keyed), so a later delivery finds its answer by asking the same. `body` is
+    kept until resolved (a job failed whole is submitted again), the row until the item has run
+    over its result; body and result are encrypted in privacy mode.
     """
 
     __tablename__ = "provider_requests"
     __table_args__ = (
         UniqueConstraint("item_id", "judge_name", "request_key"),
         Index("ix_provider_requests_batch_id_judge_name_state", "batch_id", "judge_name", "state"),
+        # Every round's look for pending requests across batches.
+        Index("ix_provider_requests_state_batch_id", "state", "batch_id"),
         Index("ix_provider_requests_job_id", "job_id"),
     )
 

@@ -43,7 +43,7 @@ from app.batches.models import Batch, BatchItem, ProviderJob, ProviderRequest
 from app.batches.queue import ItemQueue
 from app.config import Settings
 from app.db import rowcount, utcnow
-from app.errors import AppError
+from app.errors import AppError, ServiceUnavailable
 from app.jobs.lifecycle import Services
 from app.judges import crypto
 from app.judges.registry import RuntimeJudge
@@ -52,7 +52,7 @@ from app.judging.base import Judge as JudgeClient
 from app.judging.batchapi import BatchApi, BatchRequest, RequestResult
 from app.judging.batchapi import ProviderJob as JobStatus
 from app.judging.judge import ChatRequest, Completion
-from app.judging.providers.http import HttpJudge
+from app.judging.providers.http import TRANSFER_TIMEOUT_S, HttpJudge
 from app.judging.retries import CallFailedError, ProviderCallError
 from app.judging.types import TokenLogprob
 
@@ -61,10 +61,20 @@ Sessionmaker = async_sessionmaker[AsyncSession]
 
 PENDING, SUBMITTED, RESOLVED = "pending", "submitted", "resolved"
 # A job row whose submission has not finished this long after it was claimed was left by a
-# killed process: its requests go back to pending.
-SUBMIT_LEASE_S = 300.0
+# killed process: its requests go back to pending. Longer than an upload and a create can take
+# together (TRANSFER_TIMEOUT_S each), so a slow submission is never taken over while it runs.
+SUBMIT_LEASE_S = 3 * TRANSFER_TIMEOUT_S
+# A provider job still running this long after its own expiry is given up on: cancelled, and its
+# requests fail (a provider that never ends a job must not hold items forever).
+EXPIRY_GRACE_S = 3600.0
+# Submissions the provider refused for good: the requests fail instead of being sent again.
+REFUSED_FOR_GOOD = frozenset({"bad_request", "auth", "unsupported_parameter"})
+# Submission failures after which the provider may still have created the job: the row is kept
+# until its lease ends rather than submitted again at once.
+OUTCOME_UNKNOWN = frozenset({"timeout", "connection", "server_error"})
 NO_RESULT = "the provider's job ended without a result for this request"
 JUDGE_GONE = "the judge was retired while its provider batch job ran"
+OVERDUE = "the provider's batch job did not end (or could not be read) by its deadline"
 FAILED_TWICE = "the provider failed the batch job whole, twice"
 
 
@@ -273,14 +283,11 @@ async def park(services: Services, claim: Claim, pending: Sequence[PendingCall])
     return True
 
 
-async def forget_results(sessionmaker: Sessionmaker, item_id: str) -> None:
-    """A finished item's results are in its calls: the copies (texts quoted) are dropped."""
+async def forget_requests(sessionmaker: Sessionmaker, item_id: str) -> None:
+    """A finished item's results are in its calls: its requests (texts quoted) are deleted;
+    its jobs keep their counts."""
     async with sessionmaker() as session:
-        await session.execute(
-            update(ProviderRequest)
-            .where(ProviderRequest.item_id == item_id)
-            .values(result=None, body=None)
-        )
+        await session.execute(delete(ProviderRequest).where(ProviderRequest.item_id == item_id))
         await session.commit()
 
 
@@ -296,6 +303,12 @@ async def cancel_batch(session: AsyncSession, batch_id: str, settings: Settings)
         .where(ProviderJob.batch_id == batch_id, ProviderJob.state.in_(("submitting", "running")))
         .values(cancel_requested=True, next_poll_at=utcnow())
     )
+    await cancel_pending(session, batch_id, settings)
+
+
+async def cancel_pending(session: AsyncSession, batch_id: str, settings: Settings) -> None:
+    """The batch's requests not submitted yet resolve as cancelled calls (also those that become
+    pending after the cancel: a delivery that began before it, a submission taken back)."""
     cancelled = {"error_kind": "cancelled", "error": "the batch was cancelled before it was sent"}
     result, encrypted = seal(settings, cancelled)
     await session.execute(
@@ -303,6 +316,12 @@ async def cancel_batch(session: AsyncSession, batch_id: str, settings: Settings)
         .where(ProviderRequest.batch_id == batch_id, ProviderRequest.state == PENDING)
         .values(state=RESOLVED, result=result, encrypted=encrypted, body=None)
     )
+
+
+def has_requests(item: Any) -> Any:
+    """Whether an item has provider requests: a queued one was woken with its answers in, and
+    a cancel lets it run so that its waiting comparison finishes with them."""
+    return select(ProviderRequest.custom_id).where(ProviderRequest.item_id == item.id).exists()
 
 
 # --- The rounds ------------------------------------------------------------------------------
@@ -319,22 +338,31 @@ class ProviderRounds:
         self.queue = queue
 
     async def tick(self) -> None:
-        """One round: take back stalled submissions, submit, poll what is due, wake."""
-        await self.reclaim_stalled()
-        await self.submit_ready()
-        await self.poll_due()
-        await self.wake_ready()
+        """One round: take back stalled submissions, submit, poll what is due, wake. A step
+        that fails is logged and the others still run (one bad row must not stop every batch)."""
+        for step in (self.reclaim_stalled, self.submit_ready, self.poll_due, self.wake_ready):
+            try:
+                await step()
+            except Exception as exc:  # the next round retries
+                survive(exc)
+                log.warning("provider_step_failed", step=step.__name__, error=type(exc).__name__)
 
     # Submitting
 
     async def reclaim_stalled(self) -> None:
         """Requests of a submission a killed process left half done go back to pending."""
         async with self.sessionmaker() as session:
-            stalled = select(ProviderJob.id).where(
-                ProviderJob.state == "submitting", ProviderJob.next_poll_at < utcnow()
+            # Taken by a conditional UPDATE: a submission that finished meanwhile is left alone.
+            ids = list(
+                await session.scalars(
+                    update(ProviderJob)
+                    .where(ProviderJob.state == "submitting", ProviderJob.next_poll_at < utcnow())
+                    .values(state="abandoned")
+                    .returning(ProviderJob.id)
+                )
             )
-            ids = list(await session.scalars(stalled))
             if not ids:
+                await session.rollback()
                 return
             await session.execute(
                 update(ProviderRequest)
@@ -359,18 +387,31 @@ class ProviderRounds:
         async with self.sessionmaker() as session:
             ready = (
                 await session.execute(
-                    select(ProviderRequest.batch_id, ProviderRequest.judge_name)
+                    select(ProviderRequest.batch_id, ProviderRequest.judge_name, Batch.cancelled_at)
+                    .join(Batch, Batch.id == ProviderRequest.batch_id)
                     .where(ProviderRequest.state == PENDING, ~busy)
                     .distinct()
                 )
             ).all()
-        for batch_id, judge_name in ready:
-            await self.submit_judge(batch_id, judge_name)
+        for batch_id, judge_name, cancelled_at in ready:
+            try:
+                if cancelled_at is not None:  # nothing new goes out for a cancelled batch
+                    async with self.sessionmaker() as session:
+                        await cancel_pending(session, batch_id, self.settings)
+                        await session.commit()
+                else:
+                    await self.submit_judge(batch_id, judge_name)
+            except Exception as exc:  # one batch must not hold up the others
+                survive(exc)
+                log.warning("provider_submit_failed", batch=batch_id, error=type(exc).__name__)
 
     async def submit_judge(self, batch_id: str, judge_name: str) -> None:
         """Every pending request of one judge of one batch, in jobs within the provider's
         limits; a judge that no longer has a batch API gets its items woken to run live."""
-        judge = await self.batch_judge(judge_name)
+        try:
+            judge = await self.batch_judge(judge_name)
+        except ServiceUnavailable:
+            return  # not callable from this process now (its key, say): the next round retries
         if judge is None:
             await self.drop_pending(batch_id, judge_name)
             return
@@ -391,12 +432,17 @@ class ProviderRounds:
             log.warning(
                 "provider_submit_failed", judge=judge_name, kind=exc.kind, error=exc.message
             )
-            await self.unclaim(job_id)
+            if exc.kind in REFUSED_FOR_GOOD:
+                await self.refused(job_id, exc)
+            elif exc.kind not in OUTCOME_UNKNOWN:
+                await self.unclaim(job_id)  # refused for now (rate limited): next round
+            # Else the provider may have the job: the row waits out its lease before the
+            # requests go back (docs/BATCHES.md: the window where a request can be sent twice).
             return False
         async with self.sessionmaker() as session:
-            await session.execute(
+            finished = await session.execute(
                 update(ProviderJob)
-                .where(ProviderJob.id == job_id)
+                .where(ProviderJob.id == job_id, ProviderJob.state == "submitting")
                 .values(
                     external_id=status.id,
                     state="running",
@@ -406,8 +452,30 @@ class ProviderRounds:
                 )
             )
             await session.commit()
+        if rowcount(finished) != 1:
+            # Taken back meanwhile (its requests went to another job): this one goes unused.
+            log.warning("provider_job_orphaned", judge=judge_name, job=status.id)
+            with contextlib.suppress(ProviderCallError):
+                await api.cancel(status.id)
+            return False
         log.info("provider_job_submitted", judge=judge_name, job=status.id, requests=len(claimed))
         return True
+
+    async def refused(self, job_id: str, error: ProviderCallError) -> None:
+        """A submission the provider refused for good: its requests fail with the refusal."""
+        sealed, encrypted = seal(self.settings, {"error_kind": error.kind, "error": error.message})
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderRequest)
+                .where(ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
+                .values(state=RESOLVED, result=sealed, encrypted=encrypted, body=None)
+            )
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id)
+                .values(state="failed", ended_at=utcnow(), error=error.message[:2000])
+            )
+            await session.commit()
 
     async def claim_requests(
         self, batch_id: str, judge: HttpJudge, job_id: str, api: BatchApi, now: datetime
@@ -524,10 +592,13 @@ class ProviderRounds:
 
     async def http_judge(self, judge_name: str) -> HttpJudge | None:
         """The judge's current client when it reaches a provider over HTTP (to poll a job
-        submitted through it); None for a judge retired meanwhile."""
+        submitted through it); None for a judge retired meanwhile. A judge this process cannot
+        call now (its key variable unset here, say) raises ServiceUnavailable: it is not gone."""
         try:
             async with self.sessionmaker() as session:
                 (judge,) = await self.services.registry.resolve(session, [judge_name])
+        except ServiceUnavailable:
+            raise
         except AppError:
             return None
         return judge.client if isinstance(judge.client, HttpJudge) else None
@@ -546,8 +617,12 @@ class ProviderRounds:
                 )
             ).all()
         for job_id, seen, polls in due:
-            if await self.claim_poll(job_id, seen, polls):
-                await self.poll(job_id)
+            try:
+                if await self.claim_poll(job_id, seen, polls):
+                    await self.poll(job_id)
+            except Exception as exc:  # one job must not hold up the others
+                survive(exc)
+                log.warning("provider_poll_failed", job=job_id, error=type(exc).__name__)
 
     async def claim_poll(self, job_id: str, seen: datetime, polls: int) -> bool:
         """Move the job's next poll on (doubling the wait); False when another process did."""
@@ -570,13 +645,19 @@ class ProviderRounds:
 
     async def poll(self, job_id: str) -> None:
         """Look at one job: cancel it if asked, store its counts, and map its results once it
-        has ended."""
+        has ended. A job long past the provider's own deadline is given up on."""
         async with self.sessionmaker() as session:
             job = await session.get(ProviderJob, job_id)
             if job is None or job.external_id is None:
                 return
             external_id, judge_name, cancel = job.external_id, job.judge_name, job.cancel_requested
-        judge = await self.http_judge(judge_name)
+            overdue = job.expires_at is not None and utcnow() > job.expires_at + timedelta(
+                seconds=EXPIRY_GRACE_S
+            )
+        try:
+            judge = await self.http_judge(judge_name)
+        except ServiceUnavailable:
+            return  # not callable from this process now: the next poll retries
         if judge is None:
             # Retired (or no longer an HTTP judge): nothing can poll the job with its key now.
             log.warning("provider_job_without_judge", judge=judge_name, job=external_id)
@@ -584,24 +665,22 @@ class ProviderRounds:
             return
         api = judge.batch_api()
         try:
-            status = await self.cancel_or_retrieve(api, external_id, cancel)
+            status = await self.cancel_or_retrieve(api, external_id, cancel or overdue)
+            await self.record_status(job_id, status, cancel_sent=cancel)
+            if status.ended and status.failed_whole:
+                await self.failed_whole(job_id)
+            elif status.ended:
+                await self.resolve(job_id, await api.results(status))
+            elif overdue:
+                await self.resolve(job_id, [], missing=OVERDUE)
         except ProviderCallError as exc:
             log.warning("provider_poll_failed", job=external_id, kind=exc.kind, error=exc.message)
+            if overdue:  # the provider's deadline passed long ago: give the job up
+                await self.resolve(job_id, [], missing=OVERDUE)
             return
-        await self.record_status(job_id, status, cancel_sent=cancel)
-        if not status.ended:
-            return
-        if status.failed_whole:
-            await self.failed_whole(job_id)
-        else:
-            try:
-                results = await api.results(status)
-            except ProviderCallError as exc:
-                log.warning("provider_results_failed", job=external_id, error=exc.message)
-                return
-            await self.resolve(job_id, results)
-        with contextlib.suppress(ProviderCallError):
-            await api.cleanup(status)
+        if status.ended:
+            with contextlib.suppress(ProviderCallError):
+                await api.cleanup(status)
 
     @staticmethod
     async def cancel_or_retrieve(api: BatchApi, external_id: str, cancel: bool) -> JobStatus:
@@ -737,6 +816,7 @@ def status_values(status: JobStatus) -> dict[str, Any]:
         "input_file_id": status.input_file_id,
         "output_file_id": status.output_file_id,
         "error_file_id": status.error_file_id,
+        "error": status.error[:2000] if status.error else None,
     }
 
 

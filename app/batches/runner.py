@@ -141,7 +141,7 @@ class ItemRunner:
             return
         metrics.record_batch_item(outcome.status)
         if (await self._batch_of(claim.batch_id)).mode == "provider":
-            await provider.forget_results(sessionmaker, claim.item_id)
+            await provider.forget_requests(sessionmaker, claim.item_id)
 
     async def _hand_back(self, claim: Claim) -> None:
         with contextlib.suppress(*DATABASE_ERRORS):

@@ -203,9 +203,12 @@ async def cancel(session: AsyncSession, batch_id: str, settings: Settings) -> Ba
         .values(cancelled_at=now)
         .execution_options(synchronize_session=False)
     )
+    not_started = [BatchItem.batch_id == batch_id, BatchItem.status == "queued"]
+    if batch.mode == "provider":
+        not_started.append(~provider.has_requests(BatchItem))
     await session.execute(
         update(BatchItem)
-        .where(BatchItem.batch_id == batch_id, BatchItem.status == "queued")
+        .where(*not_started)
         .values(status="cancelled", finished_at=now, payload=None)
     )
     if batch.mode == "provider":

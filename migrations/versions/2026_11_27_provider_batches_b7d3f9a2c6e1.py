@@ -92,9 +92,13 @@ def upgrade() -> None:
         ["batch_id", "judge_name", "state"],
     )
     op.create_index("ix_provider_requests_job_id", "provider_requests", ["job_id"])
+    op.create_index(
+        "ix_provider_requests_state_batch_id", "provider_requests", ["state", "batch_id"]
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_provider_requests_state_batch_id", "provider_requests")
     op.drop_index("ix_provider_requests_job_id", "provider_requests")
     op.drop_index("ix_provider_requests_batch_id_judge_name_state", "provider_requests")
     op.drop_table("provider_requests")

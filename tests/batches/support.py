@@ -80,9 +80,9 @@ async def wait_for_batch(
     deadline = time.monotonic() + timeout_s
     while True:
         body: dict[str, Any] = (await client.get(f"/v1/batches/{batch_id}", headers=headers)).json()
-        settled = body["status"] not in ("completed", "failed", "cancelled") or not (
-            body["counts"]["running"] or body["counts"].get("waiting")
-        )
+        # A cancelled provider batch still runs its woken items (queued) to their end.
+        unfinished = sum(body["counts"].get(k, 0) for k in ("queued", "running", "waiting"))
+        settled = body["status"] not in ("completed", "failed", "cancelled") or not unfinished
         if body["status"] in until and settled:
             return body
         if time.monotonic() > deadline:

@@ -161,10 +161,8 @@ async def test_a_thousand_item_swap_batch_stores_the_picks_the_live_sim_gives(
     assert {c[8] for c in provider_calls} == {None}
     assert [c[9] for c in provider_calls] == pytest.approx([c[9] / 2 for c in live_calls])
     assert done["cost_usd"] == pytest.approx(sum(c[9] for c in live_calls) / 2)
-    # The texts quoted in the requests and results are gone once the items are finished.
-    requests = await table_rows(clean_pg, ProviderRequest, provider)
-    assert len(requests) == 2000
-    assert {(r.state, r.body, r.result) for r in requests} == {("resolved", None, None)}
+    # The requests and results (they quote the texts) are gone once the items are finished.
+    assert await table_rows(clean_pg, ProviderRequest, provider) == []
 
 
 async def test_an_adaptive_batch_runs_its_next_wave_only_for_disagreeing_items(
@@ -423,3 +421,24 @@ async def test_provider_mode_runs_on_the_embedded_sqlite_default(
     assert done["counts"]["completed"] == 6
     assert done["calls"] == 12
     assert [job["state"] for job in done["provider_jobs"]] == ["ended"]
+
+
+async def test_a_server_without_a_batch_api_fails_the_calls_instead_of_retrying_forever(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    sim_port: int,
+    clean_pg: str,
+) -> None:
+    # `batch_api = "on"` for a server that has no batch endpoints: the upload is refused (404).
+    toml = judges_toml(sim_port).replace(f"{sim_port}/v1", f"{sim_port}/no-batches/v1")
+    client = await live_factory(settings_factory(toml, **FAST_ROUNDS))
+    done = await wait_for_batch(
+        client, await submit(client, [compare_item(i) for i in range(2)]), {}, timeout_s=60
+    )
+
+    (job,) = done["provider_jobs"]
+    assert (job["state"], job["id"], job["requests"]) == ("failed", None, 4)
+    assert sim_stats(sim_port)["openai"]["jobs_created"] == 0
+    calls = await stored_calls(clean_pg, done["id"])
+    assert [c[8] for c in calls] == ["bad_request"] * 4
+    assert (done["status"], done["counts"]["failed"]) == ("failed", 2)
