@@ -253,6 +253,12 @@ async def test_a_mixed_panel_runs_the_judge_without_a_batch_api_live(
     assert done["calls"] == 16
     (job,) = done["provider_jobs"]
     assert (job["judge"], job["requests"]) == ("batched", 8)
+    # The job's files are deleted at the provider once its results are mapped.
+    (row,) = await table_rows(clean_pg, ProviderJob, done["id"])
+    for file_id in (row.input_file_id, row.output_file_id):
+        assert file_id
+        gone = httpx2.get(f"http://127.0.0.1:{sim_port}/v1/files/{file_id}", timeout=10)
+        assert gone.status_code == 404
     results = (await client.get(f"/v1/batches/{done['id']}/results")).json()["items"]
     for result in results:
         judges = result["comparison"]["judges"]
@@ -442,3 +448,32 @@ async def test_a_server_without_a_batch_api_fails_the_calls_instead_of_retrying_
     calls = await stored_calls(clean_pg, done["id"])
     assert [c[8] for c in calls] == ["bad_request"] * 4
     assert (done["status"], done["counts"]["failed"]) == ("failed", 2)
+
+
+@pytest.fixture
+def erring_sim() -> Iterator[int]:
+    """A sim that answers a third of the requests with a server error."""
+    yield from sim_process("--batch-delay", "0.25", "--error-rate", "0.33", "--seed", "3")
+
+
+async def test_per_request_errors_become_failed_calls_of_their_kind(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    erring_sim: int,
+    clean_pg: str,
+) -> None:
+    client = await live_factory(settings_factory(judges_toml(erring_sim), **FAST_ROUNDS))
+    items = [compare_item(i) for i in range(12)]
+    done = await wait_for_batch(client, await submit(client, items), {}, timeout_s=60)
+
+    calls = await stored_calls(clean_pg, done["id"])
+    kinds = [c[8] for c in calls]
+    assert len(calls) == 24
+    assert set(kinds) == {None, "server_error"}  # a batch retries nothing: the error stays
+    (job,) = done["provider_jobs"]
+    assert (job["succeeded"], job["failed"]) == (kinds.count(None), kinds.count("server_error"))
+    # Items whose pair lost a call fail as live ones whose only judge failed; the rest complete.
+    results = (await client.get(f"/v1/batches/{done['id']}/results")).json()["items"]
+    for position, result in enumerate(results):
+        answered = sum(1 for c in calls if c[0] == position and c[8] is None)
+        assert result["status"] == ("completed" if answered == 2 else "failed")
