@@ -309,13 +309,32 @@ async def cancel_batch(session: AsyncSession, batch_id: str, settings: Settings)
 async def cancel_pending(session: AsyncSession, batch_id: str, settings: Settings) -> None:
     """The batch's requests not submitted yet resolve as cancelled calls (also those that become
     pending after the cancel: a delivery that began before it, a submission taken back)."""
-    cancelled = {"error_kind": "cancelled", "error": "the batch was cancelled before it was sent"}
-    result, encrypted = seal(settings, cancelled)
+    message = "the batch was cancelled before it was sent"
+    in_batch = (ProviderRequest.batch_id == batch_id, ProviderRequest.state == PENDING)
+    await fail_requests(session, settings, "cancelled", message, *in_batch)
+
+
+async def fail_requests(
+    session: AsyncSession, settings: Settings, kind: str, message: str, *where: Any
+) -> None:
+    """The requests matching `where` resolve as failed calls of `kind` saying `message`."""
+    result, encrypted = seal(settings, {"error_kind": kind, "error": message})
     await session.execute(
         update(ProviderRequest)
-        .where(ProviderRequest.batch_id == batch_id, ProviderRequest.state == PENDING)
+        .where(*where)
         .values(state=RESOLVED, result=result, encrypted=encrypted, body=None)
     )
+
+
+async def release_jobs(session: AsyncSession, job_ids: Sequence[str]) -> None:
+    """Job rows whose submission did not go through: their requests go back to pending and the
+    rows go."""
+    await session.execute(
+        update(ProviderRequest)
+        .where(ProviderRequest.job_id.in_(job_ids), ProviderRequest.state == SUBMITTED)
+        .values(state=PENDING, job_id=None)
+    )
+    await session.execute(delete(ProviderJob).where(ProviderJob.id.in_(job_ids)))
 
 
 def has_requests(item: Any) -> Any:
@@ -364,12 +383,7 @@ class ProviderRounds:
             if not ids:
                 await session.rollback()
                 return
-            await session.execute(
-                update(ProviderRequest)
-                .where(ProviderRequest.job_id.in_(ids), ProviderRequest.state == SUBMITTED)
-                .values(state=PENDING, job_id=None)
-            )
-            await session.execute(delete(ProviderJob).where(ProviderJob.id.in_(ids)))
+            await release_jobs(session, ids)
             await session.commit()
         log.warning("provider_submissions_taken_back", jobs=len(ids))
 
@@ -463,13 +477,9 @@ class ProviderRounds:
 
     async def refused(self, job_id: str, error: ProviderCallError) -> None:
         """A submission the provider refused for good: its requests fail with the refusal."""
-        sealed, encrypted = seal(self.settings, {"error_kind": error.kind, "error": error.message})
+        in_job = (ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
         async with self.sessionmaker() as session:
-            await session.execute(
-                update(ProviderRequest)
-                .where(ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
-                .values(state=RESOLVED, result=sealed, encrypted=encrypted, body=None)
-            )
+            await fail_requests(session, self.settings, error.kind, error.message, *in_job)
             await session.execute(
                 update(ProviderJob)
                 .where(ProviderJob.id == job_id)
@@ -564,12 +574,7 @@ class ProviderRounds:
     async def unclaim(self, job_id: str) -> None:
         """A submission the provider refused: its requests go back to pending, the row goes."""
         async with self.sessionmaker() as session:
-            await session.execute(
-                update(ProviderRequest)
-                .where(ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
-                .values(state=PENDING, job_id=None)
-            )
-            await session.execute(delete(ProviderJob).where(ProviderJob.id == job_id))
+            await release_jobs(session, [job_id])
             await session.commit()
 
     async def drop_pending(self, batch_id: str, judge_name: str) -> None:
@@ -752,21 +757,11 @@ class ProviderRounds:
     async def failed_whole(self, job_id: str) -> None:
         """A job the provider failed whole: its requests are submitted once more; those that
         were already in a failed job fail (`batch_failed`)."""
-        failed, encrypted = seal(
-            self.settings, {"error_kind": "batch_failed", "error": FAILED_TWICE}
-        )
         in_job = (ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
         async with self.sessionmaker() as session:
-            await session.execute(
-                update(ProviderRequest)
-                .where(*in_job, ProviderRequest.job_failures >= 1)
-                .values(
-                    state=RESOLVED,
-                    result=failed,
-                    encrypted=encrypted,
-                    body=None,
-                    job_failures=ProviderRequest.job_failures + 1,
-                )
+            second = ProviderRequest.job_failures >= 1
+            await fail_requests(
+                session, self.settings, "batch_failed", FAILED_TWICE, *in_job, second
             )
             await session.execute(
                 update(ProviderRequest)
