@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     sweep_interval_s: float = 60.0
     # How often each process settles finished canary runs and starts due ones (0: never).
     canary_tick_s: float = Field(default=30.0, ge=0)
+    # How often each API process folds finished comparisons into the report's rollups (a report
+    # folds what is left before it reads, so this bounds its work, not what it counts).
+    fold_interval_s: float = Field(default=1.0, gt=0, le=3600)
     # A live request may still be writing just past its deadline; the sweeper leaves it this long.
     sweep_grace_s: float = 10.0
     key_cache_ttl_s: float = 30.0

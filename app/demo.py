@@ -265,7 +265,7 @@ async def delete_demo_comparisons(session: AsyncSession, keeper: TextKeeper) -> 
         ComparisonTag.key == TAG_KEY, ComparisonTag.value.in_(stored_values)
     )
     demo = select(Comparison.id).where(Comparison.id.in_(tagged), Comparison.status != "running")
-    await rollups.unfold(session, JudgeCall.comparison_id.in_(demo))
+    await rollups.unfold(session, Comparison.id.in_(demo))
     calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(demo)))
     comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(demo)))
     await session.commit()

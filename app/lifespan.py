@@ -17,6 +17,7 @@ from app.batches.queue import ItemQueue
 from app.batches.ratelimit import shared_limiters, shared_storage
 from app.batches.worker import open_batch_queue
 from app.canaries.scheduler import run_canary_scheduler
+from app.comparisons.folding import run_folder
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.dashboard.cache import PageCache
@@ -129,7 +130,8 @@ def lifespan_for(settings: Settings, transport_for: TransportFactory | None = No
             sweeper = run_sweeper(
                 sessionmaker, kinds, settings.sweep_interval_s, settings.sweep_grace_s
             )
-            async with sweeper, run_canary_scheduler(jobs, batch_queue):
+            folder = run_folder(sessionmaker, settings.fold_interval_s)
+            async with sweeper, folder, run_canary_scheduler(jobs, batch_queue):
                 yield state
                 await drain(in_flight, settings.shutdown_grace_s)
                 await writes.aclose()

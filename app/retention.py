@@ -72,7 +72,7 @@ async def purge_comparisons(
             .values(raw_output=None, error=None)
         )
     else:
-        await rollups.unfold(session, JudgeCall.comparison_id.in_(old))
+        await rollups.unfold(session, Comparison.id.in_(old))
         calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(old)))
         comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(old)))
     return rowcount(comparisons), rowcount(calls)

@@ -4,14 +4,16 @@ A scope (`ReportFilters`, `scope`) selects judge calls joined to their compariso
 
 - the filters: judge, judge version, call time (`since` ≤ started_at < `until`), tags (`key:value`,
   ANDed) and protocol;
-- comparisons still `running` are ignored;
+- only folded comparisons count: those whose calls the folder has put in the rollups, once they
+  stopped running (`app.comparisons.folding`); running ones, and those not folded yet, are
+  ignored;
 - placebo comparisons are excluded, unless asked for (`placebo`);
 - the comparisons of one origin: `traffic` (callers' requests) by default, `canary` (drift
   canaries' re-runs, which would otherwise count their frozen items again), or `all`;
 - calls of the `audit` role count for their judge like any other call: they are real calls of that
   judge on real comparisons, only their vote is kept out of the panel's verdict.
 
-The bias report, the label and scoring sections and the rollups written with the calls all count
+The bias report, the label and scoring sections and the rollups folded from the calls all count
 within it, with the same conditions (`PARSED`, `DECISIVE`, …) and the same sums
 (`call_counts`, `observation_sums`), so that what is rolled up is what the report would count.
 """
@@ -41,7 +43,6 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.jobs.models import UNFINISHED
 
 Bucket = Literal["day", "hour"]
 Placebo = Literal["exclude", "only", "include"]
@@ -89,8 +90,8 @@ async def prepare(session: AsyncSession) -> None:
     """Tune this transaction for a few large aggregates (PostgreSQL only)."""
     if session.get_bind().dialect.name == "postgresql":
         if not session.in_transaction():
-            # One snapshot for every statement: the rollups, the edges and the running
-            # comparisons subtracted from them must see the same calls.
+            # One snapshot for every statement: the rollups and the edges read from the calls
+            # must see the same folded comparisons.
             await session.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
         # JIT compiling costs more than it saves at this size; hashing needs room to stay in RAM.
         await session.execute(text("SET LOCAL jit = off"))
@@ -117,14 +118,14 @@ def scope(
     *,
     placebo: Placebo = "exclude",
     judges: bool = True,
-    running: bool = False,
 ) -> list[ColumnElement[bool]]:
-    """Conditions on calls joined to their comparison; `judges=False` ignores judge filters;
-    `running=True` selects the calls of unfinished comparisons (running, or waiting on a
-    provider batch job) instead of the others."""
-    unfinished = _cmp.status.in_(UNFINISHED)
-    status = unfinished if running else ~unfinished
-    conditions: list[ColumnElement[bool]] = [status, _call.started_at >= filters.since]
+    """Conditions on calls joined to their comparison; `judges=False` ignores judge filters.
+    The report counts the folded comparisons (`app.comparisons.folding`): those in the rollups,
+    which stopped running."""
+    conditions: list[ColumnElement[bool]] = [
+        _cmp.folded.is_(True),
+        _call.started_at >= filters.since,
+    ]
     if placebo != "include":
         conditions.append(_cmp.placebo.is_(placebo == "only"))
     conditions.extend(of_origin(_cmp.origin, filters.origin))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Boolean, Float, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Float, Index, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType
@@ -28,6 +28,9 @@ class Comparison(JobColumns, Base):
     # `traffic` (a caller's request) or `canary` (a drift canary's run, app/canaries): reports,
     # the leaderboard and the labeling queue count traffic unless asked otherwise.
     origin: Mapped[str] = mapped_column(String(16), default="traffic", server_default="traffic")
+    # Whether its calls are in the report's rollups: set by the folder once it has stopped
+    # running (`app.comparisons.folding`); the report counts exactly the folded comparisons.
+    folded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     model_a: Mapped[str | None] = mapped_column(String(200), nullable=True)
     model_b: Mapped[str | None] = mapped_column(String(200), nullable=True)
     family_a: Mapped[str | None] = mapped_column(String(100), nullable=True)
@@ -44,6 +47,15 @@ class Comparison(JobColumns, Base):
     agreement: Mapped[float | None] = mapped_column(Float, nullable=True)
     # Per-judge results, so a replay answers exactly what was answered.
     judge_results: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+
+
+# The folder's queue: the few comparisons not folded yet (the running ones among them).
+Index(
+    "ix_comparisons_unfolded",
+    Comparison.id,
+    postgresql_where=Comparison.folded.is_(False),
+    sqlite_where=Comparison.folded.is_(False),
+)
 
 
 class ComparisonTag(TagColumns, Base):

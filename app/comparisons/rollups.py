@@ -1,22 +1,22 @@
-"""Rollups of judge calls, kept in step in the transaction that writes the calls.
+"""Rollups of judge calls, folded once per comparison after it stopped running.
 
-Regrouping a million calls takes the bias report seconds, so two tables hold the groupings as
-calls arrive (`app.jobs.rollups`):
+Regrouping a million calls takes the bias report seconds, so tables hold the groupings
+(`app.jobs.rollups`):
 
 - `call_rollup`: `callscope.call_counts` per judge, version, placebo, protocol, error kind, label
   pair, UTC hour and the comparison's origin (`traffic`, `canary`: the report reads one or
   both). The report sums it over the window's whole hours and counts the calls of the partial
-  hours at its edges, and of comparisons still running, from `judge_calls`
-  (`app.reports.rollups`).
+  hours at its edges from `judge_calls` (`app.reports.rollups`).
 - `judge_observations`: `callscope.observation_sums` per (judge, non-placebo comparison), read by
-  the report's `queries.stored_observations`.
+  the report's `queries.stored_observations`, and the observation rollups moved with it.
 
-The write path (`app.jobs.writes.store_calls`) folds the calls it inserts into both, on the same
-connection and so in the same transaction: a call is counted exactly when it is stored. Each fold
-is one `INSERT … SELECT … ON CONFLICT DO UPDATE` adding the new calls' sums, its rows in key
-order, so two transactions never wait for each other's rows in opposite orders (no deadlock).
-Writers that bypass the write path (bulk loads, COPY) call `rebuild`; a purge subtracts what it
-deletes.
+The write path stores calls as plain INSERTs. The folder (`app.comparisons.folding`) folds all
+the calls of comparisons that stopped running and marks them `folded`, in one transaction, so
+that a comparison is in the rollups exactly when it is marked, and the report counts exactly the
+folded comparisons (`callscope.scope`). Each fold is one `INSERT … SELECT … ON CONFLICT DO UPDATE`
+adding the new calls' sums, its rows in key order, so two folders never wait for each other's
+rows in opposite orders (no deadlock). Writers that bypass the job kernel (bulk loads, COPY) call
+`rebuild`; a purge, and a comparison reopened to run again, `unfold` it.
 
 Every fold carries the comparisons' `origin` as a key (`judge_observations` as a column: it is a
 constant of the comparison, so it never moves). `origin=False` builds the statements as they were
@@ -34,6 +34,8 @@ from sqlalchemy import (
     ColumnElement,
     Dialect,
     Executable,
+    Select,
+    String,
     any_,
     bindparam,
     case,
@@ -46,6 +48,7 @@ from sqlalchemy import (
     true,
     tuple_,
     union_all,
+    update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import Insert
@@ -54,6 +57,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from app.comparisons import callscope
 from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.jobs.models import UNFINISHED
 from app.jobs.rollups import (
     OBSERVATION_COLUMNS,
     CallRollup,
@@ -261,14 +265,19 @@ def fold_observations_moving(dialect: str, calls: ColumnElement[bool]) -> Insert
 
 @cache
 def _fold_new(dialect: str) -> tuple[Executable, ...]:
-    ids = _call.id.in_(bindparam("ids", expanding=True))
+    return fold_statements(dialect, _cmp.id.in_(bindparam("ids", expanding=True)))
+
+
+def fold_statements(dialect: str, calls: ColumnElement[bool]) -> tuple[Executable, ...]:
+    """The statements that fold the calls `calls` selects (a condition on calls joined to their
+    comparison), in their order."""
     if dialect == "postgresql":
-        return fold_observations_moving(dialect, ids), fold_cubes(dialect, ids)
+        return fold_observations_moving(dialect, calls), fold_cubes(dialect, calls)
     # SQLite has no INSERT in a WITH: the moves read the rows the fold just wrote.
-    folded = select(JudgeObservation).where(_folded_keys(ids)).subquery("folded")
+    folded = select(JudgeObservation).where(_folded_keys(calls)).subquery("folded")
     moves = [fold_moves(dialect, rollup, folded) for rollup in MOVE_ROLLUPS]
-    cubes = fold_cube(dialect, ids), fold_cube(dialect, ids, tagged=True)
-    return fold_observations(dialect, ids), *moves, *cubes
+    cubes = fold_cube(dialect, calls), fold_cube(dialect, calls, tagged=True)
+    return fold_observations(dialect, calls), *moves, *cubes
 
 
 class _DriverStatement(NamedTuple):
@@ -278,7 +287,7 @@ class _DriverStatement(NamedTuple):
     names: tuple[str, ...]
     values: dict[str, Any]
 
-    def parameters(self, ids: list[int]) -> tuple[Any, ...]:
+    def parameters(self, ids: list[str]) -> tuple[Any, ...]:
         return tuple(ids if name == "ids" else self.values[name] for name in self.names)
 
 
@@ -289,10 +298,9 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     Through `Connection.execute` each execution walks both large statements for their cache
     key, and the expanding IN re-renders their SQL for every count of ids; `= ANY(array)` keeps
     one SQL string, which the driver runs as a prepared statement. The statements are the same,
-    so the folded sums are too. (Side by side under load, the fold no longer shows in the API's
-    CPU per comparison beyond the noise: BENCHMARKS.md, "Overhead against a bare SDK client".)
+    so the folded sums are too.
     """
-    ids = _call.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(BigInteger)))
+    ids = _cmp.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(String)))
     rendered = []
     for statement in (fold_observations_moving("postgresql", ids), fold_cubes("postgresql", ids)):
         compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
@@ -307,11 +315,10 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     return tuple(rendered)
 
 
-async def fold_calls(connection: AsyncConnection, ids: list[int]) -> None:
-    """Fold stored calls, by id, into the rollups (observations and their two rollups first,
-    then the cube), in the connection's transaction: two statements on PostgreSQL. Called by
-    the write path (`app.jobs.writes.store_calls`) through the comparisons' `PairCalls`,
-    never by an ORM event."""
+async def fold_comparisons(connection: AsyncConnection, ids: list[str]) -> None:
+    """Fold every call of these comparisons, by id, into the rollups (observations and their
+    two rollups first, then the cube), in the connection's transaction: two statements on
+    PostgreSQL. Only the folder calls it (`fold_pending`), once per comparison."""
     dialect = connection.dialect
     if dialect.name == "postgresql" and dialect.positional:
         for statement in _fold_new_rendered(dialect):
@@ -321,25 +328,51 @@ async def fold_calls(connection: AsyncConnection, ids: list[int]) -> None:
         await connection.execute(folding, {"ids": ids})
 
 
+async def fold_pending(session: AsyncSession, limit: int, *, skip_locked: bool = True) -> int:
+    """Fold up to `limit` comparisons that stopped running and are not folded yet, and mark
+    them folded, in the session's transaction; how many. Rows another folder holds are
+    skipped (it folds them), or with `skip_locked=False` waited for (and then found folded),
+    so folders in several processes never fold one twice."""
+    pending = (
+        select(_cmp.id)
+        .where(_cmp.folded.is_(False), _cmp.status.not_in(UNFINISHED))
+        .order_by(_cmp.id)
+        .limit(limit)
+        .with_for_update(skip_locked=skip_locked)
+    )
+    ids = list(await session.scalars(pending))
+    if ids:
+        await fold_comparisons(await session.connection(), ids)
+        await session.execute(update(_cmp).where(_cmp.id.in_(ids)).values(folded=True))
+    return len(ids)
+
+
+def _counted(origin: bool) -> ColumnElement[bool]:
+    """The calls a rebuild folds: those of folded comparisons (every call, for the schemas
+    before comparisons had an origin, when every stored call was folded as it was written)."""
+    return _cmp.folded.is_(True) if origin else true()
+
+
 def rebuild_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
-    """Recompute `call_rollup` and `judge_observations` from every stored call (what the
-    migration that made them ran, `origin=False`: it knows no later column)."""
+    """Recompute `call_rollup` and `judge_observations` from the calls of folded comparisons
+    (what the migration that made them ran, `origin=False`: it knows no later column)."""
     return [
         delete(CallRollup),
         delete(JudgeObservation),
-        fold_observations(dialect, true(), track=False, origin=origin),
-        fold_cube(dialect, true(), origin=origin),
+        fold_observations(dialect, _counted(origin), track=False, origin=origin),
+        fold_cube(dialect, _counted(origin), origin=origin),
     ]
 
 
 def rebuild_moved_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
     """Recompute both observation rollups from `judge_observations` as it stands, and the
-    tags' cube from every stored call (`origin=False`: before comparisons had an origin)."""
+    tags' cube from the calls of folded comparisons (`origin=False`: before comparisons had an
+    origin)."""
     columns = _known(tuple(c.name for c in JudgeObservation.__table__.c), origin)
     every = select(*[JudgeObservation.__table__.c[name] for name in columns]).subquery("folded")
     return [
         delete(CallTagRollup),
-        fold_cube(dialect, true(), tagged=True, origin=origin),
+        fold_cube(dialect, _counted(origin), tagged=True, origin=origin),
         *(delete(rollup) for rollup in MOVE_ROLLUPS),
         *(
             fold_moves(dialect, rollup, every, moving=False, origin=origin)
@@ -349,10 +382,17 @@ def rebuild_moved_statements(dialect: str, *, origin: bool = True) -> list[Execu
 
 
 async def rebuild(session: AsyncSession) -> None:
-    """Recompute every rollup (after writes that bypassed the write path); the caller commits."""
+    """Mark every comparison that stopped running folded and recompute every rollup from them
+    (after writes that bypassed the job kernel); the caller commits."""
+    # Before the tables' lock: a folder holding some of these rows folds them into the tables.
+    await session.execute(
+        update(_cmp)
+        .where(_cmp.folded.is_(False), _cmp.status.not_in(UNFINISHED))
+        .values(folded=True)
+    )
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
-        # Live writers fold into the rows being replaced: they wait instead of interleaving.
+        # Live folders fold into the rows being replaced: they wait instead of interleaving.
         await session.execute(
             text(
                 "LOCK TABLE call_rollup, call_tag_rollup, judge_observations, observation_rollup,"
@@ -363,18 +403,36 @@ async def rebuild(session: AsyncSession) -> None:
         await session.execute(statement)
 
 
-async def unfold(session: AsyncSession, calls: ColumnElement[bool]) -> None:
-    """Subtract calls about to be deleted with their comparisons from `call_rollup`, and their
-    comparisons' observations from the observation rollups (the observations go with their
-    comparison)."""
-    dialect = session.get_bind().dialect.name
-    for cube in (CallRollup, CallTagRollup):
-        await session.execute(fold_cube(dialect, calls, sign=-1, tagged=cube is CallTagRollup))
-        await session.execute(delete(cube).where(cube.calls == 0))
-    gone = select(JudgeObservation).where(
-        JudgeObservation.comparison_id.in_(select(_call.comparison_id).where(calls))
+async def unfold(session: AsyncSession, comparisons: ColumnElement[bool]) -> None:
+    """Take the selected comparisons out of the rollups and mark them not folded: before they
+    are deleted, or when one is reopened to run again (it is folded anew once it stops).
+
+    Their rows are locked first, in id order, so a folder neither folds them meanwhile nor is
+    half-way through folding one (it holds the row until it commits, and then it is folded).
+    Only the folded ones are subtracted: the calls of the cube, and the observations of the
+    observation rollups (then deleted: a reopened comparison's are folded afresh)."""
+    await session.execute(select(_cmp.id).where(comparisons).order_by(_cmp.id).with_for_update())
+    folded = select(_cmp.id).where(comparisons, _cmp.folded.is_(True))
+    for statement in unfold_statements(session.get_bind().dialect.name, folded):
+        await session.execute(statement)
+    await session.execute(
+        update(_cmp).where(comparisons, _cmp.folded.is_(True)).values(folded=False)
     )
+
+
+def unfold_statements(dialect: str, ids: Select[Any]) -> list[Executable]:
+    """Subtract the comparisons `ids` selects from the rollups: their calls from both cubes,
+    their observations from the observation rollups, then delete those observations (rows left
+    at 0 go too)."""
+    calls = _call.comparison_id.in_(ids)
+    statements: list[Executable] = []
+    for cube in (CallRollup, CallTagRollup):
+        statements.append(fold_cube(dialect, calls, sign=-1, tagged=cube is CallTagRollup))
+        statements.append(delete(cube).where(cube.calls == 0))
+    observations = JudgeObservation.comparison_id.in_(ids)
+    gone = select(JudgeObservation).where(observations).subquery("folded")
     for rollup in MOVE_ROLLUPS:
-        subtract = fold_moves(dialect, rollup, gone.subquery("folded"), sign=-1, moving=False)
-        await session.execute(subtract)
-        await session.execute(delete(rollup).where(rollup.n == 0))
+        statements.append(fold_moves(dialect, rollup, gone, sign=-1, moving=False))
+        statements.append(delete(rollup).where(rollup.n == 0))
+    statements.append(delete(JudgeObservation).where(observations))
+    return statements

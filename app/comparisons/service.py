@@ -100,14 +100,16 @@ async def settle_interrupted(session: AsyncSession, comparison_ids: Sequence[str
 
 
 class PairCalls:
-    """Pair calls in the write path: each stored call is folded into the report's rollups."""
+    """Pair calls in the write path: plain INSERTs, with nothing hanging off them. The folder
+    folds a comparison's calls into the report's rollups once it stopped running
+    (`app.comparisons.folding`)."""
 
     table = JudgeCall
 
     async def after_insert(
         self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
     ) -> None:
-        await rollups.fold_calls(connection, list(ids))
+        """Never called: pair calls have no children."""
 
 
 class CompareKind:
@@ -147,6 +149,8 @@ class CompareKind:
     async def reopen(
         self, session: AsyncSession, row: Comparison, request: CompareRequest, services: Services
     ) -> tuple[ComparisonPlan, StoredCalls]:
+        # It runs again: out of the rollups until it stops again and is folded anew.
+        await rollups.unfold(session, Comparison.id == row.id)
         names = [name for name, _version, _role in row.panel["judges"]]
         resolved = await services.registry.resolve(session, names)
         roles = {name: role for name, _version, role in row.panel["judges"]}

@@ -1,9 +1,10 @@
 """The one write path of judge calls, and group commit for every write of a running job.
 
 `store_calls` is the only code that inserts judge calls: it inserts them and, in the same
-transaction, keeps in step what depends on them (the report's rollups for pair calls, the scores
-of a scoring call), as the kind that owns the calls says (`CallSink`). Nothing else folds a
-rollup: there are no ORM event hooks.
+transaction, what hangs off them (the scores of a scoring call), as the kind that owns the calls
+says (`CallSink`). Pair calls are plain INSERTs: the report's rollups are folded per comparison
+once it stopped running, off the answer's path (`app.comparisons.folding`). There are no ORM
+event hooks.
 
 Group commit: a write is sent the moment it is handed over, unless `max_flushes` transactions are
 already in flight; then it waits for one of them and goes with whatever else arrived meanwhile in
@@ -59,8 +60,8 @@ class CallSink(Protocol):
     async def after_insert(
         self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
     ) -> None:
-        """Keep what depends on the calls in step, in their transaction (`ids` in the calls'
-        order when any call has children; else in any order)."""
+        """Insert the calls' children, in their transaction (`ids` in the calls' order); called
+        only when a call has children."""
         ...
 
 
@@ -79,11 +80,13 @@ async def insert_calls(
     statement.
     """
     table = sink.table
-    # The ids in the calls' order only when rows hang off them: ordering makes the driver's
-    # batched INSERT carry and sort a sentinel, which the rollups' fold does not need.
-    ordered = any(call.children for call in calls)
-    statement = insert(table).returning(table.id, sort_by_parameter_order=ordered)
-    inserted = await connection.execute(statement, [call.values for call in calls])
+    values = [call.values for call in calls]
+    if not any(call.children for call in calls):
+        # Nothing refers to them: no ids to return (pair calls, failed scoring calls).
+        await connection.execute(insert(table), values[0] if len(values) == 1 else values)
+        return
+    statement = insert(table).returning(table.id, sort_by_parameter_order=True)
+    inserted = await connection.execute(statement, values)
     await sink.after_insert(connection, calls, list(inserted.scalars()))
 
 

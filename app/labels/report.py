@@ -28,7 +28,8 @@ import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
-from app.comparisons.callscope import ReportFilters, prepare
+from app.comparisons.callscope import ReportFilters
+from app.comparisons.folding import prepare_report
 from app.labels import queries
 from app.labels.baseline import human_baseline
 from app.labels.schemas import (
@@ -212,7 +213,7 @@ async def label_sections(
     """`human_agreement`, `confidence` and `human_baseline` of every judge with labelled data in
     scope (and of each of `judges`, empty when it has none), `panel.human_agreement`, and
     `escalate` flags."""
-    await prepare(session)
+    await prepare_report(session)
     data = await collect(session, filters)
     names = sorted({name for name in data if name is not None} | set(judges))
     by_judge = {

@@ -35,7 +35,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
 from app.canaries.reads import latest_drift
-from app.comparisons.callscope import CALL_COUNTS, ReportFilters, prepare
+from app.comparisons.callscope import CALL_COUNTS, ReportFilters
+from app.comparisons.folding import prepare_report
 from app.config import Settings
 from app.db import values_of
 from app.labels.queries import accuracy_by_bucket
@@ -519,7 +520,7 @@ async def collect(
     """Run the statements and file their rows by judge; also returns the rows the series
     reads (calls, and swap pairs per bucket). From the rollups, or (`rollups=False`)
     regrouped from the calls: the same numbers, which a test holds them to."""
-    await prepare(session)
+    await prepare_report(session)
     judges: dict[str, JudgeData] = defaultdict(JudgeData)
     cubes = (
         await cube_from_rollups(session, filters)

@@ -5,7 +5,7 @@ by `app.comparisons.rollups`): the pairs, length-class and length parts of a win
 window's whole hours (first hour ≥ the first whole hour, last hour < the end's). What they miss
 or count wrongly is corrected from `judge_observations`, row by row, with a sign: +1 for the
 window's observations that began in its partial first hour or ended in its partial last hour;
-−1 for those counted in the whole hours but of a comparison still running or cut by an edge;
+−1 for those counted in the whole hours but of a comparison cut by an edge;
 +1 for the observations of a cut comparison regrouped from its calls. Those are few, and found
 through indexes. The report then reads a few thousand rollup rows instead of every observation.
 
@@ -37,8 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.callscope import ReportFilters, length_class, of_origin
-from app.comparisons.models import Comparison, JudgeCall
-from app.jobs.models import UNFINISHED
+from app.comparisons.models import JudgeCall
 from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation, LengthRollup, ObservationRollup
 from app.reports import queries
 from app.reports.rollups import hour_start
@@ -84,9 +83,8 @@ class Window:
     def corrections(self, dialect: str) -> Any:
         """Signed observations to add to the rollups' whole hours (module docstring)."""
         f, cut = self.filters, queries.straddling(self.filters)
-        running = select(Comparison.id).where(Comparison.status.in_(UNFINISHED))
         edge = [and_(_obs.first_at >= f.since, _obs.first_at < hour_start(self.first))]
-        in_window = [_obs.first_at >= f.since, _obs.comparison_id.not_in(running)]
+        in_window = [_obs.first_at >= f.since]
         if self.end is not None and f.until is not None:
             end = hour_start(self.end)
             in_window.append(_obs.last_at < f.until)
@@ -98,17 +96,18 @@ class Window:
         if f.protocol is not None:
             in_window.append(_obs.protocol == f.protocol)
         in_window.extend(of_origin(_obs.origin, f.origin))
-        excluded = running if not self.cut else running.union(cut)
         columns = [_obs.__table__.c[name] for name in OBSERVATION_COLUMNS]
         parts = [
             select(*columns, literal(1).label("sign")).where(
                 *in_window, or_(*edge), *([_obs.comparison_id.not_in(cut)] if self.cut else [])
             ),
-            select(*columns, literal(-1).label("sign")).where(
-                *self.whole(_obs), queries.among(dialect, _obs.comparison_id, excluded)
-            ),
         ]
         if self.cut:
+            parts.append(
+                select(*columns, literal(-1).label("sign")).where(
+                    *self.whole(_obs), queries.among(dialect, _obs.comparison_id, cut)
+                )
+            )
             ids = queries.among(dialect, JudgeCall.comparison_id, cut)
             raw = queries.raw_observations(dialect, f, ids)
             parts.append(raw.add_columns(literal(1).label("sign")))

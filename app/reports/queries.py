@@ -1,8 +1,8 @@
 """Read-side SQL of the bias report: a few aggregates, grouped by judge, that every section reads.
 
 Every query here counts stored judge calls within the shared scope of `app.comparisons.callscope`
-(filters, running comparisons ignored, audit calls counted for their judge); placebo comparisons
-count only in the placebo section and are excluded from every other one.
+(filters, comparisons not folded yet ignored, audit calls counted for their judge); placebo
+comparisons count only in the placebo section and are excluded from every other one.
 
 Each statement is one pass over the calls (the big table), grouped so finely that each section is
 a sum over its rows: `call_cube` (calls, versions, error kinds, position, placebo, label, the
@@ -55,7 +55,6 @@ from app.comparisons.callscope import (
     tagged,
 )
 from app.comparisons.models import Comparison, JudgeCall
-from app.jobs.models import UNFINISHED
 from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation
 
 _call = JudgeCall
@@ -65,11 +64,9 @@ _cmp = Comparison
 # Calls
 
 
-async def call_cube(
-    session: AsyncSession, filters: ReportFilters, *, running: bool = False
-) -> list[Row[Any]]:
+async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
     """Per judge, version, placebo, error kind, label pair and bucket: counts of every kind of
-    call, straight from the calls (of running comparisons only, with `running=True`)."""
+    call, straight from the calls."""
     query = calls_query(
         _call.judge_name.label("judge"),
         _call.judge_version.label("version"),
@@ -78,7 +75,7 @@ async def call_cube(
         _call.label_pair.label("label_pair"),
         bucket_of(session, _call.started_at, filters.bucket).label("bucket"),
         *call_counts(),
-        conditions=scope(filters, placebo="include", running=running),
+        conditions=scope(filters, placebo="include"),
     )
     return await fetch(
         session,
@@ -150,9 +147,8 @@ def stored_observations(
     """The observations of the scope from `judge_observations`, kept in step as calls are
     written: those whose calls all lie in the window, plus, regrouped from the calls, every
     observation of a comparison with calls on both sides of a window's edge, if any."""
-    stored = JudgeObservation
-    running = select(_cmp.id).where(_cmp.status.in_(UNFINISHED))
-    conditions = [stored.first_at >= filters.since, stored.comparison_id.not_in(running)]
+    stored = JudgeObservation  # the folded comparisons' observations
+    conditions = [stored.first_at >= filters.since]
     if filters.until is not None:
         conditions.append(stored.last_at < filters.until)
     if filters.protocol is not None:

@@ -1,7 +1,7 @@
 """The bias report's reading of the call rollups (`app.jobs.rollups`, written with the calls by
 `app.comparisons.rollups`): the call cube of a window, its whole hours summed from `call_rollup`
-(or `call_tag_rollup`), its partial hours and the calls of comparisons still running counted
-from `judge_calls`.
+(or `call_tag_rollup`), its partial hours counted from `judge_calls` (both of the folded
+comparisons only).
 """
 
 from __future__ import annotations
@@ -146,9 +146,8 @@ class Cubes(NamedTuple):
 
 async def call_cube(session: AsyncSession, filters: ReportFilters) -> Cubes:
     """`queries.call_cube` in both shapes: the window's whole hours from `call_rollup` (or,
-    filtered by one tag, `call_tag_rollup`) minus the calls of running comparisons, which it
-    already counts; its partial hours from the calls. Two tags or more count from the
-    calls."""
+    filtered by one tag, `call_tag_rollup`), its partial hours from the calls (both of the
+    folded comparisons). Two tags or more count from the calls."""
     first = math.ceil(filters.since.timestamp() / 3600)
     end = None if filters.until is None else math.floor(filters.until.timestamp() / 3600)
     if len(filters.tags) > 1 or (end is not None and end <= first):
@@ -156,7 +155,7 @@ async def call_cube(session: AsyncSession, filters: ReportFilters) -> Cubes:
     whole = replace(
         filters, since=hour_start(first), until=None if end is None else hour_start(end)
     )
-    raw = [(-1, await queries.call_cube(session, whole, running=True))]
+    raw = []
     if filters.since < whole.since:
         raw.append((1, await queries.call_cube(session, replace(filters, until=whole.since))))
     if filters.until is not None and whole.until is not None and whole.until < filters.until:

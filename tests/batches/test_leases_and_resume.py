@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 from redis.asyncio import Redis
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.keys import ANONYMOUS
@@ -21,12 +21,14 @@ from app.batches.reconciler import reconcile
 from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
 from app.batches.service import submit
+from app.comparisons import folding
 from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.schemas import CompareRequest, ComparisonRead
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.jobs.lifecycle import Services, run_item
+from app.jobs.rollups import CallRollup
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
@@ -35,6 +37,7 @@ from app.privacy import keeper_for
 from app.scoring.models import Score, ScoreCall, ScoreSession
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 from tests.batches.support import compare_item, score_item
+from tests.reports.test_rollups import report_pair, rollup_rows
 from tests.support.sim import CountingTransport, http_sim_judges_toml
 
 
@@ -145,6 +148,41 @@ async def test_redelivered_item_resumes_without_asking_a_stored_round_again(
     again = await run_item_comparison(request, "c-1", "", services)
     assert again == resumed
     assert counting(services).requests == 3  # a finished comparison is only read back
+
+
+async def test_a_resumed_comparison_leaves_the_rollups_and_is_folded_again_whole(
+    services: Services,
+) -> None:
+    """Folded once it was closed as interrupted with one call, a comparison that a redelivery
+    reopens is out of the rollups while it runs again, and is folded with both calls once it
+    stops: the rollups stay what a rebuild makes, and the report what regrouping makes."""
+    request = CompareRequest.model_validate(compare_item(0)["compare"])
+    await run_item_comparison(request, "c-1", "", services)
+    async with services.sessionmaker() as session:
+        await session.execute(delete(JudgeCall).where(JudgeCall.round == 1))
+        await session.execute(
+            update(Comparison).values(status="failed", error_kind="interrupted", winner=None)
+        )
+        await session.commit()
+        assert await folding.fold_backlog(session) == 1
+    assert await rolled_up_calls(services) == 1
+
+    resumed = await run_item_comparison(request, "c-1", "", services)
+    assert resumed.status == "complete"
+    assert await rolled_up_calls(services) == 0  # reopened: out of the rollups until folded
+    async with services.sessionmaker() as session:
+        assert await folding.fold_backlog(session) == 1
+    assert await rolled_up_calls(services) == 2
+    url = services.settings.database_url
+    assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)
+    from_rollups, from_calls = await report_pair(url, since=utcnow() - timedelta(days=1))
+    assert from_rollups == from_calls
+    assert from_calls["judges"][0]["calls"]["total"] == 2
+
+
+async def rolled_up_calls(services: Services) -> int:
+    async with services.sessionmaker() as session:
+        return int(await session.scalar(select(func.coalesce(func.sum(CallRollup.calls), 0))))
 
 
 async def test_lease_is_exclusive_until_it_expires_and_only_the_holder_settles(

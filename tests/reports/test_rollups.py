@@ -1,6 +1,7 @@
-"""The report's rollups: folded as calls are written, they give the report that regrouping every
-call gives, for any window, filter, origin and backend; purges and concurrent writers keep them
-exact. The traffic mixes callers' comparisons with drift canaries' (`origin`)."""
+"""The report's rollups: folded once per comparison after it stopped running, they give the
+report that regrouping every call gives, for any window, filter, origin and backend; reopened
+comparisons, purges and concurrent folders keep them exact. The traffic mixes callers'
+comparisons with drift canaries' (`origin`)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 
-from app.comparisons import rollups
+from app.comparisons import folding, rollups
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters
 from app.comparisons.models import Comparison, ComparisonTag
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.jobs.models import UNFINISHED
 from app.jobs.rollups import (
     OBSERVATION_COLUMNS,
     CallRollup,
@@ -115,24 +117,54 @@ def traffic() -> StoredData:
 async def insert_in_pieces(
     url: str, data: StoredData, pieces: int = 4, one_by_one: bool = False
 ) -> None:
-    """Comparisons first, then the calls in shuffled pieces, a transaction each: a
-    (judge, comparison) is folded over several transactions. Through the one write path
-    (`store_calls`): a piece's calls at once, or (`one_by_one`) a statement each."""
+    """As the service writes them: the comparisons running while their calls arrive in shuffled
+    pieces, a transaction each, through the one write path (`store_calls`: a piece's calls at
+    once, or `one_by_one` a statement each), the folder running after each piece (it must leave
+    running comparisons alone); then they stop and are folded, in several transactions. Then
+    three in ten are reopened (taken out of the rollups), get their calls of the last piece,
+    stop and are folded again."""
     calls = list(data.calls)
     random.Random(3).shuffle(calls)
+    reopened = {row["id"] for row in data.comparisons if random.Random(row["id"]).random() < 0.3}
+    late = [row for row in calls[pieces - 1 :: pieces] if row["comparison_id"] in reopened]
+    early = [row for row in calls if not any(row is other for other in late)]
     engine = create_engine(url)
     sessionmaker = create_sessionmaker(engine)
     async with sessionmaker() as session:
-        session.add_all(Comparison(**row) for row in data.comparisons)
+        session.add_all(Comparison(**{**row, "status": "running"}) for row in data.comparisons)
         await session.flush()
         session.add_all(ComparisonTag(**row) for row in data.tags)
         await session.commit()
-    for piece in range(pieces):
+
+    async def store(rows: list[dict[str, Any]]) -> None:
         async with sessionmaker() as session:
-            rows = [StagedCall(row) for row in calls[piece::pieces]]
-            for part in [[row] for row in rows] if one_by_one else [rows]:
+            staged = [StagedCall(row) for row in rows]
+            for part in [[row] for row in staged] if one_by_one else [staged]:
                 await store_calls(session, COMPARISONS.sink, part)
             await session.commit()
+            assert await folding.fold_backlog(session) == 0  # all of them are running
+
+    async def stop(rows: list[dict[str, Any]]) -> None:
+        async with sessionmaker() as session:
+            for row in rows:
+                status = {"status": row["status"]}
+                await session.execute(
+                    update(Comparison).where(Comparison.id == row["id"]).values(status)
+                )
+            await session.commit()
+            stopped = [row for row in rows if row["status"] not in UNFINISHED]
+            assert await folding.fold_backlog(session) == len(stopped)
+
+    for piece in range(pieces - 1):
+        await store(early[piece :: pieces - 1])
+    await stop(data.comparisons)
+    async with sessionmaker() as session:
+        await rollups.unfold(session, Comparison.id.in_(reopened))
+        running = update(Comparison).where(Comparison.id.in_(reopened)).values(status="running")
+        await session.execute(running)
+        await session.commit()
+    await store(late)
+    await stop([row for row in data.comparisons if row["id"] in reopened])
     await engine.dispose()
 
 
@@ -243,35 +275,47 @@ def sections_with_data(report: dict[str, Any]) -> set[str]:
 
 
 @pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
-async def test_a_fold_that_forgets_where_an_observation_was_is_caught(
+async def test_a_reopened_comparison_left_in_the_rollups_is_caught(
     backend: str,
     clean_pg: str,
     tmp_path: Path,
     traffic: StoredData,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A fold that adds an updated observation under its new keys without taking it out of
-    its old ones (its y, picks or hours changed) makes both checks above fail."""
+    """A comparison reopened without being taken out of the rollups is folded twice when it
+    stops again: both checks above see it."""
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
-    real = rollups.fold_moves
-
-    def forgetful(*args: Any, **kwargs: Any) -> Any:
-        return real(*args, **{**kwargs, "moving": False})
-
-    monkeypatch.setattr(rollups, "fold_moves", forgetful)
-    rollups._fold_new.cache_clear()
-    rollups._fold_new_rendered.cache_clear()
-    try:
-        await insert_in_pieces(url, traffic)
-    finally:
-        rollups._fold_new.cache_clear()
-        rollups._fold_new_rendered.cache_clear()
+    monkeypatch.setattr(rollups, "unfold_statements", lambda dialect, ids: [])
+    await insert_in_pieces(url, traffic)
     stored, rebuilt = await rollup_rows(url), await rollup_rows(url, rebuilt=True)
-    assert stored["observations"] == rebuilt["observations"]
+    assert stored["cube"] != rebuilt["cube"]
     assert stored["observation_rollup"] != rebuilt["observation_rollup"]
-    assert stored["length_rollup"] != rebuilt["length_rollup"]
     from_rollups, from_calls = await report_pair(url, **WINDOWS[0])
     assert from_rollups != from_calls
+
+
+async def test_a_report_waits_for_the_comparisons_another_folder_is_folding(
+    clean_pg: str,
+) -> None:
+    """A report begun while the loop of another process holds comparisons it is folding counts
+    them: it waits for that fold instead of skipping them."""
+    data = StoredData()
+    for _ in range(3):
+        data.swap("first", "second")
+    await data.insert(clean_pg)
+    engine = create_engine(clean_pg)
+    try:
+        async with create_sessionmaker(engine)() as holder:
+            assert await rollups.fold_pending(holder, 100) == 3  # folded, not committed yet
+            reports = asyncio.create_task(report_pair(clean_pg, since=BASE_TIME - timedelta(1)))
+            await asyncio.sleep(0.5)
+            assert not reports.done()
+            await holder.commit()
+        from_rollups, from_calls = await reports
+    finally:
+        await engine.dispose()
+    assert from_rollups == from_calls
+    assert from_rollups["judges"][0]["calls"]["total"] == 6
 
 
 async def test_running_comparisons_count_once_they_end(clean_pg: str) -> None:
@@ -307,13 +351,17 @@ async def test_a_purge_keeps_the_rollups_exact(clean_pg: str, traffic: StoredDat
 
 
 @pytest.mark.parametrize("writer", ["together", "one_by_one"])
-async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
+async def test_concurrent_folders_fold_each_comparison_once_without_deadlock(
     clean_pg: str, writer: str
 ) -> None:
-    """Four processes' group commits, each with two transactions in flight, write calls that all
-    fold into the same few rollup rows, in random orders."""
+    """Four processes' group commits, each with two transactions in flight, write calls in
+    random orders; each comparison stops once its last call is stored, and four folders fold
+    eight comparisons a transaction meanwhile, into the same few rollup rows."""
     data = StoredData()
-    comparisons = [data.comparison(at=BASE_TIME + timedelta(minutes=i % 50)) for i in range(200)]
+    comparisons = [
+        data.comparison(at=BASE_TIME + timedelta(minutes=i % 50), status="running")
+        for i in range(200)
+    ]
     for i, comparison_id in enumerate(comparisons):
         for judge in ("judge-a", "judge-b"):
             data.swap(
@@ -330,19 +378,40 @@ async def test_concurrent_writers_fold_the_same_rows_without_deadlock(
     writers = [GroupCommit(sessionmaker, max_flushes=2, max_batch=8) for _ in range(4)]
     calls = list(data.calls)
     random.Random(1).shuffle(calls)
+    left = dict.fromkeys(comparisons, 4)
+    writing = True
 
     async def write(i: int, row: dict[str, Any]) -> None:
         if writer == "one_by_one":  # a transaction a call
             async with sessionmaker() as session:
                 await store_calls(session, COMPARISONS.sink, [StagedCall(row)])
                 await session.commit()
-        else:  # group-committed: one INSERT and one fold for the calls of a transaction
+        else:  # group-committed: one INSERT for the calls of a transaction
             await writers[i % len(writers)].store(COMPARISONS.sink, StagedCall(row))
+        left[row["comparison_id"]] -= 1
+        if not left[row["comparison_id"]]:
+            async with sessionmaker() as session:
+                stop = update(Comparison).where(Comparison.id == row["comparison_id"])
+                await session.execute(stop.values(status="complete"))
+                await session.commit()
 
+    async def fold() -> int:
+        folded = 0
+        async with sessionmaker() as session:
+            while writing or folded == 0:
+                folded += await rollups.fold_pending(session, 8)
+                await session.commit()
+                await asyncio.sleep(0)
+            return folded + await folding.fold_backlog(session)
+
+    folders = [asyncio.create_task(fold()) for _ in range(4)]
     await asyncio.gather(*(write(i, row) for i, row in enumerate(calls)))
+    writing = False
+    folded = await asyncio.gather(*folders)
     for group in writers:
         await group.aclose()
     await engine.dispose()
+    assert sum(folded) == len(comparisons)
     stored = await rollup_rows(clean_pg)
     assert stored == await rollup_rows(clean_pg, rebuilt=True)
     calls_column = list(CallRollup.__table__.c.keys()).index("calls")
