@@ -182,7 +182,8 @@ async def test_a_resumed_comparison_leaves_the_rollups_and_is_folded_again_whole
 
 async def rolled_up_calls(services: Services) -> int:
     async with services.sessionmaker() as session:
-        return int(await session.scalar(select(func.coalesce(func.sum(CallRollup.calls), 0))))
+        total = await session.scalar(select(func.coalesce(func.sum(CallRollup.calls), 0)))
+        return int(total or 0)
 
 
 async def test_lease_is_exclusive_until_it_expires_and_only_the_holder_settles(
