@@ -1,5 +1,6 @@
 """`fairpair` as real processes: migrate, keys, serve on PostgreSQL and on the embedded default,
-judging through the openai provider against `fairpair sim-judge` over real HTTP, and a SIGKILL."""
+judging through the openai provider against `fairpair sim-judge` over real HTTP, and a SIGKILL
+(whose kept calls the restarted service's report counts)."""
 
 from __future__ import annotations
 
@@ -212,8 +213,12 @@ def test_sigkill_mid_comparison_keeps_completed_calls_and_the_sweeper_closes_it(
         time.sleep(max(0.0, (comparison.deadline_at.timestamp() - time.time())) + 0.5)
         with running("serve", "--port", str(api_port), env=env, health_url=f"{base}/healthz"):
             swept = asyncio.run(rows(own_pg, Comparison))[0]
+            # Stopped now: the report folds it and counts both of its kept calls.
+            report = httpx2.get(f"{base}/v1/bias-report", timeout=30).json()
     assert (swept.status, swept.error_kind) == ("partial", "interrupted")
     assert len(asyncio.run(rows(own_pg, JudgeCall))) == 2
+    assert [judge["calls"]["total"] for judge in report["judges"]] == [2]
+    assert asyncio.run(rows(own_pg, Comparison))[0].folded
 
 
 def _kill_after(process: subprocess.Popen[bytes], seconds: float) -> threading.Thread:
