@@ -5,14 +5,12 @@
 Creates a database (FAIRPAIR_BENCH_POSTGRES, default postgresql://root@127.0.0.1:5432), migrates
 it, loads synthetic traffic with COPY (5 judges, swap pairs plus some adaptive escalations,
 5% placebo, 5% failures, conflicted judges only as 5% audits, two tags per comparison, over
-29 days),
-folds them into the report's rollups (COPY bypasses the write path, which folds the calls of
-each transaction as it stores them: `call_rollup`, `judge_observations` and the observations'
-`observation_rollup` and `length_rollup`), runs VACUUM ANALYZE as autovacuum would, then times
-`build_report` with the route's
-defaults (last 30 days, every judge), with a judge and tag filter, with hourly buckets, and, as
-the baseline, the default regrouping every call instead of reading the rollups; prints p50 and
-max.
+29 days), folds them into the report's rollups (COPY bypasses the job kernel, whose folder folds
+each comparison once it stopped running: `call_rollup`, `judge_observations` and the
+observations' `observation_rollup` and `length_rollup`; `rollups.rebuild` marks them folded),
+runs VACUUM ANALYZE as autovacuum would, then times `build_report` with the route's defaults
+(last 30 days, every judge), with a judge and tag filter, with hourly buckets, and, as the
+baseline, the default regrouping every call instead of reading the rollups; prints p50 and max.
 """
 
 from __future__ import annotations
