@@ -122,10 +122,7 @@ def scope(
     """Conditions on calls joined to their comparison; `judges=False` ignores judge filters.
     The report counts the folded comparisons (`app.comparisons.folding`): those in the rollups,
     which stopped running."""
-    conditions: list[ColumnElement[bool]] = [
-        _cmp.folded.is_(True),
-        _call.started_at >= filters.since,
-    ]
+    conditions = [_cmp.folded.expression, _call.started_at >= filters.since]
     if placebo != "include":
         conditions.append(_cmp.placebo.is_(placebo == "only"))
     conditions.extend(of_origin(_cmp.origin, filters.origin))

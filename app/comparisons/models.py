@@ -53,8 +53,8 @@ class Comparison(JobColumns, Base):
 Index(
     "ix_comparisons_unfolded",
     Comparison.id,
-    postgresql_where=Comparison.folded.is_(False),
-    sqlite_where=Comparison.folded.is_(False),
+    postgresql_where=~Comparison.folded,
+    sqlite_where=~Comparison.folded,
 )
 
 

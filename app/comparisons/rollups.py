@@ -333,24 +333,30 @@ async def fold_pending(session: AsyncSession, limit: int, *, skip_locked: bool =
     them folded, in the session's transaction; how many. Rows another folder holds are
     skipped (it folds them), or with `skip_locked=False` waited for (and then found folded),
     so folders in several processes never fold one twice."""
-    pending = (
-        select(_cmp.id)
-        .where(_cmp.folded.is_(False), _cmp.status.not_in(UNFINISHED))
-        .order_by(_cmp.id)
-        .limit(limit)
-        .with_for_update(skip_locked=skip_locked)
-    )
-    ids = list(await session.scalars(pending))
+    ids = list(await session.scalars(pending_comparisons(limit, skip_locked)))
     if ids:
         await fold_comparisons(await session.connection(), ids)
         await session.execute(update(_cmp).where(_cmp.id.in_(ids)).values(folded=True))
     return len(ids)
 
 
+def pending_comparisons(limit: int, skip_locked: bool) -> Select[str]:
+    """The ids of up to `limit` comparisons that stopped running and are not folded yet,
+    locked, through the partial index of the unfolded ones."""
+    # `NOT folded`, as the index says it: PostgreSQL does not match `folded IS FALSE` to it.
+    return (
+        select(_cmp.id)
+        .where(~_cmp.folded, _cmp.status.not_in(UNFINISHED))
+        .order_by(_cmp.id)
+        .limit(limit)
+        .with_for_update(skip_locked=skip_locked)
+    )
+
+
 def _counted(origin: bool) -> ColumnElement[bool]:
     """The calls a rebuild folds: those of folded comparisons (every call, for the schemas
     before comparisons had an origin, when every stored call was folded as it was written)."""
-    return _cmp.folded.is_(True) if origin else true()
+    return _cmp.folded.expression if origin else true()
 
 
 def rebuild_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
@@ -386,9 +392,7 @@ async def rebuild(session: AsyncSession) -> None:
     (after writes that bypassed the job kernel); the caller commits."""
     # Before the tables' lock: a folder holding some of these rows folds them into the tables.
     await session.execute(
-        update(_cmp)
-        .where(_cmp.folded.is_(False), _cmp.status.not_in(UNFINISHED))
-        .values(folded=True)
+        update(_cmp).where(~_cmp.folded, _cmp.status.not_in(UNFINISHED)).values(folded=True)
     )
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
@@ -412,12 +416,10 @@ async def unfold(session: AsyncSession, comparisons: ColumnElement[bool]) -> Non
     Only the folded ones are subtracted: the calls of the cube, and the observations of the
     observation rollups (then deleted: a reopened comparison's are folded afresh)."""
     await session.execute(select(_cmp.id).where(comparisons).order_by(_cmp.id).with_for_update())
-    folded = select(_cmp.id).where(comparisons, _cmp.folded.is_(True))
+    folded = select(_cmp.id).where(comparisons, _cmp.folded)
     for statement in unfold_statements(session.get_bind().dialect.name, folded):
         await session.execute(statement)
-    await session.execute(
-        update(_cmp).where(comparisons, _cmp.folded.is_(True)).values(folded=False)
-    )
+    await session.execute(update(_cmp).where(comparisons, _cmp.folded).values(folded=False))
 
 
 def unfold_statements(dialect: str, ids: Select[Any]) -> list[Executable]:

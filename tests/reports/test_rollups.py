@@ -318,6 +318,26 @@ async def test_a_report_waits_for_the_comparisons_another_folder_is_folding(
     assert from_rollups["judges"][0]["calls"]["total"] == 6
 
 
+async def test_the_folders_query_reads_the_partial_index_of_unfolded_comparisons(
+    clean_pg: str,
+) -> None:
+    """Every folder tick and every report asks for the unfolded comparisons: through the
+    partial index, never a scan of the whole table (sequential scans off, the plan shows
+    whether the index can serve it at all)."""
+    engine = create_engine(clean_pg)
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text("SET enable_seqscan = off"))
+            for skip_locked in (True, False):
+                query = rollups.pending_comparisons(500, skip_locked).compile(
+                    connection, compile_kwargs={"literal_binds": True}
+                )
+                plan = await connection.execute(text(f"EXPLAIN {query}"))
+                assert "ix_comparisons_unfolded" in "\n".join(row[0] for row in plan)
+    finally:
+        await engine.dispose()
+
+
 async def test_running_comparisons_count_once_they_end(clean_pg: str) -> None:
     data = StoredData()
     running = data.swap("first", "second", comparison_id=data.comparison(status="running"))
