@@ -199,7 +199,9 @@ async def test_a_new_provider_model_on_the_judges_calls_claims_one_run(
             await session.commit()
 
     # The sim's calls report its model; a call with another one is a new model, seen once.
-    now = datetime.now(UTC)
+    # Stamped an hour ahead: newer than any call the runs make meanwhile, however slow the
+    # machine (a run's calls finishing after `now + 1 s` became the newest model instead).
+    now = datetime.now(UTC) + timedelta(hours=1)
     await served.tick()
     await call_with_model("sim-2026-06", now + timedelta(seconds=1))
     await asyncio.gather(served.tick(), served.tick())
