@@ -58,13 +58,13 @@ def serve(
         "http": "app.middleware:ProblemHttpProtocol",
     }
     if workers == 1:
-        from app.main import create_app
+        from app.main import serving_app
 
-        uvicorn.run(create_app(settings), **options)
+        uvicorn.run(serving_app(settings), **options)
         return
     # Each process builds its own app from the environment, and takes 1/N of the bounds.
     os.environ["FAIRPAIR_SERVE_WORKERS"] = str(workers)
-    uvicorn.run("app.main:create_app", factory=True, workers=workers, **options)
+    uvicorn.run("app.main:serving_app", factory=True, workers=workers, **options)
 
 
 def check_workers(settings: Settings, workers: int) -> None:

@@ -50,15 +50,19 @@ def package_version() -> str:
 
 
 def create_app(
-    settings: Settings | None = None, *, transport_for: TransportFactory | None = None
+    settings: Settings | None = None,
+    *,
+    transport_for: TransportFactory | None = None,
+    freeze_heap: bool = False,
 ) -> FastAPI:
-    """Build the app; `transport_for` lets tests fake a judge's HTTP transport."""
+    """Build the app; `transport_for` lets tests fake a judge's HTTP transport; `freeze_heap`
+    for a process that serves only this app (`serving_app`)."""
     settings = settings or get_settings()
     LIMITS.max_text_chars = settings.max_text_chars
     app = FastAPI(
         title="fairpair",
         version=package_version(),
-        lifespan=lifespan_for(settings, transport_for),
+        lifespan=lifespan_for(settings, transport_for, freeze_heap=freeze_heap),
         description="Debiased pairwise comparison with LLM judges.",
         responses=PROBLEM_RESPONSES,
     )
@@ -76,6 +80,12 @@ def create_app(
         app.include_router(router)
     document_problems(app)
     return app
+
+
+def serving_app(settings: Settings | None = None) -> FastAPI:
+    """The app of a `fairpair serve` process (uvicorn's factory for each of `--workers N`):
+    it serves until the process exits, so it freezes what its start-up built."""
+    return create_app(settings, freeze_heap=True)
 
 
 def document_problems(app: FastAPI) -> None:
