@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, TypedDict
@@ -24,6 +23,7 @@ from app.config import Settings
 from app.dashboard.cache import PageCache
 from app.dashboard.charts import SvgRenderer
 from app.db import create_engine, create_sessionmaker
+from app.heap import freeze_startup_heap
 from app.jobs.closing import run_sweeper
 from app.jobs.lifecycle import Services
 from app.jobs.slots import JudgePool
@@ -80,19 +80,6 @@ def key_limiter(settings: Settings) -> KeyRateLimiter:
     shared = settings.redis_url and settings.rate_limit_per_minute
     storage = shared_storage(settings.redis_url) if shared else None
     return KeyRateLimiter(settings.rate_limit_per_minute, storage)
-
-
-def freeze_startup_heap() -> None:
-    """Take every object alive after start-up out of the cyclic collector's reach.
-
-    The modules, the ORM's metadata, the SDKs and the caches built at start-up are hundreds of
-    thousands of objects that live as long as the process. Every full collection walked them
-    all: 40-140 ms with the event loop stopped and nothing found (BENCHMARKS.md, 2026-11-27),
-    which held every comparison in flight for as long. Frozen, they are still freed by their
-    reference counts; garbage already waiting is collected first, so none of it is kept.
-    """
-    gc.collect()
-    gc.freeze()
 
 
 def lifespan_for(

@@ -23,6 +23,7 @@ from app.canaries.scheduler import run_canary_scheduler
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.fields import LIMITS
+from app.heap import freeze_startup_heap
 from app.jobs.lifecycle import Services
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
@@ -33,8 +34,11 @@ from app.logs import configure_logging
 log = structlog.get_logger()
 
 
-async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) -> None:
-    """Run items from Redis until `stop` is set; then finish or hand back what is running."""
+async def run_worker(
+    settings: Settings, concurrency: int, stop: asyncio.Event, *, freeze_heap: bool = False
+) -> None:
+    """Run items from Redis until `stop` is set; then finish or hand back what is running.
+    `freeze_heap` for the `fairpair worker` process, once started (`app.heap`)."""
     assert settings.redis_url
     LIMITS.max_text_chars = settings.max_text_chars
     name = process_name()
@@ -56,6 +60,8 @@ async def run_worker(settings: Settings, concurrency: int, stop: asyncio.Event) 
         ack_type=AcknowledgeType.WHEN_EXECUTED,
         wait_tasks_timeout=settings.shutdown_grace_s,
     )
+    if freeze_heap:
+        freeze_startup_heap()
     log.info("worker_started", name=name, concurrency=concurrency)
     try:
         async with (
@@ -83,6 +89,6 @@ def main(settings: Settings, concurrency: int) -> None:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
-        await run_worker(settings, concurrency, stop)
+        await run_worker(settings, concurrency, stop, freeze_heap=True)
 
     asyncio.run(serve())

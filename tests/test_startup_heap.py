@@ -1,8 +1,9 @@
-"""A serving process freezes what its start-up built, so full collections stop walking it; an
-app started by tests (many in one process) does not."""
+"""A serving process and a worker freeze what their start-up built, so full collections stop
+walking it; an app or worker started by tests (many in one process) does not."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -11,8 +12,9 @@ import pytest
 import uvicorn
 from typer.testing import CliRunner
 
-from app import cli, main
+from app import cli, main, worker
 from app.config import Settings
+from tests.batches.support import redis_server
 from tests.support.live import LiveApp
 
 
@@ -62,3 +64,33 @@ def test_serve_runs_the_serving_app_in_one_process_or_several(
     assert runs[0][0] == "serving app"
     assert runs[1][0] == "app.main:serving_app"
     assert runs[1][1]["factory"] is True
+
+
+async def test_a_worker_freezes_the_heap_once_started_when_its_process_says_so(
+    unfrozen: None, settings_factory: Callable[..., Settings]
+) -> None:
+    with redis_server() as redis:
+        settings = settings_factory(redis_url=redis.url)
+        for freeze_heap in (False, True):
+            stop = asyncio.Event()
+            running = asyncio.create_task(
+                worker.run_worker(settings, 2, stop, freeze_heap=freeze_heap)
+            )
+            async with asyncio.timeout(30):
+                while gc.get_freeze_count() == 0 and freeze_heap:
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(0.2)  # started (a frozen heap would show by now)
+            assert (gc.get_freeze_count() > 10_000) is freeze_heap
+            stop.set()
+            await asyncio.wait_for(running, timeout=30)
+
+
+def test_the_worker_command_freezes_its_heap(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict[str, Any]] = []
+
+    async def run_worker(*_args: Any, **options: Any) -> None:
+        calls.append(options)
+
+    monkeypatch.setattr(worker, "run_worker", run_worker)
+    worker.main(Settings(secret_key="x" * 64, redis_url="redis://127.0.0.1:1/0"), 2)
+    assert calls == [{"freeze_heap": True}]
