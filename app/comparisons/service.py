@@ -13,7 +13,7 @@ from typing import Any
 import structlog
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
 from app.auth.keys import Principal
@@ -105,11 +105,7 @@ class PairCalls:
     (`app.comparisons.folding`)."""
 
     table = JudgeCall
-
-    async def after_insert(
-        self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
-    ) -> None:
-        """Never called: pair calls have no children."""
+    children = None
 
 
 class CompareKind:

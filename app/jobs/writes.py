@@ -1,10 +1,10 @@
 """The one write path of judge calls, and group commit for every write of a running job.
 
 `store_calls` is the only code that inserts judge calls: it inserts them and, in the same
-transaction, what hangs off them (the scores of a scoring call), as the kind that owns the calls
-says (`CallSink`). Pair calls are plain INSERTs: the report's rollups are folded per comparison
-once it stopped running, off the answer's path (`app.comparisons.folding`). There are no ORM
-event hooks.
+transaction, what hangs off them (the scores of a scoring call), where the kind that owns the
+calls says (`CallSink`). Pair calls are plain INSERTs: the report's rollups are folded per
+comparison once it stopped running, off the answer's path (`app.comparisons.folding`). There
+are no ORM event hooks.
 
 Group commit: a write is sent the moment it is handed over, unless `max_flushes` transactions are
 already in flight; then it waits for one of them and goes with whatever else arrived meanwhile in
@@ -37,7 +37,7 @@ from sqlalchemy import Executable, Insert, insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.db import IDLE_BEFORE_PING_S
+from app.db import IDLE_BEFORE_PING_S, Base
 from app.jobs.models import StoredCall
 
 
@@ -57,11 +57,10 @@ class CallSink(Protocol):
         """The calls' table."""
         ...
 
-    async def after_insert(
-        self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
-    ) -> None:
-        """Insert the calls' children, in their transaction (`ids` in the calls' order); called
-        only when a call has children."""
+    @property
+    def children(self) -> tuple[type[Base], str] | None:
+        """Where a call's children go (a scoring call's scores): their table and the column
+        naming the call's id; None for calls that have none."""
         ...
 
 
@@ -87,7 +86,14 @@ async def insert_calls(
         return
     statement = insert(table).returning(table.id, sort_by_parameter_order=True)
     inserted = await connection.execute(statement, values)
-    await sink.after_insert(connection, calls, list(inserted.scalars()))
+    assert sink.children is not None, f"{table.__name__} calls have no children"
+    child_table, call_column = sink.children
+    rows = [
+        {**child, call_column: call_id}
+        for call, call_id in zip(calls, inserted.scalars(), strict=True)
+        for child in call.children
+    ]
+    await connection.execute(insert(child_table), rows)
 
 
 Rows = Sequence[tuple[Any, list[dict[str, Any]]]]  # (table, rows) in the order to insert them

@@ -8,9 +8,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import utcnow
 from app.jobs.lifecycle import Run
@@ -31,17 +31,7 @@ class ScoreCalls:
     """Scoring calls in the write path: each call's scores go in with it, pointing at its id."""
 
     table = ScoreCall
-
-    async def after_insert(
-        self, connection: AsyncConnection, calls: Sequence[StagedCall], ids: Sequence[int]
-    ) -> None:
-        scores = [
-            {**score, "call_id": call_id}
-            for call, call_id in zip(calls, ids, strict=True)
-            for score in call.children
-        ]
-        if scores:
-            await connection.execute(insert(Score), scores)
+    children = (Score, "call_id")
 
 
 class ScoreFanOut:
