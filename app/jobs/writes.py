@@ -137,8 +137,10 @@ class GroupCommit:
         self._queue: list[_Pending] = []
         self._flushers: set[asyncio.Task[None]] = set()
         # Connections kept between transactions, with when each was last used: a checkout and
-        # check-in of the pool per transaction cost a third of a small transaction's CPU.
-        self._held: list[tuple[AsyncConnection, float]] = []
+        # check-in of the pool per transaction cost a third of a small transaction's CPU. Kept
+        # apart by whether they autocommit (`_transaction`), so none changes mode.
+        self._held: dict[bool, list[tuple[AsyncConnection, float]]] = {False: [], True: []}
+        self._autocommits = self.engine.dialect.name == "postgresql"
 
     async def store(self, sink: CallSink, call: StagedCall) -> None:
         """Commit one judge call through `insert_calls`; raise what the transaction raised."""
@@ -170,8 +172,9 @@ class GroupCommit:
         """Wait for the writes in flight, then give the kept connections back (shutdown, before
         the engine goes)."""
         await self.wait_idle()
-        while self._held:
-            await self._held.pop()[0].close()
+        for held in self._held.values():
+            while held:
+                await held.pop()[0].close()
 
     async def _flush(self) -> None:
         while self._queue:
@@ -198,49 +201,76 @@ class GroupCommit:
             _settle(batch, None)
 
     async def _transaction(self, batch: list[_Pending]) -> None:
-        connection = await self._connection()
+        merged = _Merged.of(batch)
+        # One statement is atomic by itself (an executemany too, in asyncpg): on PostgreSQL it
+        # goes without BEGIN and COMMIT, one round trip instead of three. Those two were an
+        # eighth of the API's CPU at c=16, where most transactions carry a single statement.
+        autocommit = self._autocommits and merged.statements == 1
+        connection = await self._connection(autocommit)
         try:
             async with connection.begin():
-                await _apply(connection, batch)
+                await merged.apply(connection)
         except BaseException:
             # Its state is unknown (cancelled mid-statement, or the server went away): back to
             # the pool, which discards it if it is broken.
             await asyncio.shield(connection.close())
             raise
-        self._held.append((connection, time.monotonic()))
+        self._held[autocommit].append((connection, time.monotonic()))
 
-    async def _connection(self) -> AsyncConnection:
+    async def _connection(self, autocommit: bool) -> AsyncConnection:
         """A kept connection used moments ago, else one from the pool (which pings a
-        connection that sat idle: `app.db.ping_when_idle`)."""
-        while self._held:
-            connection, used_at = self._held.pop()
+        connection that sat idle: `app.db.ping_when_idle`), in the mode asked for."""
+        held = self._held[autocommit]
+        while held:
+            connection, used_at = held.pop()
             if time.monotonic() - used_at < IDLE_BEFORE_PING_S:
                 return connection
             # Idle too long to trust without a ping (the server may have restarted meanwhile),
             # and a check-in would make the pool take it for fresh: dropped, not returned.
             await connection.invalidate()
             await connection.close()
-        return await self.engine.connect()
+        connection = await self.engine.connect()
+        if autocommit:  # the pool sets the default level again when it is given back
+            await connection.execution_options(isolation_level="AUTOCOMMIT")
+        return connection
 
 
-async def _apply(connection: AsyncConnection, batch: list[_Pending]) -> None:
-    """The batch's rows (one INSERT a table), its calls (one `insert_calls` a kind), then its
-    updates (one executemany a statement)."""
-    rows: dict[Any, list[dict[str, Any]]] = {}
-    calls: dict[int, tuple[CallSink, list[StagedCall]]] = {}
-    updates: dict[Executable, list[dict[str, Any]]] = {}
-    for work in (pending.work for pending in batch):
-        for table, values in work.rows:
-            rows.setdefault(table, []).extend(values)
-        if work.sink is not None and work.calls:
-            calls.setdefault(id(work.sink), (work.sink, []))[1].extend(work.calls)
-        for statement, parameters in work.updates:
-            updates.setdefault(statement, []).append(parameters)
-    await insert_rows(connection, list(rows.items()))
-    for sink, staged in calls.values():
-        await insert_calls(connection, sink, staged)
-    for statement, many in updates.items():
-        await connection.execute(statement, _one_or_many(many))
+@dataclass
+class _Merged:
+    """What a batch writes, merged: rows (one INSERT a table), calls (one `insert_calls` a
+    kind), then updates (one executemany a statement)."""
+
+    rows: dict[Any, list[dict[str, Any]]] = field(default_factory=dict)
+    calls: dict[int, tuple[CallSink, list[StagedCall]]] = field(default_factory=dict)
+    updates: dict[Executable, list[dict[str, Any]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, batch: list[_Pending]) -> _Merged:
+        merged = cls()
+        for work in (pending.work for pending in batch):
+            for table, values in work.rows:
+                merged.rows.setdefault(table, []).extend(values)
+            if work.sink is not None and work.calls:
+                merged.calls.setdefault(id(work.sink), (work.sink, []))[1].extend(work.calls)
+            for statement, parameters in work.updates:
+                merged.updates.setdefault(statement, []).append(parameters)
+        return merged
+
+    @property
+    def statements(self) -> int:
+        """How many statements `apply` sends (calls with children are two)."""
+        rows = sum(1 for values in self.rows.values() if values)
+        calls = sum(
+            2 if any(call.children for call in staged) else 1 for _, staged in self.calls.values()
+        )
+        return rows + calls + len(self.updates)
+
+    async def apply(self, connection: AsyncConnection) -> None:
+        await insert_rows(connection, list(self.rows.items()))
+        for sink, staged in self.calls.values():
+            await insert_calls(connection, sink, staged)
+        for statement, many in self.updates.items():
+            await connection.execute(statement, _one_or_many(many))
 
 
 async def insert_rows(connection: AsyncConnection, rows: Rows) -> None:

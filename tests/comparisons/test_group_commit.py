@@ -9,14 +9,15 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, select, text
+from sqlalchemy import bindparam, event, func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.comparisons.models import Comparison, ComparisonTag
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.errors import DATABASE_ERRORS
-from app.jobs.writes import GroupCommit, Work
+from app.jobs.writes import GroupCommit, StagedCall, Work, _Merged, _Pending
+from app.scoring.fanout import ScoreCalls
 
 
 @pytest.fixture
@@ -86,6 +87,20 @@ def count_commits(maker: async_sessionmaker[AsyncSession]) -> list[int]:
         commits[0] += 1
 
     return commits
+
+
+def driver_queries(maker: async_sessionmaker[AsyncSession]) -> list[str]:
+    """BEGIN and COMMIT as the driver sends them on the engine's connections made from now on
+    (SQLAlchemy's events do not see those; asyncpg's logger does not see prepared statements)."""
+    engine: Any = maker.kw["bind"]
+    sent: list[str] = []
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _log(dbapi_connection: Any, _record: object) -> None:
+        log = lambda record: sent.append(record.query.split()[0].rstrip(";").upper())  # noqa: E731
+        dbapi_connection.driver_connection.add_query_logger(log)
+
+    return sent
 
 
 async def stored_tags(maker: async_sessionmaker[AsyncSession], comparison_id: str) -> int:
@@ -206,11 +221,44 @@ async def test_a_kept_connection_idle_too_long_is_dropped_not_reused(
     comparison_id = await a_comparison(maker)
     writes = group_commit()
     await writes.commit(tag(comparison_id, "before"))
-    kept, used_at = writes._held[0]
+    kept, used_at = writes._held[True][0]  # one statement: an autocommitting connection
     driver: Any = (await kept.get_raw_connection()).driver_connection
     # As if it had sat unused past the idle limit (during which the server may have restarted):
     # given back to the pool, it would count as fresh and skip the pool's ping.
-    writes._held[0] = (kept, used_at - 60)
+    writes._held[True][0] = (kept, used_at - 60)
     await writes.commit(tag(comparison_id, "after"))
     assert driver.is_closed()
     assert await stored_tags(maker, comparison_id) == 2
+
+
+async def test_one_statement_goes_without_begin_and_commit_and_more_in_a_transaction(
+    maker: async_sessionmaker[AsyncSession], group_commit: Callable[..., GroupCommit]
+) -> None:
+    sent = driver_queries(maker)  # before the engine's first connection
+    comparison_id = await a_comparison(maker)
+    writes = group_commit()
+    finish = update(Comparison).where(Comparison.id == bindparam("job")).values(status="complete")
+
+    sent.clear()
+    await writes.commit(tag(comparison_id, "alone"))
+    alone = list(sent)
+    sent.clear()
+    two = Work(tag(comparison_id, "with").rows, updates=[(finish, {"job": comparison_id})])
+    await writes.commit(two)
+
+    assert alone == []  # the INSERT is atomic by itself: one round trip, no BEGIN or COMMIT
+    assert sent == ["BEGIN", "COMMIT"]  # around the INSERT and the UPDATE
+    assert await stored_tags(maker, comparison_id) == 2
+    async with maker() as session:
+        assert await session.scalar(select(Comparison.status)) == "complete"
+
+
+async def test_a_call_with_children_counts_as_two_statements_so_it_goes_in_a_transaction() -> None:
+    def pending(work: Work) -> _Pending:
+        return _Pending(asyncio.get_running_loop().create_future(), work)
+
+    scored = StagedCall({"session_id": "s"}, children=[{"score": 1.0}])
+    failed = StagedCall({"session_id": "s"})
+    assert _Merged.of([pending(Work(sink=ScoreCalls(), calls=[failed]))]).statements == 1
+    assert _Merged.of([pending(Work(sink=ScoreCalls(), calls=[failed, scored]))]).statements == 2
+    assert _Merged.of([pending(tag("c", "k")), pending(tag("d", "k"))]).statements == 1
