@@ -15,7 +15,8 @@ whatever it carries). The calls of one transaction go in one INSERT per kind.
 Writes that belong together go as one `Work` (rows, calls, UPDATEs). Within a transaction the
 rows of all its works go first (what calls refer to), then the calls, then the updates, each
 merged into one statement per table, sink and UPDATE: under load the new jobs' rows of a batch
-are one INSERT and their final columns one executemany, instead of a statement each.
+are one INSERT and their final columns one executemany, instead of a statement each. A batch
+that merges to one statement needs no BEGIN and COMMIT on PostgreSQL (`GroupCommit._transaction`).
 
 No-loss: `store` and `commit` return only once their write is committed, and no answer is
 sent before every write of the job returned, so a crash can lose only writes nobody was told about,
