@@ -204,8 +204,8 @@ class GroupCommit:
     async def _transaction(self, batch: list[_Pending]) -> None:
         merged = _Merged.of(batch)
         # One statement is atomic by itself (an executemany too, in asyncpg): on PostgreSQL it
-        # goes without BEGIN and COMMIT, one round trip instead of three. Those two were an
-        # eighth of the API's CPU at c=16, where most transactions carry a single statement.
+        # goes without BEGIN and COMMIT, one round trip instead of three, and most batches are
+        # one statement (BENCHMARKS.md: less CPU for the API and PostgreSQL at c=1).
         autocommit = self._autocommits and merged.statements == 1
         connection = await self._connection(autocommit)
         try:
