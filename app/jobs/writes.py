@@ -81,7 +81,7 @@ async def insert_calls(
     """
     table = sink.table
     values = [call.values for call in calls]
-    if not any(call.children for call in calls):
+    if not with_children(calls):
         # Nothing refers to them: no ids to return (pair calls, failed scoring calls).
         await connection.execute(insert(table), values[0] if len(values) == 1 else values)
         return
@@ -95,6 +95,11 @@ async def insert_calls(
         for child in call.children
     ]
     await connection.execute(insert(child_table), rows)
+
+
+def with_children(calls: Sequence[StagedCall]) -> bool:
+    """Whether `insert_calls` sends these calls' children too (a second statement)."""
+    return any(call.children for call in calls)
 
 
 Rows = Sequence[tuple[Any, list[dict[str, Any]]]]  # (table, rows) in the order to insert them
@@ -261,9 +266,7 @@ class _Merged:
     def statements(self) -> int:
         """How many statements `apply` sends (calls with children are two)."""
         rows = sum(1 for values in self.rows.values() if values)
-        calls = sum(
-            2 if any(call.children for call in staged) else 1 for _, staged in self.calls.values()
-        )
+        calls = sum(2 if with_children(staged) else 1 for _, staged in self.calls.values())
         return rows + calls + len(self.updates)
 
     async def apply(self, connection: AsyncConnection) -> None:
