@@ -8,7 +8,8 @@ Regrouping a million calls takes the bias report seconds, so tables hold the gro
   both). The report sums it over the window's whole hours and counts the calls of the partial
   hours at its edges from `judge_calls` (`app.reports.rollups`).
 - `judge_observations`: `callscope.observation_sums` per (judge, non-placebo comparison), read by
-  the report's `queries.stored_observations`, and the observation rollups moved with it.
+  the report's `queries.stored_observations`, and the observation rollups moved with it; on the
+  conflicted ones, the neutral judges' sums on the same comparison (`fold_neutral_sums`).
 
 The write path stores calls as plain INSERTs. The folder (`app.comparisons.folding`) folds all
 the calls of comparisons that stopped running and marks them `folded`, in one transaction, so
@@ -53,12 +54,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import Insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.sql.dml import Update
 
 from app.comparisons import callscope
 from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN
 from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.jobs.models import UNFINISHED
 from app.jobs.rollups import (
+    NEUTRAL_COLUMNS,
     OBSERVATION_COLUMNS,
     CallRollup,
     CallTagRollup,
@@ -177,6 +180,8 @@ def fold_observations(
 _TRACKED = ("y_n", "y_sum", "version", "p1", "p2", "first_hour", "last_hour")
 _MOVING = (*_TRACKED, "judge", "protocol", "origin", "delta", "shorter")
 MOVE_ROLLUPS = (ObservationRollup, LengthRollup)
+# What `fold_moves` reads of a folded observation.
+_FOLDED = (*OBSERVATION_COLUMNS, *(f"prev_{name}" for name in _TRACKED))
 
 
 def _signed_keys(table: type[Any], s: Any, prev: bool, origin: bool = True) -> list[Any]:
@@ -206,6 +211,12 @@ def _signed_keys(table: type[Any], s: Any, prev: bool, origin: bool = True) -> l
         )
     # By name, in the table's key order (the order the rows are locked in).
     return [values[name].label(name) for name in _key_names(table, origin)]
+
+
+def _columns(*names: str) -> list[Any]:
+    """Columns of `judge_observations` by name: the migrations that run these statements
+    know only the columns that existed then."""
+    return [JudgeObservation.__table__.c[name] for name in names]
 
 
 def _key_names(table: type[Any], origin: bool) -> tuple[str, ...]:
@@ -250,6 +261,37 @@ def _folded_keys(calls: ColumnElement[bool]) -> ColumnElement[bool]:
     return tuple_(JudgeObservation.judge, JudgeObservation.comparison_id).in_(keys)
 
 
+def fold_neutral_sums(observations: ColumnElement[bool]) -> Update:
+    """Write NEUTRAL_COLUMNS on the selected conflicted observations from the neutral judges'
+    observations of the same comparison (0 decisive calls when none has one). Run after the
+    comparison's observations are all folded: a comparison is folded whole, once."""
+    mine = JudgeObservation
+    other = JudgeObservation.__table__.alias("neutral")
+
+    def pooled(value: Any) -> Any:
+        return (
+            select(value)
+            .where(
+                other.c.comparison_id == mine.comparison_id,
+                other.c.neutral == 1,
+                other.c.n_dec > 0,
+            )
+            .scalar_subquery()
+        )
+
+    values = (
+        func.coalesce(func.sum(other.c.n_dec), 0),
+        func.coalesce(func.sum(other.c.n_a), 0),
+        func.min(other.c.first_at),
+        func.max(other.c.last_at),
+    )
+    return (
+        update(mine)
+        .where(mine.side.is_not(None), observations)
+        .values({name: pooled(value) for name, value in zip(NEUTRAL_COLUMNS, values, strict=True)})
+    )
+
+
 def fold_observations_moving(dialect: str, calls: ColumnElement[bool]) -> Insert:
     """PostgreSQL: `fold_observations` and both observation rollups' `fold_moves` in one
     statement: the folded rows, as `RETURNING` gives them, feed the moves."""
@@ -265,7 +307,9 @@ def fold_observations_moving(dialect: str, calls: ColumnElement[bool]) -> Insert
 
 @cache
 def _fold_new(dialect: str) -> tuple[Executable, ...]:
-    return fold_statements(dialect, _cmp.id.in_(bindparam("ids", expanding=True)))
+    ids: Any = bindparam("ids", expanding=True)
+    neutral = fold_neutral_sums(JudgeObservation.comparison_id.in_(ids))
+    return *fold_statements(dialect, _cmp.id.in_(ids)), neutral
 
 
 def fold_statements(dialect: str, calls: ColumnElement[bool]) -> tuple[Executable, ...]:
@@ -274,7 +318,7 @@ def fold_statements(dialect: str, calls: ColumnElement[bool]) -> tuple[Executabl
     if dialect == "postgresql":
         return fold_observations_moving(dialect, calls), fold_cubes(dialect, calls)
     # SQLite has no INSERT in a WITH: the moves read the rows the fold just wrote.
-    folded = select(JudgeObservation).where(_folded_keys(calls)).subquery("folded")
+    folded = select(*_columns(*_FOLDED)).where(_folded_keys(calls)).subquery("folded")
     moves = [fold_moves(dialect, rollup, folded) for rollup in MOVE_ROLLUPS]
     cubes = fold_cube(dialect, calls), fold_cube(dialect, calls, tagged=True)
     return fold_observations(dialect, calls), *moves, *cubes
@@ -300,9 +344,14 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     one SQL string, which the driver runs as a prepared statement. The statements are the same,
     so the folded sums are too.
     """
-    ids = _cmp.id == any_(bindparam("ids", [], type_=postgresql.ARRAY(String)))
+    ids = bindparam("ids", [], type_=postgresql.ARRAY(String))
+    statements = (
+        fold_observations_moving("postgresql", _cmp.id == any_(ids)),
+        fold_cubes("postgresql", _cmp.id == any_(ids)),
+        fold_neutral_sums(JudgeObservation.comparison_id == any_(ids)),
+    )
     rendered = []
-    for statement in (fold_observations_moving("postgresql", ids), fold_cubes("postgresql", ids)):
+    for statement in statements:
         compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
         values = compiled.params
         rendered.append(
@@ -317,8 +366,9 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
 
 async def fold_comparisons(connection: AsyncConnection, ids: list[str]) -> None:
     """Fold every call of these comparisons, by id, into the rollups (observations and their
-    two rollups first, then the cube), in the connection's transaction: two statements on
-    PostgreSQL. Only the folder calls it (`fold_pending`), once per comparison."""
+    two rollups first, then the cube, then the neutral judges' sums on the conflicted
+    observations), in the connection's transaction: three statements on PostgreSQL. Only the
+    folder calls it (`fold_pending`), once per comparison."""
     dialect = connection.dialect
     if dialect.name == "postgresql" and dialect.positional:
         for statement in _fold_new_rendered(dialect):
@@ -374,8 +424,7 @@ def rebuild_moved_statements(dialect: str, *, origin: bool = True) -> list[Execu
     """Recompute both observation rollups from `judge_observations` as it stands, and the
     tags' cube from the calls of folded comparisons (`origin=False`: before comparisons had an
     origin)."""
-    columns = _known(tuple(c.name for c in JudgeObservation.__table__.c), origin)
-    every = select(*[JudgeObservation.__table__.c[name] for name in columns]).subquery("folded")
+    every = select(*_columns(*_known(_FOLDED, origin))).subquery("folded")
     return [
         delete(CallTagRollup),
         fold_cube(dialect, _counted(origin), tagged=True, origin=origin),
@@ -403,7 +452,8 @@ async def rebuild(session: AsyncSession) -> None:
                 " length_rollup IN EXCLUSIVE MODE"
             )
         )
-    for statement in [*rebuild_statements(dialect), *rebuild_moved_statements(dialect)]:
+    neutral = fold_neutral_sums(true())
+    for statement in [*rebuild_statements(dialect), neutral, *rebuild_moved_statements(dialect)]:
         await session.execute(statement)
 
 
@@ -432,7 +482,7 @@ def unfold_statements(dialect: str, ids: Select[Any]) -> list[Executable]:
         statements.append(fold_cube(dialect, calls, sign=-1, tagged=cube is CallTagRollup))
         statements.append(delete(cube).where(cube.calls == 0))
     observations = JudgeObservation.comparison_id.in_(ids)
-    gone = select(JudgeObservation).where(observations).subquery("folded")
+    gone = select(*_columns(*_FOLDED)).where(observations).subquery("folded")
     for rollup in MOVE_ROLLUPS:
         statements.append(fold_moves(dialect, rollup, gone, sign=-1, moving=False))
         statements.append(delete(rollup).where(rollup.n == 0))

@@ -91,6 +91,14 @@ class JudgeObservation(Base):
     prev_p2: Mapped[str | None] = mapped_column(String(8), nullable=True)
     prev_first_hour: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     prev_last_hour: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # On a conflicted observation (`side` set), written when its comparison is folded: the
+    # neutral judges' decisive calls and A picks on the same comparison, and the first and last
+    # of their calls. Self-preference reads them instead of looking the neutral judges up, in
+    # any window that holds those calls (NEUTRAL_COLUMNS).
+    neutral_dec: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    neutral_a: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    neutral_first_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    neutral_last_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     __table_args__ = (
         # The few observations whose calls span hours: found without scanning the rest when
@@ -172,3 +180,6 @@ OBSERVATION_COLUMNS = (
     "last_hour",
     "origin",
 )
+
+# The neutral judges' sums kept on conflicted observations, in this order.
+NEUTRAL_COLUMNS = ("neutral_dec", "neutral_a", "neutral_first_at", "neutral_last_at")

@@ -9,9 +9,10 @@ window's observations that began in its partial first hour or ended in its parti
 +1 for the observations of a cut comparison regrouped from its calls. Those are few, and found
 through indexes. The report then reads a few thousand rollup rows instead of every observation.
 
-Self-preference (a join of each judge's conflicted observations with the others') still reads
-`judge_observations`, as do reports with a tag filter (the rollups hold no tags) and a judge
-whose latest bucket alone holds more than `MAX_OBSERVATIONS` (its recent ones are ranked).
+Self-preference still reads `judge_observations`: its conflicted observations (a few percent,
+through a partial index), which carry the neutral judges' sums (`queries._conflicted`). So do
+reports with a tag filter (the rollups hold no tags) and a judge whose latest bucket alone holds
+more than `MAX_OBSERVATIONS` (its recent ones are ranked).
 """
 
 from __future__ import annotations

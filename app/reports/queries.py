@@ -55,7 +55,7 @@ from app.comparisons.callscope import (
     tagged,
 )
 from app.comparisons.models import Comparison, JudgeCall
-from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation
+from app.jobs.rollups import NEUTRAL_COLUMNS, OBSERVATION_COLUMNS, JudgeObservation
 
 _call = JudgeCall
 _cmp = Comparison
@@ -155,13 +155,17 @@ def stored_observations(
         conditions.append(stored.protocol == filters.protocol)
     conditions.extend(of_origin(stored.origin, filters.origin))
     conditions.extend(tagged(stored.comparison_id, filters.tags))
-    columns = [stored.__table__.c[name] for name in OBSERVATION_COLUMNS]
+    table = stored.__table__.c
+    columns = [table[name] for name in (*OBSERVATION_COLUMNS, *NEUTRAL_COLUMNS)]
     if not with_straddling:
         return select(*columns).where(*conditions)
     cut = straddling(filters)
+    raw = raw_observations(dialect, filters, among(dialect, _call.comparison_id, cut))
+    # A cut comparison's neutral judges are those in the window: looked up (NULL sums).
+    unknown = [cast(null(), table[name].type).label(name) for name in NEUTRAL_COLUMNS]
     return union_all(
         select(*columns).where(*conditions, stored.comparison_id.not_in(cut)),
-        raw_observations(dialect, filters, among(dialect, _call.comparison_id, cut)),
+        raw.add_columns(*unknown),
     )
 
 
@@ -490,9 +494,16 @@ def _conflicted(obs: CTE, filters: ReportFilters, *, correlated: bool) -> Any:
             .subquery("conflicted")
         )
     other = obs.alias("other")
+    # The sums the fold kept on the observation hold when every neutral decisive call of the
+    # comparison lies in the window (or there is none); else, or for a comparison regrouped
+    # from its calls (NULL), they are looked up. CASE evaluates the lookup only then.
+    in_window = [obs.c.neutral_first_at >= filters.since]
+    if filters.until is not None:
+        in_window.append(obs.c.neutral_last_at < filters.until)
+    kept = or_(obs.c.neutral_dec == 0, and_(*in_window))
 
-    def pooled(name: str) -> Any:
-        return (
+    def pooled(name: str, stored: str) -> Any:
+        looked_up = (
             select(cast(func.sum(other.c[name]), BigInteger))
             .where(
                 other.c.comparison_id == obs.c.comparison_id,
@@ -501,8 +512,11 @@ def _conflicted(obs: CTE, filters: ReportFilters, *, correlated: bool) -> Any:
             )
             .scalar_subquery()
         )
+        return case((kept, obs.c[stored]), else_=looked_up)
 
-    pooled_row = select(*own, pooled("n_dec").label("n_o"), pooled("n_a").label("a_o"))
+    pooled_row = select(
+        *own, pooled("n_dec", "neutral_dec").label("n_o"), pooled("n_a", "neutral_a").label("a_o")
+    )
     # Materialized: the sums are read several times, each would be a lookup of its own.
     looked_up = pooled_row.where(*mine).cte("looked_up").prefix_with("MATERIALIZED")
     return select(looked_up).where(looked_up.c.n_o > 0).subquery("conflicted")

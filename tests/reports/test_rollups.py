@@ -6,22 +6,25 @@ comparisons with drift canaries' (`origin`)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import event, select, text, update
 
 from app.comparisons import folding, rollups
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters
+from app.comparisons.folding import prepare_report
 from app.comparisons.models import Comparison, ComparisonTag
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.jobs.models import UNFINISHED
 from app.jobs.rollups import (
+    NEUTRAL_COLUMNS,
     OBSERVATION_COLUMNS,
     CallRollup,
     CallTagRollup,
@@ -30,6 +33,7 @@ from app.jobs.rollups import (
     ObservationRollup,
 )
 from app.jobs.writes import GroupCommit, StagedCall, store_calls
+from app.reports import queries
 from app.reports.bias import build_report
 from app.reports.rollups import CubeRow
 from app.retention import purge
@@ -186,14 +190,18 @@ async def report_pair(url: str, **filters: Any) -> tuple[dict[str, Any], dict[st
 
 async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]]:
     """Every rollup's rows in key order (counts at 0 left out: a fold may leave them), without
-    the observations' `prev_*` columns; `rebuilt`: as `rollups.rebuild` recomputes them."""
+    the observations' `prev_*` columns (with the neutral judges' sums); `rebuilt`: as
+    `rollups.rebuild` recomputes them."""
     engine = create_engine(url)
     tables: dict[str, tuple[Any, Any, str | None]] = {
         "cube": (CallRollup, CallRollup.__table__.c, None),
         "tag_cube": (CallTagRollup, CallTagRollup.__table__.c, None),
         "observations": (
             JudgeObservation,
-            [JudgeObservation.__table__.c[name] for name in OBSERVATION_COLUMNS],
+            [
+                JudgeObservation.__table__.c[name]
+                for name in (*OBSERVATION_COLUMNS, *NEUTRAL_COLUMNS)
+            ],
             None,
         ),
         "observation_rollup": (ObservationRollup, ObservationRollup.__table__.c, "n"),
@@ -336,6 +344,56 @@ async def test_the_folders_query_reads_the_partial_index_of_unfolded_comparisons
                 assert "ix_comparisons_unfolded" in "\n".join(row[0] for row in plan)
     finally:
         await engine.dispose()
+
+
+async def test_self_preference_looks_up_neutral_judges_only_where_the_fold_cannot_know(
+    clean_pg: str,
+) -> None:
+    """The fold keeps the neutral judges' sums on each conflicted observation: the report reads
+    them, and looks the neutral judges' observations up (a subplan per row) only where one of
+    them answered outside the window. EXPLAIN ANALYZE counts the lookups."""
+    data = StoredData()
+    late = BASE_TIME + timedelta(days=2)
+    for neutral_at in (BASE_TIME, BASE_TIME, BASE_TIME, late):
+        comparison_id = data.comparison(family_a="openai", family_b="google")
+        data.swap("first", "second", judge="gpt", family="openai", role="audit",
+                  comparison_id=comparison_id)  # fmt: skip
+        data.swap("first", "first", judge="neutral", family="meta", comparison_id=comparison_id,
+                  at=neutral_at)  # fmt: skip
+    await data.insert(clean_pg)
+    window = ReportFilters(since=BASE_TIME - timedelta(hours=1), until=BASE_TIME + timedelta(1))
+    engine = create_engine(clean_pg)
+
+    def explained(conn: Any, cursor: Any, statement: str, *rest: Any) -> tuple[str, Any]:
+        if "looked_up" in statement:  # the statement with self-preference's part
+            statement = f"EXPLAIN (ANALYZE, FORMAT JSON) {statement}"
+        return statement, rest[0]
+
+    try:
+        async with create_sessionmaker(engine)() as session:
+            await prepare_report(session)
+            event.listen(engine.sync_engine, "before_cursor_execute", explained, retval=True)
+            rows = await queries.observation_parts(session, window)
+            event.remove(engine.sync_engine, "before_cursor_execute", explained)
+            await session.rollback()
+    finally:
+        await engine.dispose()
+    plan = rows[0][0]
+    plan = json.loads(plan) if isinstance(plan, str) else plan
+    lookups = [node["Actual Loops"] for node in plan_nodes(plan[0]["Plan"]) if is_lookup(node)]
+    assert lookups == [1, 1]  # n_dec and n_a, for the one comparison answered late
+
+
+def plan_nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """A plan node and every node below it."""
+    return [node, *(found for child in node.get("Plans", []) for found in plan_nodes(child))]
+
+
+def is_lookup(node: dict[str, Any]) -> bool:
+    """A subplan of self-preference's lookup of the neutral judges' observations."""
+    return node.get("Parent Relationship") == "SubPlan" and any(
+        below.get("Relation Name") == "judge_observations" for below in plan_nodes(node)
+    )
 
 
 async def test_running_comparisons_count_once_they_end(clean_pg: str) -> None:
