@@ -30,7 +30,8 @@ TABLES = (
     "judge_calls, comparison_tags, comparisons, judge_versions, judges, api_keys, "
     "scores, score_calls, score_responses, score_session_tags, score_sessions, "
     "batch_items, batches, labels, call_rollup, judge_observations, observation_rollup, "
-    "length_rollup, call_tag_rollup, dashboard_sessions, instance_secrets, canary_runs, "
+    "length_rollup, call_tag_rollup, observation_tag_rollup, length_tag_rollup, "
+    "dashboard_sessions, instance_secrets, canary_runs, "
     "canary_judges, canary_items, canaries"
 )
 

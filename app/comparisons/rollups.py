@@ -66,8 +66,12 @@ from app.jobs.rollups import (
     CallRollup,
     CallTagRollup,
     JudgeObservation,
+    LengthKeys,
     LengthRollup,
+    LengthTagRollup,
     ObservationRollup,
+    ObservationTagRollup,
+    TagKeys,
 )
 
 CUBE_KEYS = (
@@ -178,8 +182,11 @@ def fold_observations(
 
 # What an observation's rollup keys depend on, kept as it was before a fold (`prev_*`).
 _TRACKED = ("y_n", "y_sum", "version", "p1", "p2", "first_hour", "last_hour")
-_MOVING = (*_TRACKED, "judge", "protocol", "origin", "delta", "shorter")
-MOVE_ROLLUPS = (ObservationRollup, LengthRollup)
+_MOVING = (*_TRACKED, "judge", "comparison_id", "protocol", "origin", "delta", "shorter")
+# The observation rollups, and the same per tag; migrations before the tags' name the first.
+OBSERVATION_ROLLUPS = (ObservationRollup, LengthRollup)
+TAG_ROLLUPS = (ObservationTagRollup, LengthTagRollup)
+MOVE_ROLLUPS = (*OBSERVATION_ROLLUPS, *TAG_ROLLUPS)
 # What `fold_moves` reads of a folded observation.
 _FOLDED = (*OBSERVATION_COLUMNS, *(f"prev_{name}" for name in _TRACKED))
 
@@ -192,6 +199,8 @@ def _signed_keys(table: type[Any], s: Any, prev: bool, origin: bool = True) -> l
         return s.c[f"prev_{name}" if prev else name]
 
     values = {
+        "tag_key": ComparisonTag.key,  # joined by `fold_moves` for a rollup per tag
+        "tag_value": ComparisonTag.value,
         "judge": s.c.judge,
         "first_hour": c("first_hour"),
         "last_hour": c("last_hour"),
@@ -199,7 +208,7 @@ def _signed_keys(table: type[Any], s: Any, prev: bool, origin: bool = True) -> l
         "protocol": s.c.protocol,
         **({"origin": s.c.origin} if origin else {}),
     }
-    if table is LengthRollup:
+    if issubclass(table, LengthKeys):
         values.update(delta=s.c.delta, y_sum=c("y_sum"), y_n=c("y_n"))
     else:
         eligible, longer = callscope.length_class(c("y_sum"), s.c.delta, s.c.shorter)
@@ -237,10 +246,16 @@ def fold_moves(
     −1 and +1, netted per key, in key order; counts left at 0 stay (a read sums them). Not
     `moving`: add the observations as they are, times `sign` (−1 before deleting them)."""
     keys = list(_key_names(table, origin))
-    now = select(*_signed_keys(table, folded, False, origin), literal(sign).label("n"))
-    before = select(*_signed_keys(table, folded, True, origin), literal(-sign).label("n")).where(
-        folded.c.prev_y_n > 0
-    )
+
+    def signed(prev: bool, n: int) -> Select[Any]:
+        query = select(*_signed_keys(table, folded, prev, origin), literal(n).label("n"))
+        if issubclass(table, TagKeys):  # once under each tag of its comparison
+            tags = ComparisonTag.comparison_id == folded.c.comparison_id
+            return query.join_from(folded, ComparisonTag, tags)
+        return query
+
+    now = signed(False, sign)
+    before = signed(True, -sign).where(folded.c.prev_y_n > 0)
     moves = (union_all(now, before) if moving else now).subquery("moves")
     grouped = [moves.c[name] for name in keys]
     total = cast(func.sum(moves.c.n), BigInteger)
@@ -292,8 +307,10 @@ def fold_neutral_sums(observations: ColumnElement[bool]) -> Update:
     )
 
 
-def fold_observations_moving(dialect: str, calls: ColumnElement[bool]) -> Insert:
-    """PostgreSQL: `fold_observations` and both observation rollups' `fold_moves` in one
+def fold_observations_moving(
+    dialect: str, calls: ColumnElement[bool], rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+) -> Insert:
+    """PostgreSQL: `fold_observations` and the observation rollups' `fold_moves` in one
     statement: the folded rows, as `RETURNING` gives them, feed the moves."""
     table = JudgeObservation.__table__.c
     folded = (
@@ -301,8 +318,8 @@ def fold_observations_moving(dialect: str, calls: ColumnElement[bool]) -> Insert
         .returning(*[table[name] for name in _MOVING], *[table[f"prev_{n}"] for n in _TRACKED])
         .cte("folded")
     )
-    first, last = (fold_moves(dialect, rollup, folded) for rollup in MOVE_ROLLUPS)
-    return last.add_cte(first.cte("observation_moves"))
+    *first, last = (fold_moves(dialect, rollup, folded) for rollup in rollups)
+    return last.add_cte(*(moves.cte(f"moves_{i}") for i, moves in enumerate(first)))
 
 
 @cache
@@ -312,14 +329,16 @@ def _fold_new(dialect: str) -> tuple[Executable, ...]:
     return *fold_statements(dialect, _cmp.id.in_(ids)), neutral
 
 
-def fold_statements(dialect: str, calls: ColumnElement[bool]) -> tuple[Executable, ...]:
+def fold_statements(
+    dialect: str, calls: ColumnElement[bool], rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+) -> tuple[Executable, ...]:
     """The statements that fold the calls `calls` selects (a condition on calls joined to their
-    comparison), in their order."""
+    comparison), in their order; `rollups`: the observation rollups the schema has."""
     if dialect == "postgresql":
-        return fold_observations_moving(dialect, calls), fold_cubes(dialect, calls)
+        return fold_observations_moving(dialect, calls, rollups), fold_cubes(dialect, calls)
     # SQLite has no INSERT in a WITH: the moves read the rows the fold just wrote.
     folded = select(*_columns(*_FOLDED)).where(_folded_keys(calls)).subquery("folded")
-    moves = [fold_moves(dialect, rollup, folded) for rollup in MOVE_ROLLUPS]
+    moves = [fold_moves(dialect, rollup, folded) for rollup in rollups]
     cubes = fold_cube(dialect, calls), fold_cube(dialect, calls, tagged=True)
     return fold_observations(dialect, calls), *moves, *cubes
 
@@ -420,19 +439,27 @@ def rebuild_statements(dialect: str, *, origin: bool = True) -> list[Executable]
     ]
 
 
-def rebuild_moved_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
-    """Recompute both observation rollups from `judge_observations` as it stands, and the
-    tags' cube from the calls of folded comparisons (`origin=False`: before comparisons had an
-    origin)."""
-    every = select(*_columns(*_known(_FOLDED, origin))).subquery("folded")
+def rebuild_moved_statements(
+    dialect: str, *, origin: bool = True, rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+) -> list[Executable]:
+    """Recompute the observation rollups (`rollups`: those the schema has) from
+    `judge_observations` as it stands, and the tags' cube from the calls of folded comparisons
+    (`origin=False`: before comparisons had an origin)."""
     return [
         delete(CallTagRollup),
         fold_cube(dialect, _counted(origin), tagged=True, origin=origin),
-        *(delete(rollup) for rollup in MOVE_ROLLUPS),
-        *(
-            fold_moves(dialect, rollup, every, moving=False, origin=origin)
-            for rollup in MOVE_ROLLUPS
-        ),
+        *refill_statements(dialect, rollups, origin=origin),
+    ]
+
+
+def refill_statements(
+    dialect: str, rollups: tuple[type[Any], ...], *, origin: bool = True
+) -> list[Executable]:
+    """Empty these observation rollups and count every stored observation in them."""
+    every = select(*_columns(*_known(_FOLDED, origin))).subquery("folded")
+    return [
+        *(delete(rollup) for rollup in rollups),
+        *(fold_moves(dialect, rollup, every, moving=False, origin=origin) for rollup in rollups),
     ]
 
 
@@ -449,7 +476,7 @@ async def rebuild(session: AsyncSession) -> None:
         await session.execute(
             text(
                 "LOCK TABLE call_rollup, call_tag_rollup, judge_observations, observation_rollup,"
-                " length_rollup IN EXCLUSIVE MODE"
+                " length_rollup, observation_tag_rollup, length_tag_rollup IN EXCLUSIVE MODE"
             )
         )
     neutral = fold_neutral_sums(true())
@@ -472,10 +499,12 @@ async def unfold(session: AsyncSession, comparisons: ColumnElement[bool]) -> Non
     await session.execute(update(_cmp).where(comparisons, _cmp.folded).values(folded=False))
 
 
-def unfold_statements(dialect: str, ids: Select[Any]) -> list[Executable]:
+def unfold_statements(
+    dialect: str, ids: Select[Any], rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+) -> list[Executable]:
     """Subtract the comparisons `ids` selects from the rollups: their calls from both cubes,
-    their observations from the observation rollups, then delete those observations (rows left
-    at 0 go too)."""
+    their observations from the observation rollups (`rollups`: those the schema has), then
+    delete those observations (rows left at 0 go too)."""
     calls = _call.comparison_id.in_(ids)
     statements: list[Executable] = []
     for cube in (CallRollup, CallTagRollup):
@@ -483,7 +512,7 @@ def unfold_statements(dialect: str, ids: Select[Any]) -> list[Executable]:
         statements.append(delete(cube).where(cube.calls == 0))
     observations = JudgeObservation.comparison_id.in_(ids)
     gone = select(*_columns(*_FOLDED)).where(observations).subquery("folded")
-    for rollup in MOVE_ROLLUPS:
+    for rollup in rollups:
         statements.append(fold_moves(dialect, rollup, gone, sign=-1, moving=False))
         statements.append(delete(rollup).where(rollup.n == 0))
     statements.append(delete(JudgeObservation).where(observations))

@@ -44,14 +44,18 @@ class CallRollup(CubeColumns, Base):
     __tablename__ = "call_rollup"
 
 
-class CallTagRollup(CubeColumns, Base):
-    """`call_rollup` per comparison tag: what a report filtered by one `key:value` tag counts,
-    for whole hours (a comparison's tags are written with it, before its calls)."""
-
-    __tablename__ = "call_tag_rollup"
+class TagKeys:
+    """A rollup's counts per comparison tag: what a report filtered by one `key:value` tag
+    reads (a comparison's tags are written with it, before its calls, and never change)."""
 
     tag_key: Mapped[str] = mapped_column(String(64), primary_key=True)
     tag_value: Mapped[str] = mapped_column(String(256), primary_key=True)
+
+
+class CallTagRollup(CubeColumns, TagKeys, Base):
+    """`call_rollup` per comparison tag, for whole hours."""
+
+    __tablename__ = "call_tag_rollup"
 
 
 class JudgeObservation(Base):
@@ -133,12 +137,8 @@ class ObservationKeys:
     n: Mapped[int] = mapped_column(BigInteger)
 
 
-class ObservationRollup(ObservationKeys, Base):
-    """Observations counted per judge, first and last hour, version, protocol, picks of the
-    swap pair and length class: what the report's pairs and length-class parts and its
-    recent-bucket bound count, for whole hours."""
-
-    __tablename__ = "observation_rollup"
+class PickKeys:
+    """An observation's picks of the swap pair and length class."""
 
     # '' for no pick: a NULL in a key never conflicts, so it would never be summed.
     p1: Mapped[str] = mapped_column(String(8), primary_key=True)
@@ -147,15 +147,39 @@ class ObservationRollup(ObservationKeys, Base):
     longer: Mapped[bool] = mapped_column(Boolean, primary_key=True)
 
 
-class LengthRollup(ObservationKeys, Base):
+class LengthKeys:
+    """An observation's Δlen and (Σ outcome, calls)."""
+
+    delta: Mapped[int] = mapped_column(Integer, primary_key=True)
+    y_sum: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    y_n: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+
+class ObservationRollup(ObservationKeys, PickKeys, Base):
+    """Observations counted per judge, first and last hour, version, protocol, picks of the
+    swap pair and length class: what the report's pairs and length-class parts and its
+    recent-bucket bound count, for whole hours."""
+
+    __tablename__ = "observation_rollup"
+
+
+class LengthRollup(ObservationKeys, LengthKeys, Base):
     """Observations counted per judge, first and last hour, version, protocol, Δlen and
     (Σ outcome, calls): the length section's (Δlen, y) frequencies, for whole hours."""
 
     __tablename__ = "length_rollup"
 
-    delta: Mapped[int] = mapped_column(Integer, primary_key=True)
-    y_sum: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    y_n: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+class ObservationTagRollup(TagKeys, ObservationKeys, PickKeys, Base):
+    """`observation_rollup` per comparison tag (first in the key: a report reads one tag's)."""
+
+    __tablename__ = "observation_tag_rollup"
+
+
+class LengthTagRollup(TagKeys, ObservationKeys, LengthKeys, Base):
+    """`length_rollup` per comparison tag (first in the key: a report reads one tag's)."""
+
+    __tablename__ = "length_tag_rollup"
 
 
 # In the order `queries.raw_observations` returns them (the two are UNIONed).

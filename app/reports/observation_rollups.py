@@ -1,7 +1,8 @@
 """The bias report's reading of the observation rollups (`app.jobs.rollups`, moved with each fold
 by `app.comparisons.rollups`): the pairs, length-class and length parts of a window.
 
-`observation_rollup` and `length_rollup` count the observations whose calls all lie in the
+`observation_rollup` and `length_rollup` (or, for a report filtered by one tag, the same per tag:
+`observation_tag_rollup`, `length_tag_rollup`) count the observations whose calls all lie in the
 window's whole hours (first hour ≥ the first whole hour, last hour < the end's). What they miss
 or count wrongly is corrected from `judge_observations`, row by row, with a sign: +1 for the
 window's observations that began in its partial first hour or ended in its partial last hour;
@@ -11,8 +12,8 @@ through indexes. The report then reads a few thousand rollup rows instead of eve
 
 Self-preference still reads `judge_observations`: its conflicted observations (a few percent,
 through a partial index), which carry the neutral judges' sums (`queries._conflicted`). So do
-reports with a tag filter (the rollups hold no tags) and a judge whose latest bucket alone holds
-more than `MAX_OBSERVATIONS` (its recent ones are ranked).
+reports filtered by two tags or more (the rollups hold one) and a judge whose latest bucket
+alone holds more than `MAX_OBSERVATIONS` (its recent ones are ranked).
 """
 
 from __future__ import annotations
@@ -37,9 +38,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import ReportFilters, length_class, of_origin
+from app.comparisons.callscope import ReportFilters, length_class, of_origin, tagged
 from app.comparisons.models import JudgeCall
-from app.jobs.rollups import OBSERVATION_COLUMNS, JudgeObservation, LengthRollup, ObservationRollup
+from app.jobs.rollups import (
+    OBSERVATION_COLUMNS,
+    JudgeObservation,
+    LengthRollup,
+    LengthTagRollup,
+    ObservationRollup,
+    ObservationTagRollup,
+)
 from app.reports import queries
 from app.reports.rollups import hour_start
 
@@ -62,6 +70,10 @@ class Window:
         """No whole hour in the window: the rollups have nothing to give."""
         return self.end is not None and self.end <= self.first
 
+    def rollup(self, untagged: Any, per_tag: Any) -> Any:
+        """The rollup the window sums: per tag when the filters name one."""
+        return per_tag if self.filters.tags else untagged
+
     def whole(self, table: Any) -> list[ColumnElement[bool]]:
         """Rows of a rollup (or observations) counted in the whole hours, under the filters."""
         conditions = [table.first_hour >= self.first]
@@ -70,7 +82,13 @@ class Window:
         f = self.filters
         if f.protocol is not None:
             conditions.append(table.protocol == f.protocol)
-        return [*conditions, *of_origin(table.origin, f.origin)]
+        return [*conditions, *of_origin(table.origin, f.origin), *self.tags(table)]
+
+    def tags(self, table: Any) -> list[ColumnElement[bool]]:
+        """The tag filter (one tag at most) on a rollup per tag or on stored observations."""
+        if table is _obs:
+            return tagged(_obs.comparison_id, self.filters.tags)
+        return [and_(table.tag_key == k, table.tag_value == v) for k, v in self.filters.tags]
 
     def judges(self, table: Any) -> list[ColumnElement[bool]]:
         """The judge filters (the rollups' parts apply them; self-preference does not)."""
@@ -97,6 +115,7 @@ class Window:
         if f.protocol is not None:
             in_window.append(_obs.protocol == f.protocol)
         in_window.extend(of_origin(_obs.origin, f.origin))
+        in_window.extend(self.tags(_obs))
         columns = [_obs.__table__.c[name] for name in OBSERVATION_COLUMNS]
         parts = [
             select(*columns, literal(1).label("sign")).where(
@@ -122,7 +141,7 @@ def _bucket(first_hour: Any, filters: ReportFilters) -> Any:
 
 def observation_counts(window: Window, dialect: str) -> CTE:
     """`queries.observation_counts` from `observation_rollup` and the corrections."""
-    r, f = ObservationRollup, window.filters
+    r, f = window.rollup(ObservationRollup, ObservationTagRollup), window.filters
     rolled = select(
         r.judge,
         _bucket(r.first_hour, f).label("bucket"),
@@ -152,7 +171,7 @@ def observation_counts(window: Window, dialect: str) -> CTE:
 def length_frequencies(window: Window, dialect: str, bounds: dict[str, int]) -> CTE:
     """`queries.length_frequencies` of each judge's observations from its bucket bound on,
     from `length_rollup` and the corrections."""
-    r = LengthRollup
+    r = window.rollup(LengthRollup, LengthTagRollup)
 
     def recent(table: Any) -> ColumnElement[bool]:
         # Bounds are bucket starts: a bucket is at or after one when its first hour is.
@@ -176,7 +195,7 @@ async def observation_parts(session: AsyncSession, filters: ReportFilters) -> li
     (the pairs, buckets, length-class and self-preference parts, then the length part, whose
     recent buckets the first one's buckets bound)."""
     dialect = session.get_bind().dialect.name
-    if filters.tags:
+    if len(filters.tags) > 1:
         return await queries.observation_parts(session, filters)
     window = Window(filters, await queries.any_straddling(session, filters))
     if window.empty:

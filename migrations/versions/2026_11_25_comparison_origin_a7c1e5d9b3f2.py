@@ -15,7 +15,11 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.rollups import rebuild_moved_statements, rebuild_statements
+from app.comparisons.rollups import (
+    OBSERVATION_ROLLUPS,
+    rebuild_moved_statements,
+    rebuild_statements,
+)
 
 revision: str = "a7c1e5d9b3f2"
 down_revision: str | None = "f3a9c7e2d1b5"
@@ -68,6 +72,6 @@ def downgrade() -> None:
     dialect = bind.dialect.name
     for statement in [
         *rebuild_statements(dialect, origin=False),
-        *rebuild_moved_statements(dialect, origin=False),
+        *rebuild_moved_statements(dialect, origin=False, rollups=OBSERVATION_ROLLUPS),
     ]:
         bind.execute(statement)

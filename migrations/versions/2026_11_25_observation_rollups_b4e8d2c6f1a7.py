@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.rollups import rebuild_moved_statements
+from app.comparisons.rollups import OBSERVATION_ROLLUPS, rebuild_moved_statements
 
 revision: str = "b4e8d2c6f1a7"
 down_revision: str | None = "e1f2a3b4c5d6"
@@ -121,7 +121,9 @@ def upgrade() -> None:
     )
     # Existing observations and calls are counted once; from here on every fold does its own.
     bind = op.get_bind()
-    for statement in rebuild_moved_statements(bind.dialect.name, origin=False):
+    for statement in rebuild_moved_statements(
+        bind.dialect.name, origin=False, rollups=OBSERVATION_ROLLUPS
+    ):
         bind.execute(statement)
 
 

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from app.comparisons.models import Comparison, JudgeCall
-from app.comparisons.rollups import fold_statements, unfold_statements
+from app.comparisons.rollups import OBSERVATION_ROLLUPS, fold_statements, unfold_statements
 
 revision: str = "c5e2a8f4d7b9"
 down_revision: str | None = "b7d3f9a2c6e1"
@@ -32,7 +32,7 @@ def upgrade() -> None:
         )
     comparisons = sa.table("comparisons", sa.column("id"), sa.column("status"))
     unfinished = sa.select(comparisons.c.id).where(comparisons.c.status.in_(UNFINISHED))
-    for statement in unfold_statements(op.get_bind().dialect.name, unfinished):
+    for statement in unfold_statements(op.get_bind().dialect.name, unfinished, OBSERVATION_ROLLUPS):
         op.execute(statement)
     op.execute(
         sa.text("UPDATE comparisons SET folded = true WHERE status NOT IN ('running', 'waiting')")
@@ -50,7 +50,7 @@ def downgrade() -> None:
     # The rollups then count every stored call again, as the write path folded them.
     op.drop_index("ix_comparisons_unfolded", table_name="comparisons")
     unfolded = JudgeCall.comparison_id.in_(sa.select(Comparison.id).where(~Comparison.folded))
-    for statement in fold_statements(op.get_bind().dialect.name, unfolded):
+    for statement in fold_statements(op.get_bind().dialect.name, unfolded, OBSERVATION_ROLLUPS):
         op.execute(statement)
     with op.batch_alter_table("comparisons") as batch:
         batch.drop_column("folded")

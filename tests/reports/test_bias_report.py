@@ -94,8 +94,8 @@ async def traffic_report(pg_url: str, traffic: StoredData) -> BiasReport:
             await conn.execute(
                 text(
                     "TRUNCATE judge_calls, comparison_tags, comparisons, call_rollup, "
-                    "judge_observations, observation_rollup, length_rollup, call_tag_rollup "
-                    "CASCADE"
+                    "judge_observations, observation_rollup, length_rollup, call_tag_rollup, "
+                    "observation_tag_rollup, length_tag_rollup CASCADE"
                 )
             )
         await engine.dispose()

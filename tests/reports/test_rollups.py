@@ -30,7 +30,9 @@ from app.jobs.rollups import (
     CallTagRollup,
     JudgeObservation,
     LengthRollup,
+    LengthTagRollup,
     ObservationRollup,
+    ObservationTagRollup,
 )
 from app.jobs.writes import GroupCommit, StagedCall, store_calls
 from app.reports import queries
@@ -206,6 +208,8 @@ async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]
         ),
         "observation_rollup": (ObservationRollup, ObservationRollup.__table__.c, "n"),
         "length_rollup": (LengthRollup, LengthRollup.__table__.c, "n"),
+        "observation_tag_rollup": (ObservationTagRollup, ObservationTagRollup.__table__.c, "n"),
+        "length_tag_rollup": (LengthTagRollup, LengthTagRollup.__table__.c, "n"),
     }
     try:
         async with create_sessionmaker(engine)() as session:
@@ -259,6 +263,8 @@ def origins_in(rows: dict[str, list[Any]]) -> dict[str, set[str]]:
         "observations": JudgeObservation,
         "observation_rollup": ObservationRollup,
         "length_rollup": LengthRollup,
+        "observation_tag_rollup": ObservationTagRollup,
+        "length_tag_rollup": LengthTagRollup,
     }
     found = {}
     for name, table in tables.items():
