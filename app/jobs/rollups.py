@@ -148,7 +148,8 @@ class PickKeys:
 
 
 class LengthKeys:
-    """An observation's Δlen and (Σ outcome, calls)."""
+    """An observation's Δlen and (Σ outcome, calls). On PostgreSQL the primary key's index of
+    a length rollup includes `n` (migration f5b2d8a1c7e3): the report reads it alone."""
 
     delta: Mapped[int] = mapped_column(Integer, primary_key=True)
     y_sum: Mapped[int] = mapped_column(BigInteger, primary_key=True)
