@@ -179,6 +179,23 @@ def percentile_bootstrap_mean_ci(
     return _percentile_interval(np.concatenate(means))
 
 
+def percentile_bootstrap_mean_ci_of_counts(
+    values: Sequence[float], counts: Sequence[int], rounds: int = 1000, seed: int = 0
+) -> Interval | None:
+    """`percentile_bootstrap_mean_ci` of a sample given as its distinct values and how often
+    each occurs. A resample draws how many times it takes each value (multinomially), which is
+    the same resampling with replacement, at the cost of the distinct values instead of the
+    sample's size. The values are merged and sorted first: the draws never depend on the
+    order they came in."""
+    distinct, at = np.unique(np.asarray(values, dtype=np.float64), return_inverse=True)
+    weights = np.bincount(at, weights=np.asarray(counts, dtype=np.float64), minlength=distinct.size)
+    n = int(weights.sum())
+    if n == 0:
+        return None
+    taken = np.random.default_rng(seed).multinomial(n, weights / n, size=rounds)
+    return _percentile_interval(taken @ distinct / n)
+
+
 def cluster_bootstrap_ratio_ci(
     numerators: Sequence[float], denominators: Sequence[float], rounds: int = 1000, seed: int = 0
 ) -> Interval | None:

@@ -263,6 +263,30 @@ def test_bootstrap_mean_ci_is_reproducible_from_its_seed() -> None:
     assert first != stats.percentile_bootstrap_mean_ci(values, seed=4)
 
 
+def test_bootstrap_of_counts_is_the_bootstrap_of_the_sample_they_count() -> None:
+    """Self-preference's s_c − o_c take a few values: resampling their counts multinomially
+    is resampling the expanded sample (scipy's bootstrap on it as the oracle)."""
+    values, counts = [-0.5, 0.0, 0.25, 0.5, 1.0], [30, 220, 45, 80, 25]
+    sample = np.repeat(values, counts)
+    ci = stats.percentile_bootstrap_mean_ci_of_counts(values, counts, rounds=4000)
+    oracle = sps.bootstrap(
+        (sample,), np.mean, n_resamples=4000, method="percentile", random_state=1
+    ).confidence_interval
+    assert ci is not None
+    np.testing.assert_allclose(ci, (oracle.low, oracle.high), atol=0.01)  # MC error ~0.003
+    assert ci[0] < sample.mean() < ci[1]
+
+
+def test_bootstrap_of_counts_ignores_their_order_and_how_they_are_split() -> None:
+    of_counts = stats.percentile_bootstrap_mean_ci_of_counts
+    first = of_counts([0.5, -1.0, 0.0, 0.3], [7, 3, 12, 5])
+    assert first == of_counts([0.0, 0.3, 0.5, -1.0, 0.5], [12, 5, 4, 3, 3])
+    assert first != of_counts([0.5, -1.0, 0.0, 0.3], [7, 3, 12, 5], seed=1)
+    assert of_counts([0.25, 0.25], [3, 4]) == (0.25, 0.25)
+    assert of_counts([0.25], [0]) is None
+    assert of_counts([], []) is None
+
+
 def test_bootstrap_mean_ci_of_constant_or_no_values() -> None:
     assert stats.percentile_bootstrap_mean_ci([0.25] * 10) == (0.25, 0.25)
     assert stats.percentile_bootstrap_mean_ci([]) is None

@@ -8,8 +8,9 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
 - `length.p_value` is the exact binomial p of the descriptive longer-win rate; `length.p_adjusted`
   adjusts `spearman_p` over judges; `significant` needs it < 0.05 and |ρ| ≥ the correlation floor.
 - `self_preference.delta` is the mean over all its comparisons; its percentile-bootstrap CI uses the
-  most recent ones (`sampled`, `n_used`). It is significant when the CI excludes 0 and
-  |delta| ≥ `min_effect`.
+  most recent ones (`sampled`, `n_used`), resampled as multinomial counts of their few distinct
+  s_c − o_c (the same bootstrap, in time independent of how many there are). It is
+  significant when the CI excludes 0 and |delta| ≥ `min_effect`.
 - `length.p_value_adjusted` and `length.spearman_p_adjusted` each sit beside the p they adjust;
   `length.p_adjusted` (the contract's name) repeats `spearman_p_adjusted`.
 - Holm families hold only the judges (or label pairs) whose estimate is shown (tier ≥ preliminary).
@@ -24,7 +25,7 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -341,10 +342,6 @@ def placebo_section(data: JudgeData) -> PlaceboSection:
     )
 
 
-def _expand(values: Iterable[float], counts: Iterable[int]) -> npt.NDArray[np.float64]:
-    return np.repeat(np.asarray(list(values), dtype=np.float64), list(counts))
-
-
 def length_section(data: JudgeData) -> LengthSection:
     """Longer-win rate over all comparisons; Spearman ρ over the most recent ones."""
     n, eligible, longer = (data.length[k] for k in ("n", "eligible", "longer"))
@@ -403,14 +400,12 @@ def self_preference_section(data: JudgeData, min_effect: float) -> SelfPreferenc
         )
     excess = [k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in rows]
     delta = float(np.average(excess, weights=[count for *_, count in rows]))
-    # Sorted, so that the resamples do not depend on the order the database returned the rows.
-    recent = np.sort(
-        _expand(
-            (k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in kept),
-            (count for *_, count in kept),
-        )
+    ci = stats.percentile_bootstrap_mean_ci_of_counts(
+        [k_s / n_s - k_o / n_o for _, k_s, n_s, k_o, n_o, _ in kept],
+        [count for *_, count in kept],
+        rounds=1000,
+        seed=0,
     )
-    ci = stats.percentile_bootstrap_mean_ci(recent, rounds=1000, seed=0)  # type: ignore[arg-type]
     excludes_zero = ci is not None and (ci[0] > 0 or ci[1] < 0)
     return SelfPreferenceSection(
         n=n,

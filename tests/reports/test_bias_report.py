@@ -177,8 +177,9 @@ async def test_calls_length_and_self_preference_match_the_oracles(
         section = judge_of(report, name).self_preference
         assert section.n == len(excess) >= 30
         assert section.delta == pytest.approx(float(np.mean(excess)))
+        # The oracle's own s_c − o_c, one count each: the report must have counted them alike.
         assert section.ci95 == pytest.approx(
-            stats.percentile_bootstrap_mean_ci(sorted(excess), 1000, 0)
+            stats.percentile_bootstrap_mean_ci_of_counts(excess, [1] * len(excess), 1000, 0)
         )
         scipy_ci = sps.bootstrap(
             (np.array(excess),), np.mean, n_resamples=1000, method="percentile", random_state=0
