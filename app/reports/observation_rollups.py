@@ -214,6 +214,7 @@ async def observation_parts(session: AsyncSession, filters: ReportFilters) -> li
         queries.self_preference_part(obs, filters, correlated=True),
     )
     rows = list((await session.execute(first)).all())
+    rows = await queries.rank_self_preference(session, rows, obs, filters, correlated=True)
     bounds = queries.recent_bounds([row for row in rows if row.part == "buckets"])
     if None in bounds.values():
         return await queries.observation_parts(session, filters)

@@ -14,6 +14,7 @@ SQLite give identical numbers; `app.reports.bias` turns them into estimates.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -32,6 +33,7 @@ from sqlalchemy import (
     case,
     cast,
     func,
+    literal,
     literal_column,
     null,
     or_,
@@ -478,12 +480,16 @@ def _pooled_others(obs: CTE) -> Any:
     )
 
 
-def _conflicted(obs: CTE, filters: ReportFilters, *, correlated: bool) -> Any:
-    """The judges' conflicted observations with the neutral judges' sums on their comparison.
-    `correlated`: looked up per conflicted observation (by index, a few per comparison)
-    instead of grouping every neutral observation: for stored observations, where conflicted
-    ones are found by a partial index."""
+def _conflicted(
+    obs: CTE, filters: ReportFilters, *, correlated: bool, only: Sequence[str] = ()
+) -> Any:
+    """The judges' conflicted observations (`only` these judges' when given) with the neutral
+    judges' sums on their comparison. `correlated`: looked up per conflicted observation (by
+    index, a few per comparison) instead of grouping every neutral observation: for stored
+    observations, where conflicted ones are found by a partial index."""
     mine = [obs.c.side.is_not(None), obs.c.n_dec > 0, *_of_judges(obs, filters)]
+    if only:
+        mine.append(obs.c.judge.in_(only))
     own = [obs.c.judge, obs.c.comparison_id, obs.c.side, obs.c.n_dec, obs.c.n_a, obs.c.last_at]
     if not correlated:
         others = _pooled_others(obs)
@@ -523,23 +529,48 @@ def _conflicted(obs: CTE, filters: ReportFilters, *, correlated: bool) -> Any:
 
 
 def self_preference_part(
-    obs: CTE, filters: ReportFilters, *, correlated: bool = False
+    obs: CTE, filters: ReportFilters, *, correlated: bool = False, ranked: Sequence[str] = ()
 ) -> Select[Any]:
     """Frequencies of (k_s, n_s, k_o, n_o) per judge over the comparisons where it was
-    conflicted, and whether they are among its most recent ones. o_c pools the decisive calls
-    of the neutral judges (whatever the judge filters)."""
-    mine = _conflicted(obs, filters, correlated=correlated)
+    conflicted, every one `kept`; or, for the `ranked` judges only, whether each is among the
+    judge's most recent ones (`rank_self_preference`). o_c pools the decisive calls of the
+    neutral judges (whatever the judge filters)."""
+    mine = _conflicted(obs, filters, correlated=correlated, only=ranked)
     own_a = mine.c.side == "A"
+    kept = (
+        most_recent(mine.c.judge, mine.c.last_at, mine.c.comparison_id)
+        if ranked
+        else literal(True, Boolean).label("kept")
+    )
     joined = select(
         mine.c.judge,
         case((own_a, mine.c.n_a), else_=mine.c.n_dec - mine.c.n_a).label("k_s"),
         mine.c.n_dec.label("n_s"),
         case((own_a, mine.c.a_o), else_=mine.c.n_o - mine.c.a_o).label("k_o"),
         mine.c.n_o,
-        most_recent(mine.c.judge, mine.c.last_at, mine.c.comparison_id),
+        kept,
     ).subquery("joined")
     keys = {name: joined.c[name] for name in ("kept", "k_s", "n_s", "k_o", "n_o")}
     return _part("self", joined.c.judge, keys)
+
+
+async def rank_self_preference(
+    session: AsyncSession, rows: list[Row[Any]], obs: CTE, filters: ReportFilters, **how: Any
+) -> list[Row[Any]]:
+    """The observation statement's rows, with the self-preference part of every judge
+    conflicted on more than MAX_OBSERVATIONS comparisons replaced by its ranked part (one more
+    statement, `how` as for the first). Ranking sorts every conflicted observation: most
+    reports need not pay for it."""
+    conflicted: dict[str, int] = defaultdict(int)
+    for row in rows:
+        if row.part == "self":
+            conflicted[row.judge] += row.n
+    over = sorted(judge for judge, n in conflicted.items() if n > MAX_OBSERVATIONS)
+    if not over:
+        return rows
+    ranked = self_preference_part(obs, filters, ranked=over, **how)
+    kept = [row for row in rows if row.part != "self" or row.judge not in over]
+    return kept + list((await session.execute(ranked)).all())
 
 
 async def observation_parts(
@@ -557,4 +588,5 @@ async def observation_parts(
         length_part(obs, counts, filters),
         self_preference_part(obs, filters, correlated=stored),
     )
-    return list((await session.execute(statement)).all())
+    rows = list((await session.execute(statement)).all())
+    return await rank_self_preference(session, rows, obs, filters, correlated=stored)

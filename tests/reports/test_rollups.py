@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select, text, update
+from sqlalchemy import select, text, update
 
 from app.comparisons import folding, rollups
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters
@@ -369,18 +369,16 @@ async def test_self_preference_looks_up_neutral_judges_only_where_the_fold_canno
     await data.insert(clean_pg)
     window = ReportFilters(since=BASE_TIME - timedelta(hours=1), until=BASE_TIME + timedelta(1))
     engine = create_engine(clean_pg)
-
-    def explained(conn: Any, cursor: Any, statement: str, *rest: Any) -> tuple[str, Any]:
-        if "looked_up" in statement:  # the statement with self-preference's part
-            statement = f"EXPLAIN (ANALYZE, FORMAT JSON) {statement}"
-        return statement, rest[0]
-
     try:
         async with create_sessionmaker(engine)() as session:
             await prepare_report(session)
-            event.listen(engine.sync_engine, "before_cursor_execute", explained, retval=True)
-            rows = await queries.observation_parts(session, window)
-            event.remove(engine.sync_engine, "before_cursor_execute", explained)
+            obs = queries.observations(session, window, with_straddling=False)
+            part = queries.self_preference_part(obs, window, correlated=True)
+            compiled = part.compile(dialect=engine.dialect)
+            parameters = tuple(compiled.params[name] for name in compiled.positiontup or ())
+            connection = await session.connection()
+            explain = f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled.string}"
+            rows = (await connection.exec_driver_sql(explain, parameters)).all()
             await session.rollback()
     finally:
         await engine.dispose()
