@@ -1,6 +1,7 @@
 """Benchmark: the bias report over 1,000,000 stored judge calls on a fresh PostgreSQL database.
 
     .venv/bin/python bench/bench_report.py [--calls 1000000] [--runs 5] [--keep | --reuse NAME]
+        [--statements N] [--no-baseline]
 
 Creates a database (FAIRPAIR_BENCH_POSTGRES, default postgresql://root@127.0.0.1:5432), migrates
 it, loads synthetic traffic with COPY (5 judges, swap pairs plus some adaptive escalations,
@@ -25,9 +26,11 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import numpy as np
+from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -307,19 +310,36 @@ async def fold(url: str) -> None:
 
 
 async def time_report(
-    url: str, filters: ReportFilters, runs: int, from_rollups: bool = True
+    url: str, filters: ReportFilters, runs: int, from_rollups: bool = True, statements: int = 0
 ) -> list[float]:
-    """Seconds per report over `runs` runs, each on a fresh session."""
+    """Seconds per report over `runs` runs, each on a fresh session; with `statements`, print
+    that many of the last run's slowest SQL statements and the time spent outside SQL."""
     engine = create_engine(url)
-    timings = []
+    timings: list[float] = []
+    spent: list[tuple[float, str]] = []
+
+    def before(connection: Any, *_: Any) -> None:
+        connection.info["started"] = time.perf_counter()
+
+    def after(connection: Any, cursor: Any, sql: str, *_: Any) -> None:
+        spent.append((time.perf_counter() - connection.info["started"], " ".join(sql.split())))
+
+    event.listen(engine.sync_engine, "before_cursor_execute", before)
+    event.listen(engine.sync_engine, "after_cursor_execute", after)
     try:
         for _ in range(runs):
+            spent.clear()
             async with create_sessionmaker(engine)() as session:
                 started = time.perf_counter()
                 await build_report(session, filters, Settings(), rollups=from_rollups)
                 timings.append(time.perf_counter() - started)
     finally:
         await engine.dispose()
+    if statements:
+        outside = timings[-1] - sum(seconds for seconds, _ in spent)
+        print(f"  outside SQL (Python, round trips) {outside * 1000:.0f} ms; slowest statements:")
+        for seconds, sql in sorted(spent, reverse=True)[:statements]:
+            print(f"  {seconds * 1000:8.1f} ms  {sql[:100]}")
     return timings
 
 
@@ -330,6 +350,10 @@ async def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--reuse", metavar="NAME", help="time a database kept earlier")
+    parser.add_argument(
+        "--statements", type=int, default=0, metavar="N", help="print each case's N slowest"
+    )
+    parser.add_argument("--no-baseline", action="store_true", help="skip regrouping the calls")
     args = parser.parse_args()
     name = args.reuse or f"fairpair_bench_{uuid.uuid4().hex[:8]}"
     url = f"{SERVER}/{name}"
@@ -349,9 +373,11 @@ async def main() -> None:
             "hourly series": ReportFilters(since=since, bucket="hour"),
         }
         runs = [(label, filters, True) for label, filters in cases.items()]
-        runs.append(("default, regrouping the calls (no rollups)", cases[next(iter(cases))], False))
+        if not args.no_baseline:
+            default = cases[next(iter(cases))]
+            runs.append(("default, regrouping the calls (no rollups)", default, False))
         for label, filters, from_rollups in runs:
-            timings = await time_report(sa_url, filters, args.runs, from_rollups)
+            timings = await time_report(sa_url, filters, args.runs, from_rollups, args.statements)
             print(
                 f"{label}: p50 {statistics.median(timings):.3f} s, "
                 f"max {max(timings):.3f} s over {len(timings)} runs "
