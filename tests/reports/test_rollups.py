@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import event, select, text, true, update
 
 from app.comparisons import folding, rollups
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters
 from app.comparisons.folding import prepare_report
 from app.comparisons.models import Comparison, ComparisonTag
+from app.comparisons.rollups import OBSERVATION_ROLLUPS
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
@@ -42,6 +43,7 @@ from app.retention import purge
 from app.schema import upgrade
 from tests.reports.builders import BASE_TIME, StoredData
 from tests.reports.oracle import generate
+from tests.support.databases import create_database, drop_database, sqlalchemy_url
 
 # Edges inside the traffic (which spans BASE_TIME to about BASE_TIME + 47 h), on and off the hour.
 WINDOWS: list[dict[str, Any]] = [
@@ -289,6 +291,35 @@ def sections_with_data(report: dict[str, Any]) -> set[str]:
 
 
 @pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+async def test_the_migrations_fill_neutral_sums_and_tag_rollups_for_stored_observations(
+    backend: str, tmp_path: Path, traffic: StoredData
+) -> None:
+    """A database folded by the code before the neutral sums and the tag rollups (revision
+    c5e2a8f4d7b9), migrated to head, holds what a rebuild computes."""
+    name = await create_database() if backend == "postgresql" else None
+    url = sqlalchemy_url(name) if name else f"sqlite+aiosqlite:///{tmp_path / 'before.db'}"
+    try:
+        await asyncio.to_thread(upgrade, url, "c5e2a8f4d7b9")
+        await traffic.insert(url)
+        engine = create_engine(url)
+        async with engine.begin() as connection:
+            dialect = connection.dialect.name
+            for statement in rollups.fold_statements(dialect, true(), OBSERVATION_ROLLUPS):
+                await connection.execute(statement)
+            await connection.execute(update(Comparison).values(folded=True))
+        await engine.dispose()
+        await asyncio.to_thread(upgrade, url)
+        migrated = await rollup_rows(url)
+        assert migrated["length_tag_rollup"]
+        assert migrated["observation_tag_rollup"]
+        assert any(row[-4] is not None for row in migrated["observations"])  # neutral_dec
+        assert migrated == await rollup_rows(url, rebuilt=True)
+    finally:
+        if name:
+            await drop_database(name)
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
 async def test_a_reopened_comparison_left_in_the_rollups_is_caught(
     backend: str,
     clean_pg: str,
@@ -398,6 +429,36 @@ def is_lookup(node: dict[str, Any]) -> bool:
     return node.get("Parent Relationship") == "SubPlan" and any(
         below.get("Relation Name") == "judge_observations" for below in plan_nodes(node)
     )
+
+
+async def test_the_length_section_reads_each_judges_rows_by_an_index_only_scan(
+    clean_pg: str, traffic: StoredData
+) -> None:
+    """Each judge's recent length rollup rows are a range of the key, whose index includes the
+    count: an index-only scan, never the table's pages (sequential scans off, the plan shows
+    whether the index can serve it at all)."""
+    await insert_in_pieces(clean_pg, traffic)
+    engine = create_engine(clean_pg)
+    captured: list[tuple[str, Any]] = []
+
+    def capture(conn: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
+        if "signed_lengths" in statement:
+            captured.append((statement, parameters))
+
+    event.listen(engine.sync_engine, "before_cursor_execute", capture)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            await build_report(session, ReportFilters(since=BASE_TIME), Settings())
+        event.remove(engine.sync_engine, "before_cursor_execute", capture)
+        (statement, parameters), *_ = captured
+        async with engine.connect() as connection:
+            await connection.execute(text("SET enable_seqscan = off"))
+            explain = f"EXPLAIN {statement}"
+            plan = "\n".join(r[0] for r in await connection.exec_driver_sql(explain, parameters))
+    finally:
+        await engine.dispose()
+    assert "Index Only Scan using pk_length_rollup" in plan
+    assert "Heap Scan on length_rollup" not in plan
 
 
 async def test_running_comparisons_count_once_they_end(clean_pg: str) -> None:
