@@ -506,7 +506,7 @@ def _conflicted(
     in_window = [obs.c.neutral_first_at >= filters.since]
     if filters.until is not None:
         in_window.append(obs.c.neutral_last_at < filters.until)
-    kept = or_(obs.c.neutral_dec == 0, and_(*in_window))
+    sums_hold = or_(obs.c.neutral_dec == 0, and_(*in_window))
 
     def pooled(name: str, stored: str) -> Any:
         looked_up = (
@@ -518,7 +518,7 @@ def _conflicted(
             )
             .scalar_subquery()
         )
-        return case((kept, obs.c[stored]), else_=looked_up)
+        return case((sums_hold, obs.c[stored]), else_=looked_up)
 
     pooled_row = select(
         *own, pooled("n_dec", "neutral_dec").label("n_o"), pooled("n_a", "neutral_a").label("a_o")
