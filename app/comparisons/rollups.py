@@ -324,16 +324,9 @@ def fold_observations_moving(
 
 @cache
 def _fold_new(dialect: str) -> tuple[Executable, ...]:
-    return _folding(dialect, bindparam("ids", expanding=True), lambda column, ids: column.in_(ids))
-
-
-def _folding(
-    dialect: str, ids: Any, among: Callable[[Any, Any], ColumnElement[bool]]
-) -> tuple[Executable, ...]:
-    """`fold_statements` of the comparisons whose ids `ids` binds, then the neutral judges'
-    sums of their observations; `among(column, ids)` says how a column is matched to them."""
-    neutral = fold_neutral_sums(among(JudgeObservation.comparison_id, ids))
-    return *fold_statements(dialect, among(_cmp.id, ids)), neutral
+    ids: Any = bindparam("ids", expanding=True)
+    neutral = fold_neutral_sums(JudgeObservation.comparison_id.in_(ids))
+    return *fold_statements(dialect, _cmp.id.in_(ids)), neutral
 
 
 def fold_statements(
@@ -371,8 +364,11 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     so the folded sums are too.
     """
     ids = bindparam("ids", [], type_=postgresql.ARRAY(String))
-    # Each is a ClauseElement, which compiles; `fold_statements` types them as what executes.
-    statements: tuple[Any, ...] = _folding("postgresql", ids, lambda column, i: column == any_(i))
+    statements = (
+        fold_observations_moving("postgresql", _cmp.id == any_(ids)),
+        fold_cubes("postgresql", _cmp.id == any_(ids)),
+        fold_neutral_sums(JudgeObservation.comparison_id == any_(ids)),
+    )
     rendered = []
     for statement in statements:
         compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
