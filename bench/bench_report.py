@@ -1,7 +1,7 @@
 """Benchmark: the bias report over 1,000,000 stored judge calls on a fresh PostgreSQL database.
 
     .venv/bin/python bench/bench_report.py [--calls 1000000] [--runs 5] [--keep | --reuse NAME]
-        [--statements N] [--no-baseline]
+        [--statements N] [--no-baseline] [--labelled N]
 
 Creates a database (FAIRPAIR_BENCH_POSTGRES, default postgresql://root@127.0.0.1:5432), migrates
 it, loads synthetic traffic with COPY (5 judges, swap pairs plus some adaptive escalations,
@@ -12,6 +12,7 @@ observations' `observation_rollup` and `length_rollup`; `rollups.rebuild` marks 
 runs VACUUM ANALYZE as autovacuum would, then times `build_report` with the route's defaults
 (last 30 days, every judge), with a judge and tag filter, with hourly buckets, and, as the
 baseline, the default regrouping every call instead of reading the rollups; prints p50 and max.
+The load has no human label; `--labelled N` replaces the labels by N labelled comparisons first.
 """
 
 from __future__ import annotations
@@ -295,6 +296,40 @@ async def load(url: str, calls: int) -> None:
         await connection.close()
 
 
+async def relabel(url: str, count: int) -> None:
+    """Replace the human labels by `count` labelled comparisons, chosen and labelled by a hash
+    of their ids (the same on every run): one labeler each, a second on about 30% of them, then
+    VACUUM ANALYZE them."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("DELETE FROM labels")
+        await connection.execute(
+            """
+            INSERT INTO labels (comparison_id, labeler, winner, from_queue, created_at,
+                                updated_at, shown_first)
+            SELECT id, 'labeler-1', (ARRAY['A', 'B', 'tie'])[1 + abs(hashtext(id || 'w')) % 3],
+                   abs(hashtext(id || 'q')) % 2 = 0, created_at, created_at + interval '1 hour',
+                   (ARRAY['A', 'B'])[1 + abs(hashtext(id || 's')) % 2]
+            FROM comparisons WHERE status = 'complete' AND NOT placebo
+            ORDER BY hashtext(id) LIMIT $1
+            """,
+            count,
+        )
+        await connection.execute(
+            """
+            INSERT INTO labels (comparison_id, labeler, winner, from_queue, created_at,
+                                updated_at, shown_first)
+            SELECT comparison_id, 'labeler-2',
+                   (ARRAY['A', 'B', 'tie'])[1 + abs(hashtext(comparison_id || 'v')) % 3],
+                   false, created_at, updated_at, NULL
+            FROM labels WHERE abs(hashtext(comparison_id || '2')) % 10 < 3
+            """
+        )
+        await connection.execute("VACUUM ANALYZE labels")
+    finally:
+        await connection.close()
+
+
 async def fold(url: str) -> None:
     """COPY bypassed the ORM, which folds calls into the report's rollups as it writes them:
     fold them all at once, as the migration does for existing calls."""
@@ -354,6 +389,9 @@ async def main() -> None:
         "--statements", type=int, default=0, metavar="N", help="print each case's N slowest"
     )
     parser.add_argument("--no-baseline", action="store_true", help="skip regrouping the calls")
+    parser.add_argument(
+        "--labelled", type=int, metavar="N", help="first replace the labels: N labelled comparisons"
+    )
     args = parser.parse_args()
     name = args.reuse or f"fairpair_bench_{uuid.uuid4().hex[:8]}"
     url = f"{SERVER}/{name}"
@@ -366,6 +404,8 @@ async def main() -> None:
             started = time.perf_counter()
             await load(url, args.calls)
             print(f"loaded {args.calls:,} calls in {time.perf_counter() - started:.1f} s ({name})")
+        if args.labelled is not None:
+            await relabel(url, args.labelled)
         since = datetime.now(UTC) - timedelta(days=30)
         cases = {
             "default (30 days, all judges)": ReportFilters(since=since),

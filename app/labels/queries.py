@@ -224,52 +224,32 @@ def observations(session: AsyncSession, filters: ReportFilters, gold: Subquery) 
     return judges.union_all(panel).subquery("observations")
 
 
-async def call_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
-    """Per judge: gold-labelled comparisons by (calls matching gold `k`, parsed design calls
-    `n`, has a confident call, among the MAX_OBSERVATIONS most recent) -> `rows`."""
+async def labelled_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
+    """Per judge (None: the panel): labelled comparisons in scope by (calls matching gold `k`,
+    parsed design calls `n`, has a confident call, `kept`, verdict, gold, any label from the
+    queue, ≥ 2 labelers, all labelers agree) -> `rows`. `kept`: among the MAX_OBSERVATIONS most
+    recent by label time of the judge's comparisons that call accuracy counts (a gold label and
+    a parsed design call). One pass over the observations, which `app.labels.report` files
+    three ways: call accuracy, verdicts against gold, the labels' own counts."""
     obs = observations(session, filters, gold_labels())
+    counted = and_(obs.c.gold.is_not(None), obs.c.n > 0)
     rank = func.row_number().over(
-        partition_by=obs.c.judge, order_by=[obs.c.labelled_at.desc(), obs.c.comparison_id.desc()]
+        partition_by=[obs.c.judge, counted],
+        order_by=[obs.c.labelled_at.desc(), obs.c.comparison_id.desc()],
     )
-    ranked = (
-        select(
-            obs.c.judge,
-            obs.c.k,
-            obs.c.n,
-            (obs.c.n_conf > 0).label("confident"),
-            (rank <= MAX_OBSERVATIONS).label("kept"),
-        )
-        .where(obs.c.gold.is_not(None), obs.c.n > 0)
-        .subquery("ranked")
-    )
-    keys = [ranked.c[name] for name in ("judge", "k", "n", "confident", "kept")]
-    return await fetch(session, select(*keys, func.count().label("rows")).group_by(*keys))
-
-
-async def verdict_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
-    """Per judge: gold-labelled comparisons with a result, by (verdict, gold) -> `rows`."""
-    obs = observations(session, filters, gold_labels())
-    keys = [obs.c.judge, obs.c.verdict, obs.c.gold]
-    return await fetch(
-        session,
-        select(*keys, func.count().label("rows"))
-        .where(obs.c.gold.is_not(None), obs.c.verdict.is_not(None))
-        .group_by(*keys),
-    )
-
-
-async def label_table(session: AsyncSession, filters: ReportFilters) -> list[Row[Any]]:
-    """Per judge: labelled comparisons by (disputed, any label from the queue, ≥ 2 labelers,
-    all labelers agree) -> `rows`."""
-    obs = observations(session, filters, gold_labels())
-    flags = select(
+    flat = select(
         obs.c.judge,
-        obs.c.gold.is_(None).label("disputed"),
+        obs.c.k,
+        obs.c.n,
+        (obs.c.n_conf > 0).label("confident"),
+        (rank <= MAX_OBSERVATIONS).label("kept"),
+        obs.c.verdict,
+        obs.c.gold,
         obs.c.from_queue,
         (obs.c.labelers >= 2).label("multi"),
         obs.c.unanimous,
-    ).subquery("flags")
-    keys = list(flags.c)
+    ).subquery("flat")
+    keys = list(flat.c)
     return await fetch(session, select(*keys, func.count().label("rows")).group_by(*keys))
 
 

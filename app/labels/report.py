@@ -59,10 +59,14 @@ class LabelData:
     confidence: dict[str, list[Any]] = field(default_factory=lambda: defaultdict(list))
     baseline: list[Any] = field(default_factory=list)  # rows of `queries.baseline_table`
 
-    def add_labels(self, row: Any) -> None:
-        """File one row of `queries.label_table`."""
+    def add(self, row: Any) -> None:
+        """File one row of `queries.labelled_table`."""
         n = row.rows
-        if row.disputed:
+        if row.gold is not None and row.n > 0:
+            self.calls.append((row.k, row.n, bool(row.confident), bool(row.kept), n))
+        if row.gold is not None and row.verdict is not None:
+            self.verdicts[(row.verdict, row.gold)] += n
+        if row.gold is None:  # disputed
             self.labels["disputed"] += n
         else:
             self.labels.update(gold=n, from_queue=n if row.from_queue else 0)
@@ -193,12 +197,8 @@ def escalate_flags(section: HumanAgreementSection) -> list[LabelFlag]:
 async def collect(session: AsyncSession, filters: ReportFilters) -> dict[str | None, LabelData]:
     """Every count, filed by judge (None: the panel)."""
     data: dict[str | None, LabelData] = defaultdict(LabelData)
-    for row in await queries.call_table(session, filters):
-        data[row.judge].calls.append((row.k, row.n, bool(row.confident), bool(row.kept), row.rows))
-    for row in await queries.verdict_table(session, filters):
-        data[row.judge].verdicts[(row.verdict, row.gold)] += row.rows
-    for row in await queries.label_table(session, filters):
-        data[row.judge].add_labels(row)
+    for row in await queries.labelled_table(session, filters):
+        data[row.judge].add(row)
     for row in await queries.confidence_cube(session, filters):
         if row.source is not None:
             data[row.judge].confidence[row.source].append(row)

@@ -22,6 +22,7 @@ from app.comparisons.callscope import ReportFilters
 from app.comparisons.protocols import Pick
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.labels import queries
 from app.labels.report import label_sections
 from app.labels.schemas import LabelSections
 from app.reports.bias import build_report
@@ -350,7 +351,7 @@ async def test_the_label_counts_look_up_only_the_labelled_comparisons(
             ]
     finally:
         await engine.dispose()
-    assert len(plans) == 6  # calls, verdicts, labels, confidence, baseline, series accuracy
+    assert len(plans) == 4  # labelled comparisons, confidence, baseline, series accuracy
     for plan in plans:
         plan = json.loads(plan) if isinstance(plan, str) else plan
         scans = [node for node in plan_nodes(plan[0]["Plan"]) if reads_calls(node)]
@@ -368,3 +369,26 @@ def plan_nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
 def reads_calls(node: dict[str, Any]) -> bool:
     """A scan of the calls or of the comparisons' rows."""
     return node.get("Relation Name") in ("judge_calls", "comparisons")
+
+
+async def test_call_accuracys_ci_keeps_the_most_recent_counted_comparisons(
+    clean_pg: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the bound, the CI uses the most recent comparisons that call accuracy counts (a gold
+    label and a parsed call), by label time: disputed comparisons labelled later take no place
+    among them."""
+    monkeypatch.setattr(queries, "MAX_OBSERVATIONS", 25)
+    rows = Rows()
+    for i in range(60):  # the 25 most recent match their gold label, the older ones never do
+        labelled = rows.comparison(Swap("judge-a", "first", "second"))
+        rows.label(labelled, "ann", "A" if i >= 35 else "B", at=BASE_TIME + timedelta(minutes=i))
+    for _ in range(10):
+        disputed = rows.comparison(Swap("judge-a", "first", "second"))
+        for labeler, winner in (("ann", "A"), ("bob", "B")):
+            rows.label(disputed, labeler, winner, at=BASE_TIME + timedelta(hours=2))
+    await rows.insert(clean_pg)
+    section = (await sections(clean_pg, WINDOW)).by_judge["judge-a"].human_agreement
+    assert (section.n_comparisons, section.n_used, section.sampled) == (60, 25, True)
+    assert section.call_accuracy == pytest.approx(25 / 60)
+    assert section.call_accuracy_ci95 == pytest.approx((1.0, 1.0))
+    assert section.disputed == 10
