@@ -345,15 +345,15 @@ async def test_the_label_counts_look_up_only_the_labelled_comparisons(
             await connection.execute(text("ANALYZE"))  # what autovacuum would know
             await connection.execute(text("SET enable_seqscan = off"))
             await connection.execute(text("SET enable_nestloop = off"))
-            plans = [
+            plans: list[Any] = [
                 (await connection.exec_driver_sql(f"EXPLAIN (FORMAT JSON) {sql}", params)).scalar()
                 for sql, params in captured
             ]
     finally:
         await engine.dispose()
     assert len(plans) == 4  # labelled comparisons, confidence, baseline, series accuracy
-    for plan in plans:
-        plan = json.loads(plan) if isinstance(plan, str) else plan
+    for explained in plans:
+        plan = json.loads(explained) if isinstance(explained, str) else explained
         scans = [node for node in plan_nodes(plan[0]["Plan"]) if reads_calls(node)]
         assert scans
         for node in scans:
