@@ -165,7 +165,11 @@ async def test_the_label_sections_count_the_filters_origin(clean_pg: str) -> Non
         for origin in get_args(Origin):
             filters = ReportFilters(since=BASE_TIME - timedelta(days=1), origin=origin)
             table = await label_queries.labelled_table(session, filters)
-            counted[origin] = sum(row.rows for row in table if row.judge == "judge-a" and row.n)
+            counted[origin] = sum(
+                row.rows
+                for row in table
+                if row.judge == "judge-a" and row.gold is not None and row.n > 0
+            )
     await engine.dispose()
     assert counted == {"traffic": 5, "canary": 3, "all": 8}
 
