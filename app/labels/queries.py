@@ -88,18 +88,23 @@ def gold_labels(*conditions: ColumnElement[bool]) -> Subquery:
     )
 
 
-def labelled(session: AsyncSession) -> list[ColumnElement[bool]]:
-    """The report's label counts read only the calls and comparisons of labelled comparisons.
+def labelled_scope(
+    session: AsyncSession, filters: ReportFilters, *, judges: bool = True
+) -> list[ColumnElement[bool]]:
+    """The report's scope (`callscope.scope`) narrowed to the calls and comparisons of labelled
+    comparisons: what every label count reads.
 
     Labels are few next to calls, and joined to the calls in scope the planner (nested loops
     off: `callscope.prepare`) may read every call in scope to keep a few: 2.6-3.5 s a statement
     at 10,000,000 calls, with or without labels. On PostgreSQL the ids go in as an array, which
     each side looks up in its index (`ix_judge_calls_comparison_id`, the comparisons' key)."""
     ids = select(Label.comparison_id)
-    if session.get_bind().dialect.name != "postgresql":
-        return [_call.comparison_id.in_(ids)]
-    listed = any_(func.array(ids.scalar_subquery(), type_=ARRAY(String)))
-    return [_call.comparison_id == listed, Comparison.id == listed]
+    if session.get_bind().dialect.name == "postgresql":
+        listed = any_(func.array(ids.scalar_subquery(), type_=ARRAY(String)))
+        narrowed = [_call.comparison_id == listed, Comparison.id == listed]
+    else:
+        narrowed = [_call.comparison_id.in_(ids)]
+    return [*scope(filters, judges=judges), *narrowed]
 
 
 async def gold_of(session: AsyncSession, comparison_id: str) -> Row[Any] | None:
@@ -211,14 +216,14 @@ def observations(session: AsyncSession, filters: ReportFilters, gold: Subquery) 
         _call.judge_name,
         func.max(judge_winner(session)),
         func.count().filter(PARSED_DESIGN, _call.confidence.is_not(None)),
-        [*scope(filters), *labelled(session)],
+        labelled_scope(session, filters),
         [_call.judge_name],
     )
     panel = per(
         cast(null(), String),
         func.max(Comparison.winner),
         literal(0),
-        [*scope(filters, judges=False), _call.role == "voter", *labelled(session)],
+        [*labelled_scope(session, filters, judges=False), _call.role == "voter"],
         [],
     )
     return judges.union_all(panel).subquery("observations")
@@ -278,8 +283,7 @@ async def confidence_cube(session: AsyncSession, filters: ReportFilters) -> list
         func.sum(case((hit, c), else_=0.0)).label("s_hit"),
         func.count().filter(c >= CONFIDENT, ~hit).label("confident_wrong"),
         conditions=[
-            *scope(filters),
-            *labelled(session),
+            *labelled_scope(session, filters),
             PARSED_DESIGN,
             c.is_not(None),
             gold.c.gold.is_not(None),
@@ -341,7 +345,7 @@ def baseline_observations(session: AsyncSession, filters: ReportFilters) -> Subq
                 column.label(name)
                 for column, name in zip(order_columns, ("ordered", "h_n", "h_first"), strict=True)
             ],
-            conditions=[*scope(filters), *labelled(session), gold.c.gold.is_not(None)],
+            conditions=[*labelled_scope(session, filters), gold.c.gold.is_not(None)],
         )
         .join(gold, gold.c.comparison_id == _call.comparison_id)
         .outerjoin(orders, orders.c.comparison_id == _call.comparison_id)
@@ -388,7 +392,7 @@ async def accuracy_by_bucket(session: AsyncSession, filters: ReportFilters) -> l
             func.count().filter(PARSED_DESIGN, _call.mapped_winner == gold.c.gold).label("k"),
             func.max(judge_winner(session)).label("verdict"),
             gold.c.gold,
-            conditions=[*scope(filters), *labelled(session), gold.c.gold.is_not(None)],
+            conditions=[*labelled_scope(session, filters), gold.c.gold.is_not(None)],
         )
         .join(gold, gold.c.comparison_id == _call.comparison_id)
         .group_by(_call.judge_name, _call.comparison_id, gold.c.gold)

@@ -555,11 +555,16 @@ def self_preference_part(
 
 
 async def rank_self_preference(
-    session: AsyncSession, rows: list[Row[Any]], obs: CTE, filters: ReportFilters, **how: Any
+    session: AsyncSession,
+    rows: list[Row[Any]],
+    obs: CTE,
+    filters: ReportFilters,
+    *,
+    correlated: bool,
 ) -> list[Row[Any]]:
     """The observation statement's rows, with the self-preference part of every judge
     conflicted on more than MAX_OBSERVATIONS comparisons replaced by its ranked part (one more
-    statement, `how` as for the first). Ranking sorts every conflicted observation: most
+    statement, `correlated` as for the first). Ranking sorts every conflicted observation: most
     reports need not pay for it."""
     conflicted: dict[str, int] = defaultdict(int)
     for row in rows:
@@ -568,7 +573,7 @@ async def rank_self_preference(
     over = sorted(judge for judge, n in conflicted.items() if n > MAX_OBSERVATIONS)
     if not over:
         return rows
-    ranked = self_preference_part(obs, filters, ranked=over, **how)
+    ranked = self_preference_part(obs, filters, correlated=correlated, ranked=over)
     kept = [row for row in rows if row.part != "self" or row.judge not in over]
     return kept + list((await session.execute(ranked)).all())
 

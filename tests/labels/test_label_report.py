@@ -4,7 +4,6 @@ against a plain reading of STATISTICS.md over the generated rows, sklearn and ha
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -15,19 +14,17 @@ from typing import Any
 import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
-from sqlalchemy import event, text
 
 from app import stats
 from app.comparisons.callscope import ReportFilters
 from app.comparisons.protocols import Pick
-from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.labels import queries
 from app.labels.report import label_sections
 from app.labels.schemas import LabelSections
-from app.reports.bias import build_report
 from app.schema import upgrade
 from tests.labels.builders import BASE_TIME, Rows, Swap
+from tests.support.plans import plan_nodes, report_plans
 
 WINDOW = ReportFilters(since=BASE_TIME - timedelta(days=1))
 FILTERS = ReportFilters(since=WINDOW.since, tags=(("set", "x"),))
@@ -329,41 +326,22 @@ async def test_the_label_counts_look_up_only_the_labelled_comparisons(
     labels). Planned as the report plans (nested loops off), with sequential scans off, so that
     the plan shows which condition an index can serve."""
     await scenario.rows.insert(clean_pg)
-    engine = create_engine(clean_pg)
-    captured: list[tuple[str, Any]] = []
-
-    def capture(conn: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
-        if "FROM labels" in statement and "judge_calls" in statement:
-            captured.append((statement, parameters))
-
-    event.listen(engine.sync_engine, "before_cursor_execute", capture)
-    try:
-        async with create_sessionmaker(engine)() as session:
-            await build_report(session, FILTERS, Settings())
-        event.remove(engine.sync_engine, "before_cursor_execute", capture)
-        async with engine.connect() as connection:
-            await connection.execute(text("ANALYZE"))  # what autovacuum would know
-            await connection.execute(text("SET enable_seqscan = off"))
-            await connection.execute(text("SET enable_nestloop = off"))
-            plans: list[Any] = [
-                (await connection.exec_driver_sql(f"EXPLAIN (FORMAT JSON) {sql}", params)).scalar()
-                for sql, params in captured
-            ]
-    finally:
-        await engine.dispose()
+    plans = await report_plans(
+        clean_pg,
+        FILTERS,
+        lambda statement: "FROM labels" in statement and "judge_calls" in statement,
+        "ANALYZE",  # what autovacuum would know
+        "SET enable_seqscan = off",
+        "SET enable_nestloop = off",
+        as_json=True,
+    )
     assert len(plans) == 4  # labelled comparisons, confidence, baseline, series accuracy
-    for explained in plans:
-        plan = json.loads(explained) if isinstance(explained, str) else explained
+    for plan in plans:
         scans = [node for node in plan_nodes(plan[0]["Plan"]) if reads_calls(node)]
         assert scans
         for node in scans:
             looked_up = node.get("Index Cond", "") + node.get("Recheck Cond", "")
             assert "id)::text = ANY" in looked_up  # comparison_id for the calls, id otherwise
-
-
-def plan_nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
-    """A plan node and every node below it."""
-    return [node, *(found for child in node.get("Plans", []) for found in plan_nodes(child))]
 
 
 def reads_calls(node: dict[str, Any]) -> bool:

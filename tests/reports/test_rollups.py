@@ -6,14 +6,13 @@ comparisons with drift canaries' (`origin`)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select, text, true, update
+from sqlalchemy import select, text, true, update
 
 from app.comparisons import folding, rollups
 from app.comparisons.callscope import CALL_COUNTS, ReportFilters
@@ -44,6 +43,7 @@ from app.schema import upgrade
 from tests.reports.builders import BASE_TIME, StoredData
 from tests.reports.oracle import generate
 from tests.support.databases import create_database, drop_database, sqlalchemy_url
+from tests.support.plans import parsed, plan_nodes, report_plans
 
 # Edges inside the traffic (which spans BASE_TIME to about BASE_TIME + 47 h), on and off the hour.
 WINDOWS: list[dict[str, Any]] = [
@@ -413,15 +413,9 @@ async def test_self_preference_looks_up_neutral_judges_only_where_the_fold_canno
             await session.rollback()
     finally:
         await engine.dispose()
-    plan = rows[0][0]
-    plan = json.loads(plan) if isinstance(plan, str) else plan
+    plan = parsed(rows[0][0])
     lookups = [node["Actual Loops"] for node in plan_nodes(plan[0]["Plan"]) if is_lookup(node)]
     assert lookups == [1, 1]  # n_dec and n_a, for the one comparison answered late
-
-
-def plan_nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
-    """A plan node and every node below it."""
-    return [node, *(found for child in node.get("Plans", []) for found in plan_nodes(child))]
 
 
 def is_lookup(node: dict[str, Any]) -> bool:
@@ -438,25 +432,12 @@ async def test_the_length_section_reads_each_judges_rows_by_an_index_only_scan(
     count: an index-only scan, never the table's pages (sequential scans off, the plan shows
     whether the index can serve it at all)."""
     await insert_in_pieces(clean_pg, traffic)
-    engine = create_engine(clean_pg)
-    captured: list[tuple[str, Any]] = []
-
-    def capture(conn: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
-        if "signed_lengths" in statement:
-            captured.append((statement, parameters))
-
-    event.listen(engine.sync_engine, "before_cursor_execute", capture)
-    try:
-        async with create_sessionmaker(engine)() as session:
-            await build_report(session, ReportFilters(since=BASE_TIME), Settings())
-        event.remove(engine.sync_engine, "before_cursor_execute", capture)
-        (statement, parameters), *_ = captured
-        async with engine.connect() as connection:
-            await connection.execute(text("SET enable_seqscan = off"))
-            explain = f"EXPLAIN {statement}"
-            plan = "\n".join(r[0] for r in await connection.exec_driver_sql(explain, parameters))
-    finally:
-        await engine.dispose()
+    plan, *_ = await report_plans(
+        clean_pg,
+        ReportFilters(since=BASE_TIME),
+        lambda statement: "signed_lengths" in statement,
+        "SET enable_seqscan = off",
+    )
     assert "Index Only Scan using pk_length_rollup" in plan
     assert "Heap Scan on length_rollup" not in plan
 
