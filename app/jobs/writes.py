@@ -160,9 +160,7 @@ class GroupCommit:
     async def _hand_over(self, pending: _Pending) -> None:
         self._queue.append(pending)
         if len(self._flushers) < self.max_flushes:
-            flusher = asyncio.create_task(self._flush())
-            self._flushers.add(flusher)
-            flusher.add_done_callback(self._flushers.discard)
+            self._flushers.add(asyncio.create_task(self._flush()))
         try:
             await asyncio.shield(pending.done)
         except asyncio.CancelledError:
@@ -183,10 +181,18 @@ class GroupCommit:
                 await held.pop()[0].close()
 
     async def _flush(self) -> None:
-        while self._queue:
-            batch = self._queue[: self.max_batch]
-            del self._queue[: self.max_batch]
-            await self._commit(batch)
+        try:
+            while self._queue:
+                batch = self._queue[: self.max_batch]
+                del self._queue[: self.max_batch]
+                await self._commit(batch)
+        finally:
+            # Leave `_flushers` in the same step as the last look at the queue. A done callback
+            # runs one step later, and a write handed over in between found the finished
+            # flusher still counted, started none and waited forever (issue 36's hang).
+            self._flushers -= {asyncio.current_task()}
+            if self._queue and not self._flushers:
+                _cancel_waiting(self._queue)  # cancelled itself (shutdown): nobody flushes
 
     async def _commit(self, batch: list[_Pending]) -> None:
         try:
@@ -303,6 +309,12 @@ def _settle(batch: list[_Pending], error: Exception | None) -> None:
             pending.done.set_result(None)
         else:
             pending.done.set_exception(error)
+
+
+def _cancel_waiting(queue: list[_Pending]) -> None:
+    """Tell writers whose turn will never come (the flushers were cancelled) at once."""
+    while queue:
+        queue.pop().done.cancel()
 
 
 def _outcome_is_nobodys(done: asyncio.Future[None]) -> None:

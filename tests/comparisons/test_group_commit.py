@@ -262,3 +262,60 @@ async def test_a_call_with_children_counts_as_two_statements_so_it_goes_in_a_tra
     assert _Merged.of([pending(Work(sink=ScoreCalls(), calls=[failed]))]).statements == 1
     assert _Merged.of([pending(Work(sink=ScoreCalls(), calls=[failed, scored]))]).statements == 2
     assert _Merged.of([pending(tag("c", "k")), pending(tag("d", "k"))]).statements == 1
+
+
+async def test_a_write_handed_over_as_the_last_flusher_ends_is_committed(
+    maker: async_sessionmaker[AsyncSession],
+    group_commit: Callable[..., GroupCommit],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hang of issue 36: a task's done callbacks run one loop step after it returns, so a
+    writer woken in that step (here by the future the transaction sets as it ends, as a judge's
+    answer or another commit's waiter would be) once saw the finished flusher still counted,
+    started none, and waited for a commit that nothing would ever make."""
+    comparison_id = await a_comparison(maker)
+    writes = group_commit(max_flushes=1)
+    transaction = writes._transaction
+    first_committed = asyncio.get_running_loop().create_future()
+
+    async def then_wake_the_writer(batch: list[_Pending]) -> None:
+        await transaction(batch)
+        if not first_committed.done():
+            # Wakes `late` in the next step, before the flusher's done callback runs.
+            first_committed.set_result(None)
+
+    monkeypatch.setattr(writes, "_transaction", then_wake_the_writer)
+
+    async def late() -> None:
+        await first_committed
+        await writes.commit(tag(comparison_id, "late"))
+
+    writer = asyncio.create_task(late())
+    await writes.commit(tag(comparison_id, "first"))
+    async with asyncio.timeout(10):  # a bound, not a measurement: the write never came before
+        await writer
+    assert await stored_tags(maker, comparison_id) == 2
+
+
+async def test_writes_queued_behind_a_cancelled_flusher_hear_it_at_once(
+    maker: async_sessionmaker[AsyncSession],
+    group_commit: Callable[..., GroupCommit],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    writes = group_commit(max_flushes=1)
+    never = asyncio.Event()
+
+    async def stuck(_batch: list[_Pending]) -> None:
+        await never.wait()
+
+    monkeypatch.setattr(writes, "_transaction", stuck)
+    first = asyncio.create_task(writes.commit(tag("c", "first")))
+    await asyncio.sleep(0)
+    queued = asyncio.create_task(writes.commit(tag("c", "queued")))
+    await asyncio.sleep(0)
+    (flusher,) = writes._flushers
+    flusher.cancel()  # what a loop's shutdown does to its tasks
+    async with asyncio.timeout(10):
+        outcomes = await asyncio.gather(first, queued, return_exceptions=True)
+    assert all(isinstance(outcome, asyncio.CancelledError) for outcome in outcomes)
+    assert not writes._flushers
