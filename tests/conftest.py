@@ -23,6 +23,9 @@ from tests.support.databases import (
 )
 from tests.support.live import LiveApp
 
+# pytester runs the watchdog's own test; the watchdog limits every test (tests/support/watchdog.py).
+pytest_plugins = ["pytester", "tests.support.watchdog"]
+
 # 256 bits, hex: what FAIRPAIR_SECRET_KEY must carry (app/config.py check_secret_key).
 TEST_SECRET_KEY = "0123456789abcdef" * 4
 
