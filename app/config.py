@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     max_panel: int = 5
     max_sync_calls: int = 20
     compare_timeout_s: float = 120.0
+    # The longest one database statement (or a connect, capped at 10 s) may take: a database
+    # that stops answering fails the statement (503, `not_persisted`) instead of holding a
+    # request, a batch item or a shutdown forever (issue 36; docs/ARCHITECTURE.md "Bounds").
+    database_timeout_s: float = Field(default=60.0, gt=0)
     max_request_concurrency: int = 16
     max_concurrency: int = 256
     max_pending: int = 1_000

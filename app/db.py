@@ -76,13 +76,25 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def create_engine(database_url: str) -> AsyncEngine:
-    """An async engine with the settings each backend needs."""
+CONNECT_TIMEOUT_S = 10.0
+
+
+def create_engine(database_url: str, timeout_s: float | None = None) -> AsyncEngine:
+    """An async engine with the settings each backend needs. On PostgreSQL, `timeout_s` bounds
+    every statement the service sends (`database_timeout_s`); migrations and benchmarks give
+    none, as one of their statements may rightly take minutes."""
     if database_url.startswith("sqlite"):
         engine = create_async_engine(database_url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
-    engine = create_async_engine(database_url, pool_size=20, max_overflow=20, pool_timeout=10)
+    # asyncpg's own bounds: a client-side one on connecting and on each statement, which holds
+    # for a server that stopped answering as well as for one that is slow.
+    connect_args: dict[str, float] = {"timeout": min(CONNECT_TIMEOUT_S, timeout_s or 60.0)}
+    if timeout_s is not None:
+        connect_args["command_timeout"] = timeout_s
+    engine = create_async_engine(
+        database_url, pool_size=20, max_overflow=20, pool_timeout=10, connect_args=connect_args
+    )
     ping_when_idle(engine)
     disconnects_are_operational(engine)
     return engine

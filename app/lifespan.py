@@ -97,7 +97,7 @@ def lifespan_for(
         configure_logging(settings.log_level)
         if settings.is_embedded:
             await upgrade_async(settings.database_url)
-        engine = create_engine(settings.database_url)
+        engine = create_engine(settings.database_url, settings.database_timeout_s)
         sessionmaker = create_sessionmaker(engine)
         # One keeper per process, under the salt every process reads from the database.
         keeper = await text_keeper(settings, sessionmaker)

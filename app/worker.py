@@ -42,7 +42,7 @@ async def run_worker(
     assert settings.redis_url
     LIMITS.max_text_chars = settings.max_text_chars
     name = process_name()
-    engine = create_engine(settings.database_url)
+    engine = create_engine(settings.database_url, settings.database_timeout_s)
     sessionmaker = create_sessionmaker(engine)
     keeper = await text_keeper(settings, sessionmaker)
     registry = JudgeRegistry(settings, sessionmaker, limiters=shared_limiters(settings.redis_url))

@@ -264,3 +264,29 @@ async def test_privacy_mode_stores_no_text_anywhere(
     assert row.prompt_hmac
     assert row.len_a == len(body["response_a"])
     assert raw == [None, None]
+
+
+async def test_a_database_that_stops_answering_fails_the_compare_within_its_bound_and_recovers(
+    proxied: tuple[TcpProxy, str], tmp_path: Path, live_factory: Callable[..., Any]
+) -> None:
+    # Issue 36: every wait on another party has a bound. A server that keeps its connections
+    # open and says nothing (a network partition, a frozen host) never fails a statement by
+    # itself; asyncpg's client-side timeout does.
+    proxy, url = proxied
+    settings = proxied_settings(url, tmp_path).model_copy(
+        update={"database_timeout_s": 1.0, "judge_refresh_s": 3600}
+    )
+    client = await live_factory(settings)
+    assert (await client.post("/v1/compare", json=BODY)).status_code == 200
+    proxy.stall()
+    async with asyncio.timeout(20):  # a bound on the test, far above the 1 s one under test
+        stalled = await client.post("/v1/compare", json=BODY)
+        not_ready = await client.get("/readyz")
+    assert stalled.status_code == 503, stalled.text
+    assert stalled.json()["type"] == "service-unavailable"
+    assert not_ready.status_code == 503
+    proxy.resume()
+    async with asyncio.timeout(20):
+        while (await client.get("/readyz")).status_code != 200:
+            await asyncio.sleep(0.1)
+    assert (await client.post("/v1/compare", json=BODY)).status_code == 200

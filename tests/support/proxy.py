@@ -9,13 +9,17 @@ from tests.support.processes import free_port
 
 
 class TcpProxy:
-    """Forwards a loopback port; `close()` cuts every connection and refuses new ones."""
+    """Forwards a loopback port; `close()` cuts every connection and refuses new ones;
+    `stall()` keeps them open but forwards nothing (a server that stopped answering) until
+    `resume()`."""
 
     def __init__(self, target_host: str, target_port: int) -> None:
         self.target = (target_host, target_port)
         self.port = free_port()
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._flowing = asyncio.Event()
+        self._flowing.set()
 
     async def open(self) -> None:
         """Start (or restart) accepting on the same port."""
@@ -30,6 +34,14 @@ class TcpProxy:
         for writer in list(self._writers):
             writer.close()
         self._writers.clear()
+
+    def stall(self) -> None:
+        """Hold every byte, both ways, on open and new connections alike."""
+        self._flowing.clear()
+
+    def resume(self) -> None:
+        """Forward again, what was held first."""
+        self._flowing.set()
 
     async def _serve(
         self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter
@@ -47,6 +59,7 @@ class TcpProxy:
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         with contextlib.suppress(ConnectionError, OSError):
             while data := await reader.read(65536):
+                await self._flowing.wait()
                 writer.write(data)
                 await writer.drain()
         writer.close()

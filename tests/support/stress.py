@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -44,10 +45,10 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-def busy(stop_at: float) -> None:
-    """Keep one CPU busy until `stop_at` (a process: the GIL would serialize threads)."""
-    while time.monotonic() < stop_at:
-        sum(range(10_000))
+def busy(parent: int) -> None:
+    """Keep one CPU busy while `parent` lives (a process: the GIL would serialize threads)."""
+    while os.getppid() == parent:
+        sum(range(100_000))
 
 
 async def one_run(number: int, path: str, args: argparse.Namespace, logs: Path) -> Outcome:
@@ -99,9 +100,10 @@ def main() -> int:
     parser.add_argument("--logs", type=Path, default=Path("stress-logs"))
     args = parser.parse_args()
     args.logs.mkdir(parents=True, exist_ok=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` runs
     started = time.monotonic()
     load = [
-        multiprocessing.Process(target=busy, args=(started + 24 * 3600,), daemon=True)
+        multiprocessing.Process(target=busy, args=(os.getpid(),), daemon=True)
         for _ in range(args.load)
     ]
     for process in load:
