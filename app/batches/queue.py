@@ -30,6 +30,7 @@ GROUP = "fairpair-workers"
 KICK_CHUNK = 32
 PIPELINE_CHUNK = 500
 RETRY_MAX_S = 5.0
+REDIS_TIMEOUT_S = 5.0
 
 RunItem = Callable[[str], Awaitable[None]]
 
@@ -102,6 +103,10 @@ class StreamBroker(RedisStreamBroker):
             # The autoclaim lock of a killed worker expires instead of blocking the others.
             unacknowledged_lock_timeout=settings.batch_lease_s,
             max_connection_pool_size=settings.worker_concurrency + 8,
+            # A Redis that stops answering fails a command after this long instead of holding a
+            # submission, a readiness probe or the listen loop forever (the reads block for 1 s).
+            socket_timeout=REDIS_TIMEOUT_S,
+            socket_connect_timeout=REDIS_TIMEOUT_S,
         )
         self.stream_reset = asyncio.Event()
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx2
+from structlog.testing import capture_logs
 
+from app.batches.queue import RedisQueue
 from app.config import Settings
 from app.worker import run_worker
 from tests.batches.support import RedisServer, compare_item, wait_for_batch
@@ -82,3 +86,47 @@ async def test_redis_killed_compare_goes_on_and_batches_resume_when_it_restarts(
         3,
         6,
     )
+
+
+async def test_a_redis_that_stops_answering_fails_the_submission_within_its_bound(
+    own_redis: RedisServer,
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+) -> None:
+    # Issue 36: a stopped (not killed) Redis keeps its connections open and answers nothing;
+    # without a socket timeout the submission and the readiness probe waited for it forever.
+    settings = settings_factory(auth="off", redis_url=own_redis.url, **FAST_RECONCILE)
+    client = await live_factory(settings)
+    assert own_redis.process is not None
+    os.kill(own_redis.process.pid, signal.SIGSTOP)
+    try:
+        async with asyncio.timeout(30):  # the bound under test is the queue's 5 s
+            ready = await client.get("/readyz")
+            submitted = await client.post(
+                "/v1/batches", json={"items": [compare_item(i) for i in range(2)]}
+            )
+    finally:
+        os.kill(own_redis.process.pid, signal.SIGCONT)
+    assert ready.status_code == 503
+    assert ready.json()["checks"] == {"database": True, "redis": False}
+    assert submitted.status_code == 503, submitted.text  # as with a Redis killed outright
+    assert submitted.json()["detail"].endswith("nothing was stored")
+
+
+async def test_sending_to_a_redis_that_stops_answering_gives_up_within_its_bound(
+    own_redis: RedisServer, settings_factory: Callable[..., Settings]
+) -> None:
+    # The probe before a submission passed, then Redis stopped: the send must end (logged; the
+    # reconciler sends the items later), not hold the request.
+    queue = RedisQueue(own_redis.url, settings_factory(redis_url=own_redis.url))
+    await queue.startup()
+    assert own_redis.process is not None
+    os.kill(own_redis.process.pid, signal.SIGSTOP)
+    try:
+        with capture_logs() as logs:
+            async with asyncio.timeout(30):  # the bound under test is the queue's 5 s
+                await queue.enqueue(["item-1", "item-2"])
+    finally:
+        os.kill(own_redis.process.pid, signal.SIGCONT)
+        await queue.shutdown()
+    assert [(log["event"], log["items"]) for log in logs] == [("batch_queue_send_failed", 2)]
