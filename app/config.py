@@ -72,6 +72,10 @@ class Settings(BaseSettings):
     # Environment variables an API-posted judge may name as `api_key_env` (comma list); the judges
     # file may name any, since the operator wrote it.
     judge_key_envs: str = ""
+    # A bearer token for `/metrics`. Unset, loopback scrapers need nothing (a same-host proxy
+    # would expose the metrics to whoever it serves); set, every scraper shows the token or a
+    # `read` key, loopback included.
+    metrics_token: SecretStr | None = None
     # Loopback/private judge hosts an API-posted judge may use (comma list of CIDRs and host names).
     judge_hosts_allow: str = ""
     # Proxies (comma list of IPs) whose X-Forwarded-Proto is believed, e.g. for `Secure` cookies.

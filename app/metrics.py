@@ -18,6 +18,7 @@ The bias counters follow STATISTICS.md so that PromQL reproduces the report acro
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Iterable, Mapping
 from ipaddress import ip_address
 from typing import Literal, Protocol
@@ -33,8 +34,9 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from pydantic import SecretStr
 
-from app.deps import KeyCheckDep, authenticate, require
+from app.deps import KeyCheckDep, SettingsDep, authenticate, require
 
 SwapClass = Literal["consistent", "primacy", "recency"]
 log = structlog.get_logger()
@@ -194,10 +196,19 @@ def _is_loopback(request: Request) -> bool:
 _require_read = require("read")
 
 
-async def scrape_access(request: Request, keys: KeyCheckDep) -> None:
-    """Open to loopback scrapers; anyone else needs a key with the `read` scope."""
-    if not _is_loopback(request):
-        await _require_read(await authenticate(request, keys))
+def _shows_token(request: Request, token: SecretStr) -> bool:
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    expected = token.get_secret_value().encode()
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), expected)
+
+
+async def scrape_access(request: Request, keys: KeyCheckDep, settings: SettingsDep) -> None:
+    """With `metrics_token` set, its bearer token; without it, any loopback scraper. Anyone
+    else needs a key with the `read` scope."""
+    token = settings.metrics_token
+    if _shows_token(request, token) if token is not None else _is_loopback(request):
+        return
+    await _require_read(await authenticate(request, keys))
 
 
 router = APIRouter(tags=["operations"])
@@ -214,12 +225,14 @@ router = APIRouter(tags=["operations"])
             "content": {"text/plain": {"schema": {"type": "string"}}},
         },
         401: {
-            "description": "no valid key (scrapers off loopback)",
+            "description": "no valid key or metrics token (scrapers off loopback, or any "
+            "scraper when `FAIRPAIR_METRICS_TOKEN` is set)",
             "content": {"application/problem+json": {}},
         },
         403: {"description": "missing scope", "content": {"application/problem+json": {}}},
     },
 )
 async def metrics() -> Response:
-    """Prometheus metrics of this process (open on loopback, else a `read` key)."""
+    """Prometheus metrics of this process (open on loopback unless a metrics token is set;
+    else the token or a `read` key)."""
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

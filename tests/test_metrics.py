@@ -189,3 +189,25 @@ def test_alert_rules_use_only_exported_series() -> None:
         "FairpairJudgeFailureRate",
         "FairpairCanaryDrift",
     } <= names
+
+
+async def test_a_metrics_token_closes_loopback_to_scrapers_without_it(
+    settings_factory: Callable[..., Settings], reader: dict[str, str]
+) -> None:
+    # Issue 36: a same-host proxy makes every scraper a loopback one.
+    live = LiveApp(create_app(settings_factory(metrics_token="scrape-me-0123456789")))
+    await live.__aenter__()
+    try:
+        local = httpx2.AsyncClient(
+            transport=httpx2.ASGITransport(app=live, client=("127.0.0.1", 40000)),
+            base_url="http://testserver",
+        )
+        async with local:
+            assert (await local.get("/metrics")).status_code == 401
+            wrong = {"Authorization": "Bearer scrape-me-0123456788"}
+            assert (await local.get("/metrics", headers=wrong)).status_code == 401
+            token = {"Authorization": "Bearer scrape-me-0123456789"}
+            assert (await local.get("/metrics", headers=token)).status_code == 200
+            assert (await local.get("/metrics", headers=reader)).status_code == 200
+    finally:
+        await asyncio.shield(live.__aexit__(None, None, None))

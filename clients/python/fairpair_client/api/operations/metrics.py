@@ -93,7 +93,8 @@ def sync_detailed(
 ) -> Response[Any | Problem | str]:
     """Metrics
 
-     Prometheus metrics of this process (open on loopback, else a `read` key).
+     Prometheus metrics of this process (open on loopback unless a metrics token is set;
+    else the token or a `read` key).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,7 +119,8 @@ def sync(
 ) -> Any | Problem | str | None:
     """Metrics
 
-     Prometheus metrics of this process (open on loopback, else a `read` key).
+     Prometheus metrics of this process (open on loopback unless a metrics token is set;
+    else the token or a `read` key).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,7 +141,8 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem | str]:
     """Metrics
 
-     Prometheus metrics of this process (open on loopback, else a `read` key).
+     Prometheus metrics of this process (open on loopback unless a metrics token is set;
+    else the token or a `read` key).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,7 +165,8 @@ async def asyncio(
 ) -> Any | Problem | str | None:
     """Metrics
 
-     Prometheus metrics of this process (open on loopback, else a `read` key).
+     Prometheus metrics of this process (open on loopback unless a metrics token is set;
+    else the token or a `read` key).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
