@@ -293,6 +293,11 @@ def purge(
         f"{purged.score_sessions} score sessions and {purged.score_calls} score calls "
         f"created before {cutoff:%Y-%m-%d %H:%M} UTC{canaries}"
     )
+    if purged.canary_copies_kept:
+        typer.echo(
+            f"kept {purged.canary_copies_kept} canary items that copy those comparisons' texts "
+            "(--include-canaries also deletes canaries created before the cutoff)"
+        )
 
 
 def _report_params(

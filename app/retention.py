@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.canaries.models import Canary
+from app.canaries.models import Canary, CanaryItem
 from app.comparisons import rollups
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
@@ -31,6 +31,9 @@ class Purged:
     score_sessions: int = 0
     score_calls: int = 0
     canaries: int = 0
+    # Canary items kept that are copies of purged comparisons: their texts stay until their
+    # canary goes (`include_canaries` for canaries created before the cutoff).
+    canary_copies_kept: int = 0
 
 
 async def purge(
@@ -39,6 +42,7 @@ async def purge(
     """Remove comparisons and score sessions created before `cutoff` (never running ones), or
     only their texts, and with `include_canaries` the canaries created before it; one
     transaction."""
+    copies_kept = await canary_copies_kept(session, cutoff, include_canaries=include_canaries)
     comparisons, calls = await purge_comparisons(
         session, cutoff, texts_only=texts_only, include_canaries=include_canaries
     )
@@ -48,7 +52,25 @@ async def purge(
         deleted = await session.execute(delete(Canary).where(Canary.created_at < cutoff))
         canaries = rowcount(deleted)
     await session.commit()
-    return Purged(comparisons, calls, sessions, score_calls, canaries)
+    return Purged(comparisons, calls, sessions, score_calls, canaries, copies_kept)
+
+
+async def canary_copies_kept(
+    session: AsyncSession, cutoff: datetime, *, include_canaries: bool
+) -> int:
+    """Items of the canaries a purge keeps that copy a traffic comparison it purges."""
+    purged = select(Comparison.id).where(
+        Comparison.created_at < cutoff,
+        Comparison.status.not_in(UNFINISHED),
+        Comparison.origin == "traffic",
+    )
+    kept = select(Canary.id)
+    if include_canaries:
+        kept = kept.where(Canary.created_at >= cutoff)
+    query = select(func.count()).where(
+        CanaryItem.source_id.in_(purged), CanaryItem.canary_id.in_(kept)
+    )
+    return int(await session.scalar(query) or 0)
 
 
 async def purge_comparisons(

@@ -327,11 +327,12 @@ async def test_purge_leaves_canaries_unless_asked(served: Served, clean_pg: str)
     async with sessionmaker() as session:
         purged = await purge(session, later, texts_only=False)
     assert (purged.comparisons, purged.canaries) == (10, 0)
+    assert purged.canary_copies_kept == 10  # said, not silent: their texts stay (issue 36)
     assert await origins() == ["canary"]
     assert (await served.get("/v1/canaries/kept"))["item_count"] == 10
     async with sessionmaker() as session:
         purged = await purge(session, later, texts_only=False, include_canaries=True)
-    assert (purged.comparisons, purged.canaries) == (10, 1)
+    assert (purged.comparisons, purged.canaries, purged.canary_copies_kept) == (10, 1, 0)
     assert await origins() == []
     await served.tick()  # the deleted canary's drift series goes
     samples = [
