@@ -194,9 +194,17 @@ def secret_key_bytes(value: str) -> bytes | None:
 
 
 def check_secret_key(settings: Settings) -> None:
-    """Refuse a secret key below 256 bits; the placeholder only on the embedded default."""
+    """Refuse a secret key below 256 bits; the placeholder only on the embedded default, and
+    never in privacy mode."""
     value = settings.secret_key.get_secret_value()
     if value == PLACEHOLDER_SECRET:
+        if settings.privacy == "hash":
+            # The privacy salt is stored encrypted under this key: under the public placeholder
+            # anyone holding the database file could read it and test guesses against the HMACs.
+            raise UnsafeSettingsError(
+                "FAIRPAIR_PRIVACY=hash needs a real FAIRPAIR_SECRET_KEY, on the embedded default "
+                "too: the privacy salt is encrypted with it"
+            )
         if settings.is_embedded:
             return
         raise UnsafeSettingsError(

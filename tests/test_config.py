@@ -17,6 +17,14 @@ def test_placeholder_secret_is_accepted_on_the_embedded_default() -> None:
     check_startup_safety(Settings(), "127.0.0.1")
 
 
+def test_privacy_mode_refuses_the_placeholder_secret_even_on_the_embedded_default() -> None:
+    # Issue 36: the privacy salt is encrypted with the secret key; under the public placeholder
+    # anyone with the database file could read it.
+    with pytest.raises(UnsafeSettingsError, match="PRIVACY=hash needs a real"):
+        check_startup_safety(Settings(privacy="hash"), "127.0.0.1")
+    check_startup_safety(Settings(privacy="hash", secret_key="ab" * 32), "127.0.0.1")
+
+
 def test_auth_off_is_refused_on_a_public_address() -> None:
     with pytest.raises(UnsafeSettingsError, match="loopback"):
         check_startup_safety(Settings(auth="off"), "0.0.0.0")
