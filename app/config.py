@@ -101,7 +101,9 @@ class Settings(BaseSettings):
 
     # Batches (PRODUCT.md capability 7; docs/BATCHES.md).
     max_batch_bytes: int = 50_000_000
-    max_batch_items: int = Field(default=10_000, ge=1)
+    # At most the schema's cap (app/batches/schemas.py BATCH_ITEMS_CAP), which stops validation
+    # at the 10,001st item; the setting may only lower it.
+    max_batch_items: int = Field(default=10_000, ge=1, le=10_000)
     # A worker holds an item for this long and renews the lease every third of it.
     batch_lease_s: float = Field(default=30.0, gt=0)
     # A queued item nobody picked up this long, while the queue holds nothing undelivered, is sent
