@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     # Per API key: shared by every process through Redis when configured, else per process;
     # unset = no limit.
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
+    # Per client address (an IPv6 /64), per process: requests past it that fail authentication
+    # are 429 instead of 401 (app/auth/ratelimit.py FailedAuthThrottle).
+    auth_failures_per_minute: int = Field(default=60, ge=1)
     # On SIGTERM, in-flight comparisons get this long to finish before they are interrupted.
     shutdown_grace_s: float = 20.0
 
