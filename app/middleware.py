@@ -311,9 +311,8 @@ class RequestContextMiddleware:
         try:
             await admit(request, large.scopes)
         except AppError as exc:
-            response = await handle_app_error(request, exc)
-            response.headers["Connection"] = "close"  # the body is left unread
-            return response
+            # The server discards the unread body, as for a 413: the client gets its answer.
+            return await handle_app_error(request, exc)
         return large.max_bytes
 
     async def _read_body(
