@@ -104,12 +104,17 @@ class Settings(BaseSettings):
     # Per API key: shared by every process through Redis when configured, else per process;
     # unset = no limit.
     rate_limit_per_minute: int | None = Field(default=None, ge=1)
+    # Per client address (an IPv6 /64), per process: requests past it that fail authentication
+    # are 429 instead of 401 (app/auth/ratelimit.py FailedAuthThrottle).
+    auth_failures_per_minute: int = Field(default=60, ge=1)
     # On SIGTERM, in-flight comparisons get this long to finish before they are interrupted.
     shutdown_grace_s: float = 20.0
 
     # Batches (PRODUCT.md capability 7; docs/BATCHES.md).
     max_batch_bytes: int = 50_000_000
-    max_batch_items: int = Field(default=10_000, ge=1)
+    # At most the schema's cap (app/batches/schemas.py BATCH_ITEMS_CAP), which stops validation
+    # at the 10,001st item; the setting may only lower it.
+    max_batch_items: int = Field(default=10_000, ge=1, le=10_000)
     # A worker holds an item for this long and renews the lease every third of it.
     batch_lease_s: float = Field(default=30.0, gt=0)
     # A queued item nobody picked up this long, while the queue holds nothing undelivered, is sent

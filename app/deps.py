@@ -15,7 +15,7 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.keys import ANONYMOUS, KeyCache, Principal
-from app.auth.ratelimit import KeyRateLimiter
+from app.auth.ratelimit import FailedAuthThrottle, KeyRateLimiter
 from app.config import Settings
 from app.errors import Forbidden, RateLimited, Unauthorized
 from app.privacy import TextKeeper
@@ -31,6 +31,7 @@ StateKey = Literal[
     "sessionmaker",
     "key_cache",
     "key_limiter",
+    "auth_failures",
     "registry",
     "pool",
     "writes",
@@ -89,6 +90,7 @@ class KeyCheck:
     sessionmaker: async_sessionmaker[AsyncSession]
     cache: KeyCache
     limiter: KeyRateLimiter
+    failures: FailedAuthThrottle
 
     async def verify(self, token: str) -> Principal | None:
         """The key's principal (verified through the cache), rate limited; None if not valid."""
@@ -116,7 +118,11 @@ async def key_check(request: Request) -> KeyCheck:
     """
     state = request.scope["state"]
     return KeyCheck(
-        state["settings"], state["sessionmaker"], state["key_cache"], state["key_limiter"]
+        state["settings"],
+        state["sessionmaker"],
+        state["key_cache"],
+        state["key_limiter"],
+        state["auth_failures"],
     )
 
 
@@ -130,29 +136,66 @@ def bearer_token(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+# Where the middleware leaves the caller it admitted before reading a large body
+# (`admit`): the route's own check takes it from there instead of counting the request twice.
+ADMITTED = "fairpair.principal"
+
+
 async def authenticate(request: Request, keys: KeyCheckDep) -> Principal:
-    """The caller, from its API key (everyone is admin when auth is off)."""
+    """The caller, from its API key (everyone is admin when auth is off).
+
+    A request that fails is 401, or 429 once its client failed more than the
+    `FAIRPAIR_AUTH_FAILURES_PER_MINUTE` budget.
+    """
+    admitted: Principal | None = request.scope.get(ADMITTED)
+    if admitted is not None:
+        return admitted
     if keys.settings.auth == "off":
         return ANONYMOUS
     token = bearer_token(request)
-    if token is None:
-        raise Unauthorized(
-            "send Authorization: Bearer fp_<id>_<secret>", headers={"WWW-Authenticate": "Bearer"}
-        )
-    principal = await keys.verify(token)
+    principal = None if token is None else await keys.verify(token)
     if principal is None:
-        raise Unauthorized(
-            "the API key is not valid or was revoked", headers={"WWW-Authenticate": "Bearer"}
-        )
+        raise auth_refusal(request, keys, missing=token is None)
     return principal
 
 
-def require(scope: str) -> Callable[..., Awaitable[Principal]]:
-    """A dependency that admits only keys with `scope` (or `admin`)."""
+def auth_refusal(request: Request, keys: KeyCheck, *, missing: bool) -> RateLimited | Unauthorized:
+    """401 for a request without a valid key, 429 past its client's budget of those."""
+    wait = keys.failures.failed(request.client.host if request.client else None)
+    if wait is not None:
+        return RateLimited(
+            "too many requests without a valid API key from this address",
+            headers={"Retry-After": str(wait)},
+        )
+    if missing:
+        return Unauthorized(
+            "send Authorization: Bearer fp_<id>_<secret>", headers={"WWW-Authenticate": "Bearer"}
+        )
+    return Unauthorized(
+        "the API key is not valid or was revoked", headers={"WWW-Authenticate": "Bearer"}
+    )
+
+
+def check_scope(principal: Principal, scopes: tuple[str, ...]) -> None:
+    """403 unless the key holds one of `scopes` (or `admin`)."""
+    if "admin" not in principal.scopes and principal.scopes.isdisjoint(scopes):
+        named = " or ".join(f"'{scope}'" for scope in scopes)
+        raise Forbidden(f"this API key lacks the {named} scope")
+
+
+async def admit(request: Request, scopes: tuple[str, ...]) -> Principal:
+    """The route's key and scope check, run by the middleware before it reads a large body."""
+    principal = await authenticate(request, await key_check(request))
+    check_scope(principal, scopes)
+    request.scope[ADMITTED] = principal
+    return principal
+
+
+def require(*scopes: str) -> Callable[..., Awaitable[Principal]]:
+    """A dependency that admits only keys with one of `scopes` (or `admin`)."""
 
     async def check(principal: Annotated[Principal, Depends(authenticate)]) -> Principal:
-        if scope not in principal.scopes and "admin" not in principal.scopes:
-            raise Forbidden(f"this API key lacks the '{scope}' scope")
+        check_scope(principal, scopes)
         return principal
 
     return check

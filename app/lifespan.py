@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.keys import KeyCache
-from app.auth.ratelimit import KeyRateLimiter
+from app.auth.ratelimit import FailedAuthThrottle, KeyRateLimiter
 from app.batches.queue import ItemQueue
 from app.batches.ratelimit import shared_limiters, shared_storage
 from app.batches.worker import open_batch_queue
@@ -47,6 +47,7 @@ class State(TypedDict):
     sessionmaker: async_sessionmaker[AsyncSession]
     key_cache: KeyCache
     key_limiter: KeyRateLimiter
+    auth_failures: FailedAuthThrottle
     registry: JudgeRegistry
     pool: JudgePool
     writes: GroupCommit
@@ -121,6 +122,7 @@ def lifespan_for(
                 sessionmaker=sessionmaker,
                 key_cache=KeyCache(settings.key_cache_ttl_s),
                 key_limiter=key_limiter(settings),
+                auth_failures=FailedAuthThrottle(settings.auth_failures_per_minute),
                 registry=registry,
                 pool=pool,
                 writes=writes,

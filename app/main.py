@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from app.auth.hosts import LoopbackHostsOnly
+from app.batches.router import SUBMIT_SCOPES
 from app.batches.router import router as batches_router
 from app.canaries.router import router as canaries_router
 from app.comparisons.router import router as comparisons_router
@@ -21,7 +22,7 @@ from app.labels.router import router as labels_router
 from app.leaderboard.router import router as leaderboard_router
 from app.lifespan import lifespan_for
 from app.metrics import router as metrics_router
-from app.middleware import AnswerCancelledRequests, RequestContextMiddleware
+from app.middleware import AnswerCancelledRequests, LargeBodies, RequestContextMiddleware
 from app.problems import PROBLEM_RESPONSES, install_error_handlers, problem_media_type
 from app.reports.router import router as reports_router
 from app.scoring.router import router as scoring_router
@@ -73,7 +74,7 @@ def create_app(
     app.add_middleware(
         RequestContextMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        path_limits={"/v1/batches": settings.max_batch_bytes},
+        large_bodies={"/v1/batches": LargeBodies(settings.max_batch_bytes, SUBMIT_SCOPES)},
     )
     app.add_middleware(AnswerCancelledRequests)
     for router in ROUTERS:

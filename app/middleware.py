@@ -7,7 +7,10 @@ query, as a 500. Such values are 422 `validation-error` naming where they were; 
 is not UTF-8 is 400 `bad-request` (FastAPI's parser answers the other undecodable bodies, see
 app/problems.py). Anything a handler did not expect becomes a 500 problem whose log line names the
 exception's type and place, never its message (which may quote the request or SQL parameters).
-A request cancelled before its answer started (server shutdown) is answered 503. A request the
+A path that takes bodies over the normal limit (`POST /v1/batches`) checks the caller's key and
+scope before it reads one (`LargeBodies`): an outsider's 50 MB is never read, let alone parsed.
+Bodies over 1 MB are checked in a worker thread. A request cancelled before its answer started
+(server shutdown) is answered 503. A request the
 HTTP parser itself refuses (a bad request line, header or Content-Length) never reaches the app:
 `ProblemHttpProtocol` makes uvicorn answer it with the same 400 `bad-request` problem.
 """
@@ -24,13 +27,22 @@ from typing import Any
 from urllib.parse import unquote_to_bytes
 
 import structlog
-from starlette.responses import JSONResponse
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from app.errors import BadRequest, PayloadTooLarge, ServiceUnavailable, ValidationProblem
+from app.deps import admit
+from app.errors import AppError, BadRequest, PayloadTooLarge, ServiceUnavailable, ValidationProblem
 from app.fields import encodes_as_utf8
-from app.problems import PROBLEM_JSON, internal_error, json_pointer, log_internal_error, problem
+from app.problems import (
+    PROBLEM_JSON,
+    handle_app_error,
+    internal_error,
+    json_pointer,
+    log_internal_error,
+    problem,
+)
 from app.textpatterns import compile_linear
 
 log = structlog.get_logger()
@@ -63,6 +75,17 @@ NOT_UTF8 = "must be UTF-8 (no lone surrogates)"
 # value (Starlette's `request.cookies`) in time quadratic in its backslashes (CVE-2024-7592):
 # 16,000 of them held the event loop for 0.6 s, 64,000 for 10 s.
 COOKIE_BACKSLASH = "must not contain a backslash (RFC 6265)"
+# A body larger than this is checked in a worker thread, so the loop serves others meanwhile
+# (what the C parser holds of the GIL, it still holds: docs/DECISIONS.md).
+OFF_LOOP_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class LargeBodies:
+    """A path's own body limit over the normal one, and the scopes of the keys it reads one for."""
+
+    max_bytes: int
+    scopes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -187,21 +210,35 @@ def check_target(scope: Scope) -> Refusal | None:
     return check_pairs(scope.get("query_string", b""), "query")
 
 
-def refusal(scope: Scope, headers: dict[bytes, bytes], body: bytes) -> Refusal | None:
-    """Why this request carries input the app must not take, or None."""
-    return check_target(scope) or check_headers(scope["headers"]) or check_body(headers, body)
+def may_exceed(headers: dict[bytes, bytes], limit: int) -> bool:
+    """Whether the body may be larger than `limit`: declared so, or of a length not declared."""
+    length = headers.get(b"content-length")
+    if length is None:
+        return b"transfer-encoding" in headers
+    return not length.isdigit() or int(length) > limit
+
+
+async def checked_body(headers: dict[bytes, bytes], body: bytes) -> Refusal | None:
+    """`check_body`, in a worker thread for a large body."""
+    if len(body) > OFF_LOOP_BYTES:
+        return await asyncio.to_thread(check_body, headers, body)
+    return check_body(headers, body)
 
 
 class RequestContextMiddleware:
     """Binds a request id, limits the body, and logs one line per request."""
 
     def __init__(
-        self, app: ASGIApp, max_body_bytes: int, path_limits: Mapping[str, int] | None = None
+        self,
+        app: ASGIApp,
+        max_body_bytes: int,
+        large_bodies: Mapping[str, LargeBodies] | None = None,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
-        # Paths with a body limit of their own (`POST /v1/batches` takes FAIRPAIR_MAX_BATCH_BYTES).
-        self.path_limits = dict(path_limits or {})
+        # Paths that take larger bodies from some keys (`POST /v1/batches`: batch-submitting ones,
+        # up to FAIRPAIR_MAX_BATCH_BYTES).
+        self.large_bodies = dict(large_bodies or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -225,15 +262,7 @@ class RequestContextMiddleware:
             await send(message)
 
         try:
-            limit = self.path_limits.get(scope["path"], self.max_body_bytes)
-            body = await self._read_body(headers, receive, limit)
-            refused = None if body is None else refusal(scope, headers, body)
-            if body is None:
-                await self._reject(scope, receive, send_with_id, limit)
-            elif refused is not None:
-                await refused.response(scope["path"])(scope, receive, send_with_id)
-            else:
-                await self.app(scope, self._replay(body, receive), send_with_id)
+            await self._serve(scope, headers, receive, send_with_id)
         except Exception as exc:  # a bug: answered here, so no server logs its message
             log_internal_error(exc)
             if not status["sent"]:
@@ -247,6 +276,44 @@ class RequestContextMiddleware:
                 status=status["code"],
                 duration_ms=round((time.perf_counter() - started) * 1000, 2),
             )
+
+    async def _serve(
+        self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send
+    ) -> None:
+        """Refuse unreadable input, or a large body from a caller not admitted, else serve."""
+        refused = check_target(scope) or check_headers(scope["headers"])
+        if refused is not None:
+            await refused.response(scope["path"])(scope, receive, send)
+            return
+        limit = await self._limit(scope, headers)
+        if isinstance(limit, Response):
+            await limit(scope, receive, send)
+            return
+        body = await self._read_body(headers, receive, limit)
+        refused = None if body is None else await checked_body(headers, body)
+        if body is None:
+            await self._reject(scope, receive, send, limit)
+        elif refused is not None:
+            await refused.response(scope["path"])(scope, receive, send)
+        else:
+            await self.app(scope, self._replay(body, receive), send)
+
+    async def _limit(self, scope: Scope, headers: dict[bytes, bytes]) -> int | Response:
+        """This request's body limit, or the answer to a caller a large body is not read for.
+
+        The key and scope are checked before any of a body that may pass the normal limit is
+        read: a body declared within it keeps that limit and goes the usual way.
+        """
+        large = self.large_bodies.get(scope["path"])
+        if large is None or not may_exceed(headers, self.max_body_bytes):
+            return self.max_body_bytes
+        request = Request(scope)
+        try:
+            await admit(request, large.scopes)
+        except AppError as exc:
+            # The server discards the unread body, as for a 413: the client gets its answer.
+            return await handle_app_error(request, exc)
+        return large.max_bytes
 
     async def _read_body(
         self, headers: dict[bytes, bytes], receive: Receive, limit: int

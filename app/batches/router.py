@@ -18,12 +18,15 @@ from app.deps import (
     SessionDep,
     SessionmakerDep,
     SettingsDep,
-    authenticate,
+    require,
 )
 from app.errors import ServiceUnavailable
 from app.judges.registry import RegistryDep
 
 router = APIRouter(tags=["batches"])
+# A key needs one of these to submit a batch (each item's kind needs its own, checked once the
+# body is read); the middleware checks them before it reads a body over the normal limit.
+SUBMIT_SCOPES = ("compare", "score")
 QUEUE_PROBE_S = 1.0
 # Any string, as `/v1/comparisons/{id}` takes it: an id that names no batch is 404, whatever it
 # looks like (a pattern here made a malformed id 422 on batches and 404 on comparisons).
@@ -45,7 +48,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 @router.post("/v1/batches", operation_id="create_batch", status_code=202, responses=PROBLEMS)
 async def create_batch(
     body: BatchCreate,
-    principal: Annotated[Principal, Depends(authenticate)],
+    principal: Annotated[Principal, Depends(require(*SUBMIT_SCOPES))],
     response: Response,
     queue: BatchQueueDep,
     keeper: KeeperDep,

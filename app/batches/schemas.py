@@ -22,6 +22,9 @@ ItemKind = Literal["compare", "score"]
 ItemStatus = Literal["queued", "running", "waiting", "completed", "failed", "cancelled"]
 BatchMode = Literal["live", "provider"]
 BatchStatus = Literal["queued", "running", "completed", "cancelled", "failed"]
+# Validation stops at the first item past it (pydantic-core counts as it goes), so a body of a
+# million items costs 10,001 items' work; `FAIRPAIR_MAX_BATCH_ITEMS` may only lower it.
+BATCH_ITEMS_CAP = 10_000
 ItemId = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)]
 
 
@@ -54,7 +57,7 @@ class BatchCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    items: list[BatchItemIn] = Field(min_length=1)
+    items: list[BatchItemIn] = Field(min_length=1, max_length=BATCH_ITEMS_CAP)
     mode: BatchMode = Field(
         "live",
         description=(
