@@ -10,11 +10,11 @@ provider, so that the providers can name it without an import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import orjson
 import structlog
@@ -28,7 +28,13 @@ log = structlog.get_logger()
 
 # Both providers' rule for a request's id within a job.
 CUSTOM_ID = compile_linear(r"[a-zA-Z0-9_-]{1,64}")
+# The longest job or file id stored (the columns' length): a longer one is an invalid answer,
+# never a job nobody can store and so nobody polls.
+MAX_ID_CHARS = 200
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# How far back a lookup reads a provider's job list (newest first, 100 a page).
+MAX_LIST_PAGES = 20
+_UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,11 @@ class ProviderJob:
     # Why a job failed whole, as the provider says it (OpenAI's validation errors).
     error: str | None = None
 
+    def __post_init__(self) -> None:
+        ids = (self.id, self.input_file_id, self.output_file_id, self.error_file_id)
+        if any(value is not None and len(value) > MAX_ID_CHARS for value in ids):
+            raise ValueError(f"an id longer than {MAX_ID_CHARS} characters")
+
 
 @dataclass(frozen=True)
 class RequestResult:
@@ -99,6 +110,17 @@ class BatchApi(Protocol):
 
     async def cancel(self, job_id: str) -> ProviderJob:
         """Ask the provider to stop the job; what already ran keeps its results."""
+        ...
+
+    async def find(
+        self,
+        metadata: Mapping[str, str],
+        request_count: int,
+        created: tuple[datetime, datetime],
+    ) -> list[ProviderJob]:
+        """The jobs that may be the one a submission with `metadata` made, created within
+        `created` (for a create whose outcome is unknown); OpenAI matches the metadata,
+        Anthropic (which keeps none) the request count."""
         ...
 
     async def cleanup(self, job: ProviderJob) -> None:
@@ -163,6 +185,46 @@ def jsonl_objects(content: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
         yield custom_id, line
 
 
+def list_path(path: str, after_name: str, after: str | None) -> str:
+    """A page of a job list: 100 jobs, after the job `after`."""
+    return f"{path}?limit=100" + ("" if after is None else f"&{after_name}={quote(after, safe='')}")
+
+
+async def find_listed(
+    page: Callable[[str | None], Awaitable[Any]],
+    parse: Callable[[Any], ProviderJob],
+    created_at: Callable[[Any], datetime | None],
+    matches: Callable[[Any], bool],
+    created: tuple[datetime, datetime],
+) -> list[ProviderJob]:
+    """The jobs of a newest-first list (`page(after)` gives a page) created within `created`
+    that `matches` accepts; entries that do not parse are skipped, never adopted."""
+    found: list[ProviderJob] = []
+    after: str | None = None
+    for _ in range(MAX_LIST_PAGES):
+        listing = await page(after)
+        try:
+            entries, more = list(listing["data"]), bool(listing.get("has_more"))
+            after = required_text(entries[-1]["id"]) if entries else None
+        except _UNREADABLE as err:
+            raise invalid_response(err) from err
+        for entry in entries:
+            try:
+                at, wanted = created_at(entry), matches(entry)
+            except _UNREADABLE:
+                continue
+            if at is not None and at < created[0]:
+                return found  # older than the submission: so is every later entry
+            if at is not None and at <= created[1] and wanted:
+                try:
+                    found.append(parse(entry))
+                except _UNREADABLE:
+                    log.warning("batch_listed_job_skipped", reason="not a valid job")
+        if not more or after is None:
+            break
+    return found
+
+
 def same_origin(url: str, base_url: str) -> bool:
     """Whether `url` is on the origin (scheme, host, port) of `base_url`, with no user info."""
     target, base = urlsplit(url), urlsplit(base_url)
@@ -199,7 +261,10 @@ def utc_from_unix(value: object) -> datetime | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"not a Unix time: {value!r}")
-    return datetime.fromtimestamp(value, UTC)
+    try:
+        return datetime.fromtimestamp(value, UTC)
+    except (OverflowError, OSError, ValueError):  # beyond year 9999 (or NaN): no usable time
+        return None
 
 
 def utc_from_rfc3339(value: object) -> datetime | None:
@@ -209,7 +274,10 @@ def utc_from_rfc3339(value: object) -> datetime | None:
     if not isinstance(value, str):
         raise ValueError(f"not an RFC 3339 time: {value!r}")
     parsed = datetime.fromisoformat(value)
-    return (parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    try:
+        return (parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-01:00 is past what a datetime holds in UTC
+        return None
 
 
 def invalid_response(err: Exception) -> ProviderCallError:

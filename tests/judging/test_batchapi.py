@@ -539,3 +539,38 @@ async def test_the_transport_wire_caps_what_it_reads_too() -> None:
     with pytest.raises(ProviderCallError, match="larger than"):
         await wire.request("GET", "/v1/x", b"", {}, 5, max_bytes=1024)
     await wire.aclose()
+
+
+# --- answers fairpair cannot store (issue 36) --------------------------------------------------
+
+
+def _openai_batch(**fields: Any) -> dict[str, Any]:
+    batch = {"id": "batch_1", "status": "in_progress", "created_at": 1, "expires_at": 2}
+    return batch | {"request_counts": {"total": 1, "completed": 0, "failed": 0}} | fields
+
+
+async def test_a_job_id_longer_than_its_column_is_an_invalid_answer_not_a_lost_job() -> None:
+    long_id = "batch_" + "x" * 300
+    transport = httpx2.MockTransport(
+        lambda request: httpx2.Response(200, json=_openai_batch(id=long_id))
+    )
+    judge = Sim(SimJudgeApp(CLEAN)).judge("openai", transport=transport)
+    with pytest.raises(ProviderCallError, match="invalid response") as refused:
+        await judge.batch_api().retrieve("batch_1")
+    assert refused.value.kind == "server_error"  # an unknown outcome: looked up, not stored
+    with pytest.raises(ValueError, match="longer than"):
+        openai.batch_job(_openai_batch(output_file_id="f" * 201), None)
+    await judge.aclose()
+
+
+@pytest.mark.parametrize("expires_at", [10**20, 1e300, float("nan")])
+def test_an_expiry_past_what_a_time_holds_is_no_expiry(expires_at: float) -> None:
+    assert openai.batch_job(_openai_batch(expires_at=expires_at), None).expires_at is None
+    message_batch = {
+        "id": "msgbatch_1",
+        "processing_status": "in_progress",
+        "request_counts": dict.fromkeys(("processing", "succeeded", "errored"), 0)
+        | {"canceled": 0, "expired": 0},
+        "expires_at": "9999-12-31T23:59:59-05:00",
+    }
+    assert anthropic.batch_job(message_batch).expires_at is None

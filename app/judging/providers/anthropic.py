@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Unpack
 from urllib.parse import urlsplit
 
@@ -21,9 +22,11 @@ from app.judging.batchapi import (
     RequestResult,
     check_requests,
     check_size,
+    find_listed,
     invalid_response,
     json_bytes,
     jsonl_objects,
+    list_path,
     optional_text,
     required_text,
     same_origin,
@@ -197,6 +200,26 @@ class AnthropicBatchApi:
         """Ask Anthropic to stop the batch (it goes through `canceling`)."""
         path = f"{self._path}/{segment(job_id)}/cancel"
         return self._job(await self._http.call_json("POST", path))
+
+    async def find(
+        self,
+        metadata: Mapping[str, str],
+        request_count: int,
+        created: tuple[datetime, datetime],
+    ) -> list[ProviderJob]:
+        """The message batches of `request_count` requests created within `created`: the API
+        keeps no metadata, so the caller adopts one only when exactly one is unknown to it."""
+
+        async def page(after: str | None) -> Any:
+            return await self._http.call_json("GET", list_path(self._path, "after_id", after))
+
+        def matches(batch: Any) -> bool:
+            return batch_job(batch).total == request_count
+
+        def created_at(batch: Any) -> datetime | None:
+            return utc_from_rfc3339(batch["created_at"])
+
+        return await find_listed(page, batch_job, created_at, matches, created)
 
     async def results(self, job: ProviderJob) -> list[RequestResult]:
         """Every request's result, from the batch's `results_url` on the judge's origin."""

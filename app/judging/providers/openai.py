@@ -18,6 +18,7 @@ import json
 import os
 import secrets
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Unpack
 
 from app.judging.batchapi import (
@@ -26,9 +27,11 @@ from app.judging.batchapi import (
     RequestResult,
     check_requests,
     check_size,
+    find_listed,
     invalid_response,
     json_bytes,
     jsonl_objects,
+    list_path,
     optional_text,
     required_text,
     utc_from_unix,
@@ -207,6 +210,30 @@ class OpenAIBatchApi:
         """Ask OpenAI to stop the batch (it goes through `cancelling`)."""
         path = f"{self._batch_path(job_id)}/cancel"
         return self._job(await self._http.call_json("POST", path))
+
+    async def find(
+        self,
+        metadata: Mapping[str, str],
+        request_count: int,
+        created: tuple[datetime, datetime],
+    ) -> list[ProviderJob]:
+        """The batches created within `created` that carry `metadata`."""
+
+        async def page(after: str | None) -> Any:
+            path = list_path(f"{self._base}/batches", "after", after)
+            return await self._http.call_json("GET", path)
+
+        def matches(batch: Any) -> bool:
+            listed = batch.get("metadata") or {}
+            return all(listed.get(key) == value for key, value in metadata.items())
+
+        def created_at(batch: Any) -> datetime | None:
+            return utc_from_unix(batch["created_at"])
+
+        def parse(batch: Any) -> ProviderJob:
+            return batch_job(batch, self._http.secret)
+
+        return await find_listed(page, parse, created_at, matches, created)
 
     async def results(self, job: ProviderJob) -> list[RequestResult]:
         """The lines of the output and error files; none for a batch that failed whole."""
