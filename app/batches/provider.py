@@ -851,7 +851,10 @@ class ProviderRounds:
             if status.ended and status.failed_whole:
                 await self.failed_whole(job_id)
             elif status.ended:
-                await self.resolve(job_id, await api.results(status))
+                async with contextlib.aclosing(api.results(status)) as chunks:
+                    async for results in chunks:  # stored as parsed: memory holds one chunk
+                        await self.store_results(job_id, results)
+                await self.resolve(job_id)
             elif overdue:
                 await self.resolve(job_id, [], missing=OVERDUE)
         except ProviderCallError as exc:
@@ -887,48 +890,50 @@ class ProviderRounds:
             )
             await session.commit()
 
-    async def resolve(
-        self, job_id: str, results: Sequence[RequestResult], missing: str = NO_RESULT
-    ) -> None:
-        """Each submitted request of the job gets its result (one without fails, saying
-        `missing`); the job has ended."""
-        by_id = {result.custom_id: result for result in results}
+    async def store_results(self, job_id: str, results: Sequence[RequestResult]) -> None:
+        """Results of the job's submitted requests (others, not its own, are ignored)."""
         table: Any = ProviderRequest.__table__
+        rows = []
+        for result in results:
+            sealed, encrypted = seal(self.settings, result_json(result))
+            rows.append({"b_id": result.custom_id, "b_result": sealed, "b_encrypted": encrypted})
+        if not rows:
+            return
         async with self.sessionmaker() as session:
-            submitted = list(
-                await session.scalars(
-                    select(ProviderRequest.custom_id).where(
-                        ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED
-                    )
+            connection = await session.connection()
+            await connection.execute(
+                update(table)
+                .where(
+                    table.c.custom_id == bindparam("b_id"),
+                    table.c.job_id == job_id,
+                    table.c.state == SUBMITTED,
                 )
+                .values(
+                    state=RESOLVED,
+                    result=bindparam("b_result"),
+                    encrypted=bindparam("b_encrypted"),
+                    body=None,
+                ),
+                rows,
             )
-            rows = []
-            for custom_id in submitted:
-                result = by_id.get(custom_id) or RequestResult(
-                    custom_id, None, "server_error", missing
-                )
-                sealed, encrypted = seal(self.settings, result_json(result))
-                rows.append({"b_id": custom_id, "b_result": sealed, "b_encrypted": encrypted})
-            if rows:
-                connection = await session.connection()
-                await connection.execute(
-                    update(table)
-                    .where(table.c.custom_id == bindparam("b_id"), table.c.state == SUBMITTED)
-                    .values(
-                        state=RESOLVED,
-                        result=bindparam("b_result"),
-                        encrypted=bindparam("b_encrypted"),
-                        body=None,
-                    ),
-                    rows,
-                )
+            await session.commit()
+
+    async def resolve(
+        self, job_id: str, results: Sequence[RequestResult] = (), missing: str = NO_RESULT
+    ) -> None:
+        """The job has ended: `results` are stored, and each submitted request still without
+        one fails, saying `missing`."""
+        await self.store_results(job_id, results)
+        in_job = (ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
+        async with self.sessionmaker() as session:
+            await fail_requests(session, self.settings, "server_error", missing, *in_job)
             await session.execute(
                 update(ProviderJob)
                 .where(ProviderJob.id == job_id)
                 .values(state="ended", ended_at=utcnow())
             )
             await session.commit()
-        log.info("provider_job_mapped", job=job_id, results=len(rows))
+        log.info("provider_job_mapped", job=job_id)
 
     async def failed_whole(self, job_id: str) -> None:
         """A job the provider failed whole: its requests are submitted once more; those that

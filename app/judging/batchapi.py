@@ -10,10 +10,19 @@ provider, so that the providers can name it without an import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+import asyncio
+import io
+from collections.abc import (
+    AsyncGenerator,
+    Awaitable,
+    Callable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 from urllib.parse import quote, urlsplit
 
 import orjson
@@ -35,6 +44,14 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 # How far back a lookup reads a provider's job list (newest first, 100 a page).
 MAX_LIST_PAGES = 20
 _UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
+# The longest line of a results file parsed: a judge answer's own cap (MAX_RESPONSE_BYTES of the
+# live path). A longer line fails its request alone; the parser never holds more of it.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# Where an over-long line's custom_id is sought: both providers write it first.
+LINE_HEAD_BYTES = 4096
+# Results parsed (in a thread) and handed on at a time, so memory holds one chunk, not a file.
+RESULTS_CHUNK = 500
+_HEAD_CUSTOM_ID = compile_linear(r'"custom_id"\s*:\s*"([a-zA-Z0-9_-]{1,64})"')
 
 
 @dataclass(frozen=True)
@@ -104,8 +121,9 @@ class BatchApi(Protocol):
         """The job as it stands now."""
         ...
 
-    async def results(self, job: ProviderJob) -> list[RequestResult]:
-        """The outcome of every request of an ended job the provider reports."""
+    def results(self, job: ProviderJob) -> AsyncGenerator[list[RequestResult]]:
+        """The outcome of every request of an ended job the provider reports, a chunk at a
+        time (the file is read from disk, parsed off the event loop)."""
         ...
 
     async def cancel(self, job_id: str) -> ProviderJob:
@@ -167,10 +185,36 @@ def _plain(value: object) -> object:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def jsonl_objects(content: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
+def file_lines(file: BinaryIO, max_line_bytes: int) -> Iterator[tuple[bytes, bool]]:
+    """(line, whole) of a file, holding at most `max_line_bytes` of any line: a longer one
+    comes as its first LINE_HEAD_BYTES and `whole` False, the rest skipped unread into memory."""
+    while line := file.readline(max_line_bytes + 1):
+        if len(line) <= max_line_bytes or line.endswith(b"\n"):
+            yield line, True
+            continue
+        head = line[:LINE_HEAD_BYTES]
+        del line
+        while (rest := file.readline(max_line_bytes)) and not rest.endswith(b"\n"):
+            pass
+        yield head, False
+
+
+def jsonl_objects(
+    content: bytes | BinaryIO, max_line_bytes: int | None = None
+) -> Iterator[tuple[str, dict[str, Any] | None]]:
     """(custom_id, line) of a JSONL results file; a line that is not a JSON object with a valid
-    custom_id is skipped (logged by number, never by content, which is the judges' text)."""
-    for number, raw in enumerate(content.splitlines(), start=1):
+    custom_id is skipped (logged by number, never by content, which is the judges' text), and a
+    line over `max_line_bytes` (MAX_LINE_BYTES) gives its custom_id, if its head has one, with
+    None: its request fails alone."""
+    file = io.BytesIO(content) if isinstance(content, bytes) else content
+    limit = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    for number, (raw, whole) in enumerate(file_lines(file, limit), start=1):
+        if not whole:
+            log.warning("batch_result_line_skipped", line=number, reason="over the line cap")
+            found = _HEAD_CUSTOM_ID.search(raw.decode("utf-8", "replace"))
+            if found is not None:
+                yield found.group(1), None
+            continue
         if not raw.strip():
             continue
         try:
@@ -183,6 +227,34 @@ def jsonl_objects(content: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
             log.warning("batch_result_line_skipped", line=number, reason="no valid custom_id")
             continue
         yield custom_id, line
+
+
+def too_long_result(custom_id: str) -> RequestResult:
+    """The failure of a request whose result line is over MAX_LINE_BYTES."""
+    message = f"invalid response: a result line over {MAX_LINE_BYTES / 2**20:g} MiB"
+    return RequestResult(custom_id, None, "server_error", message)
+
+
+async def file_results(
+    file: BinaryIO, parse: Callable[[str, dict[str, Any]], RequestResult]
+) -> AsyncGenerator[list[RequestResult]]:
+    """The results of a downloaded file, RESULTS_CHUNK at a time, read and parsed in a thread;
+    the file is closed at the end."""
+    lines = jsonl_objects(file)
+
+    def chunk() -> list[RequestResult]:
+        results = []
+        for custom_id, line in lines:
+            results.append(too_long_result(custom_id) if line is None else parse(custom_id, line))
+            if len(results) == RESULTS_CHUNK:
+                break
+        return results
+
+    try:
+        while results := await asyncio.to_thread(chunk):
+            yield results
+    finally:
+        file.close()
 
 
 def list_path(path: str, after_name: str, after: str | None) -> str:
