@@ -66,7 +66,9 @@ class ProviderJob(Base):
     `state`: `submitting` (the row claims its requests before the provider is asked), `running`
     (the provider has it: `external_id` is stored, so a restarted process polls the same job
     and never submits it again), `ended` (its results are mapped onto its requests), `failed`
-    (the provider failed it whole: its requests go back to be submitted once more).
+    (the provider failed it whole: its requests go back to be submitted once more), `unclear`
+    (the submission's outcome is unknown: looked up by its metadata before anything is resent),
+    `abandoned` (not found: its requests went back, counting an unclear submission each).
     """
 
     __tablename__ = "provider_jobs"
@@ -133,4 +135,7 @@ class ProviderRequest(Base):
     encrypted: Mapped[bool] = mapped_column(Boolean, default=False)
     # Jobs that failed whole with this request in them: the second failure resolves it.
     job_failures: Mapped[int] = mapped_column(Integer, default=0)
+    # Submissions with this request whose outcome stayed unknown (the provider may have the job
+    # nonetheless): each may be a paid job, so the third fails the request (`submit_unclear`).
+    unclear_submissions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -33,7 +33,7 @@ from typing import Any
 
 import orjson
 import structlog
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.background import running, survive
@@ -69,13 +69,29 @@ SUBMIT_LEASE_S = 3 * TRANSFER_TIMEOUT_S
 EXPIRY_GRACE_S = 3600.0
 # Submissions the provider refused for good: the requests fail instead of being sent again.
 REFUSED_FOR_GOOD = frozenset({"bad_request", "auth", "unsupported_parameter"})
-# Submission failures after which the provider may still have created the job: the row is kept
-# until its lease ends rather than submitted again at once.
+# Submission failures after which the provider may still have created the job: the row becomes
+# `unclear` and the provider's jobs are looked up by its metadata before anything is resent.
 OUTCOME_UNKNOWN = frozenset({"timeout", "connection", "server_error"})
+# Each submission whose outcome stays unknown may be a paid job nobody polls: a request is sent
+# in at most this many, and the last one fails it (`submit_unclear`) instead of sending it again.
+MAX_UNCLEAR_SUBMISSIONS = 3
+# How long after an unknown outcome the lookup runs (a provider may list a new job a moment
+# late), and how many failed lookups (its list endpoint erring) count as "not found".
+UNCLEAR_LOOKUP_S = 30.0
+MAX_LOOKUPS = 3
+# Clock skew allowed between us and the provider when matching a job's creation time.
+LOOKUP_SKEW_S = 300.0
+# A job the provider gives no usable expiry is polled this long after its submission, then given
+# up on as one past its deadline (both providers' window is 24 hours).
+NO_EXPIRY_LIMIT_S = 25 * 3600.0
 NO_RESULT = "the provider's job ended without a result for this request"
 JUDGE_GONE = "the judge was retired while its provider batch job ran"
 OVERDUE = "the provider's batch job did not end (or could not be read) by its deadline"
 FAILED_TWICE = "the provider failed the batch job whole, twice"
+SUBMIT_UNCLEAR = (
+    f"submitted to the provider's batch API {MAX_UNCLEAR_SUBMISSIONS} times without a known "
+    "outcome (no job id came back and no job was found by its metadata)"
+)
 
 
 def new_custom_id() -> str:
@@ -300,7 +316,10 @@ async def cancel_batch(session: AsyncSession, batch_id: str, settings: Settings)
     and finish with what they have."""
     await session.execute(
         update(ProviderJob)
-        .where(ProviderJob.batch_id == batch_id, ProviderJob.state.in_(("submitting", "running")))
+        .where(
+            ProviderJob.batch_id == batch_id,
+            ProviderJob.state.in_(("submitting", "unclear", "running")),
+        )
         .values(cancel_requested=True, next_poll_at=utcnow())
     )
     await cancel_pending(session, batch_id, settings)
@@ -359,7 +378,7 @@ class ProviderRounds:
     async def tick(self) -> None:
         """One round: take back stalled submissions, submit, poll what is due, wake. A step
         that fails is logged and the others still run (one bad row must not stop every batch)."""
-        for step in (self.reclaim_stalled, self.submit_ready, self.poll_due, self.wake_ready):
+        for step in (self.settle_unclear, self.submit_ready, self.poll_due, self.wake_ready):
             try:
                 await step()
             except Exception as exc:  # the next round retries
@@ -368,24 +387,144 @@ class ProviderRounds:
 
     # Submitting
 
-    async def reclaim_stalled(self) -> None:
-        """Requests of a submission a killed process left half done go back to pending."""
+    async def settle_unclear(self) -> None:
+        """Submissions whose outcome is unknown (`unclear`, or `submitting` past its lease: a
+        killed submitter) are looked up at the provider; one process looks up each."""
+        now = utcnow()
         async with self.sessionmaker() as session:
-            # Taken by a conditional UPDATE: a submission that finished meanwhile is left alone.
-            ids = list(
-                await session.scalars(
-                    update(ProviderJob)
-                    .where(ProviderJob.state == "submitting", ProviderJob.next_poll_at < utcnow())
-                    .values(state="abandoned")
-                    .returning(ProviderJob.id)
+            due = (
+                await session.execute(
+                    select(ProviderJob.id, ProviderJob.state, ProviderJob.next_poll_at).where(
+                        or_(
+                            and_(ProviderJob.state == "submitting", ProviderJob.next_poll_at < now),
+                            and_(ProviderJob.state == "unclear", ProviderJob.next_poll_at <= now),
+                        )
+                    )
+                )
+            ).all()
+        for job_id, state, seen in due:
+            try:
+                if await self.claim_lookup(job_id, state, seen):
+                    await self.look_up(job_id)
+            except Exception as exc:  # one job must not hold up the others
+                survive(exc)
+                log.warning("provider_lookup_failed", job=job_id, error=type(exc).__name__)
+
+    async def claim_lookup(self, job_id: str, state: str, seen: datetime) -> bool:
+        """Take the row for one lookup (a lookup killed midway is retried after its lease)."""
+        async with self.sessionmaker() as session:
+            result = await session.execute(
+                update(ProviderJob)
+                .where(
+                    ProviderJob.id == job_id,
+                    ProviderJob.state == state,
+                    ProviderJob.next_poll_at == seen,
+                )
+                .values(
+                    state="unclear",
+                    next_poll_at=utcnow() + timedelta(seconds=TRANSFER_TIMEOUT_S),
                 )
             )
-            if not ids:
+            await session.commit()
+        return rowcount(result) == 1
+
+    async def look_up(self, job_id: str) -> None:
+        """Find the job an unclear submission may have made, by its metadata (Anthropic keeps
+        none: by its size and creation time); adopt it when exactly one unknown job matches, or
+        give the submission up."""
+        async with self.sessionmaker() as session:
+            job = await session.get(ProviderJob, job_id)
+            if job is None or job.state != "unclear":
+                return
+            batch_id, judge_name, lookups = job.batch_id, job.judge_name, job.polls
+            count, created_at = job.request_count, job.created_at
+        try:
+            judge = await self.batch_judge(judge_name)
+        except ServiceUnavailable:  # not callable from this process now: later, or another
+            await self.defer_lookup(job_id, lookups)
+            return
+        if judge is None:
+            await self.give_up(job_id, "the judge has no batch API any more to look the job up")
+            return
+        skew = timedelta(seconds=LOOKUP_SKEW_S)
+        window = (created_at - skew, created_at + timedelta(seconds=SUBMIT_LEASE_S) + skew)
+        try:
+            found = await judge.batch_api().find(submit_metadata(batch_id, job_id), count, window)
+        except ProviderCallError as exc:
+            log.warning("provider_lookup_failed", job=job_id, kind=exc.kind, error=exc.message)
+            if lookups + 1 < MAX_LOOKUPS:
+                await self.defer_lookup(job_id, lookups + 1)
+                return
+            found = []
+        fresh = await self.unknown_jobs(found)
+        if len(fresh) == 1:
+            await self.adopt(job_id, fresh[0])
+        else:
+            await self.give_up(job_id, f"{len(fresh)} matching jobs found at the provider")
+
+    async def defer_lookup(self, job_id: str, lookups: int) -> None:
+        """Look the job up again later, `lookups` failed so far."""
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id, ProviderJob.state == "unclear")
+                .values(polls=lookups, next_poll_at=utcnow() + timedelta(seconds=UNCLEAR_LOOKUP_S))
+            )
+            await session.commit()
+
+    async def unknown_jobs(self, found: Sequence[JobStatus]) -> list[JobStatus]:
+        """The jobs found that no row holds already."""
+        if not found:
+            return []
+        async with self.sessionmaker() as session:
+            known = set(
+                await session.scalars(
+                    select(ProviderJob.external_id).where(
+                        ProviderJob.external_id.in_([job.id for job in found])
+                    )
+                )
+            )
+        return [job for job in found if job.id not in known]
+
+    async def adopt(self, job_id: str, status: JobStatus) -> None:
+        """The provider has the job after all: poll it like any submitted job."""
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id, ProviderJob.state == "unclear")
+                .values(**self.submitted_values(status), polls=0)
+            )
+            await session.commit()
+        log.warning("provider_job_found_by_lookup", job=status.id)
+
+    async def give_up(self, job_id: str, reason: str) -> None:
+        """No job was made (as far as can be told): the requests go back to pending, or fail
+        once they were in MAX_UNCLEAR_SUBMISSIONS such submissions; the row stays `abandoned`."""
+        in_job = (ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
+        async with self.sessionmaker() as session:
+            taken = await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id, ProviderJob.state == "unclear")
+                .values(state="abandoned", ended_at=utcnow(), error=f"not submitted: {reason}")
+            )
+            if rowcount(taken) != 1:  # the submission finished meanwhile
                 await session.rollback()
                 return
-            await release_jobs(session, ids)
+            last = ProviderRequest.unclear_submissions >= MAX_UNCLEAR_SUBMISSIONS - 1
+            await fail_requests(
+                session, self.settings, "submit_unclear", SUBMIT_UNCLEAR, *in_job, last
+            )
+            await session.execute(
+                update(ProviderRequest)
+                .where(*in_job)
+                .values(
+                    state=PENDING,
+                    job_id=None,
+                    unclear_submissions=ProviderRequest.unclear_submissions + 1,
+                )
+            )
             await session.commit()
-        log.warning("provider_submissions_taken_back", jobs=len(ids))
+        log.warning("provider_submission_given_up", job=job_id, reason=reason)
 
     async def submit_ready(self) -> None:
         """Submit the pending requests of every batch whose wave is complete (no item queued or
@@ -441,7 +580,7 @@ class ProviderRounds:
         if not claimed:
             return False
         try:
-            status = await api.submit(claimed, {"fairpair_batch": batch_id, "fairpair_job": job_id})
+            status = await api.submit(claimed, submit_metadata(batch_id, job_id))
         except ProviderCallError as exc:
             log.warning(
                 "provider_submit_failed", judge=judge_name, kind=exc.kind, error=exc.message
@@ -450,30 +589,69 @@ class ProviderRounds:
                 await self.refused(job_id, exc)
             elif exc.kind not in OUTCOME_UNKNOWN:
                 await self.unclaim(job_id)  # refused for now (rate limited): next round
-            # Else the provider may have the job: the row waits out its lease before the
-            # requests go back (docs/BATCHES.md: the window where a request can be sent twice).
+            else:  # the provider may have the job: look it up before sending anything again
+                await self.unclear(job_id, f"{exc.kind}: {exc.message}")
             return False
-        async with self.sessionmaker() as session:
-            finished = await session.execute(
-                update(ProviderJob)
-                .where(ProviderJob.id == job_id, ProviderJob.state == "submitting")
-                .values(
-                    external_id=status.id,
-                    state="running",
-                    submitted_at=utcnow(),
-                    next_poll_at=utcnow() + timedelta(seconds=self.settings.provider_poll_min_s),
-                    **status_values(status),
-                )
-            )
-            await session.commit()
-        if rowcount(finished) != 1:
-            # Taken back meanwhile (its requests went to another job): this one goes unused.
+        except Exception as exc:  # anything else: the outcome is just as unknown
+            survive(exc)
+            log.warning("provider_submit_failed", judge=judge_name, error=type(exc).__name__)
+            await self.unclear(job_id, f"the submission failed: {type(exc).__name__}")
+            return False
+        try:
+            stored = await self.store_submitted(job_id, status)
+        except Exception as exc:  # the answer could not be stored: the job may exist
+            survive(exc)
+            log.warning("provider_job_not_stored", judge=judge_name, error=type(exc).__name__)
+            await self.unclear(job_id, f"the job could not be stored: {type(exc).__name__}")
+            return False
+        if not stored:
+            # Given up on meanwhile (its requests went to another job): this one goes unused.
             log.warning("provider_job_orphaned", judge=judge_name, job=status.id)
             with contextlib.suppress(ProviderCallError):
                 await api.cancel(status.id)
             return False
         log.info("provider_job_submitted", judge=judge_name, job=status.id, requests=len(claimed))
         return True
+
+    def submitted_values(self, status: JobStatus) -> dict[str, Any]:
+        """The row of a job the provider has: polled from now on."""
+        now = utcnow()
+        return {
+            "external_id": status.id,
+            "state": "running",
+            "submitted_at": now,
+            "next_poll_at": now + timedelta(seconds=self.settings.provider_poll_min_s),
+            **status_values(status),
+        }
+
+    async def store_submitted(self, job_id: str, status: JobStatus) -> bool:
+        """Store the provider's id at once (also over a lookup still running: the answer is
+        certain); False when the submission was given up on meanwhile."""
+        async with self.sessionmaker() as session:
+            finished = await session.execute(
+                update(ProviderJob)
+                .where(
+                    ProviderJob.id == job_id,
+                    ProviderJob.state.in_(("submitting", "unclear")),
+                )
+                .values(**self.submitted_values(status))
+            )
+            await session.commit()
+        return rowcount(finished) == 1
+
+    async def unclear(self, job_id: str, reason: str) -> None:
+        """A submission whose outcome is unknown: looked up after UNCLEAR_LOOKUP_S."""
+        async with self.sessionmaker() as session:
+            await session.execute(
+                update(ProviderJob)
+                .where(ProviderJob.id == job_id, ProviderJob.state == "submitting")
+                .values(
+                    state="unclear",
+                    error=reason[:2000],
+                    next_poll_at=utcnow() + timedelta(seconds=UNCLEAR_LOOKUP_S),
+                )
+            )
+            await session.commit()
 
     async def refused(self, job_id: str, error: ProviderCallError) -> None:
         """A submission the provider refused for good: its requests fail with the refusal."""
@@ -656,9 +834,7 @@ class ProviderRounds:
             if job is None or job.external_id is None:
                 return
             external_id, judge_name, cancel = job.external_id, job.judge_name, job.cancel_requested
-            overdue = job.expires_at is not None and utcnow() > job.expires_at + timedelta(
-                seconds=EXPIRY_GRACE_S
-            )
+            overdue = past_deadline(job.expires_at, job.submitted_at or job.created_at, utcnow())
         try:
             judge = await self.http_judge(judge_name)
         except ServiceUnavailable:
@@ -675,7 +851,10 @@ class ProviderRounds:
             if status.ended and status.failed_whole:
                 await self.failed_whole(job_id)
             elif status.ended:
-                await self.resolve(job_id, await api.results(status))
+                async with contextlib.aclosing(api.results(status)) as chunks:
+                    async for results in chunks:  # stored as parsed: memory holds one chunk
+                        await self.store_results(job_id, results)
+                await self.resolve(job_id)
             elif overdue:
                 await self.resolve(job_id, [], missing=OVERDUE)
         except ProviderCallError as exc:
@@ -711,48 +890,50 @@ class ProviderRounds:
             )
             await session.commit()
 
-    async def resolve(
-        self, job_id: str, results: Sequence[RequestResult], missing: str = NO_RESULT
-    ) -> None:
-        """Each submitted request of the job gets its result (one without fails, saying
-        `missing`); the job has ended."""
-        by_id = {result.custom_id: result for result in results}
+    async def store_results(self, job_id: str, results: Sequence[RequestResult]) -> None:
+        """Results of the job's submitted requests (others, not its own, are ignored)."""
         table: Any = ProviderRequest.__table__
+        rows = []
+        for result in results:
+            sealed, encrypted = seal(self.settings, result_json(result))
+            rows.append({"b_id": result.custom_id, "b_result": sealed, "b_encrypted": encrypted})
+        if not rows:
+            return
         async with self.sessionmaker() as session:
-            submitted = list(
-                await session.scalars(
-                    select(ProviderRequest.custom_id).where(
-                        ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED
-                    )
+            connection = await session.connection()
+            await connection.execute(
+                update(table)
+                .where(
+                    table.c.custom_id == bindparam("b_id"),
+                    table.c.job_id == job_id,
+                    table.c.state == SUBMITTED,
                 )
+                .values(
+                    state=RESOLVED,
+                    result=bindparam("b_result"),
+                    encrypted=bindparam("b_encrypted"),
+                    body=None,
+                ),
+                rows,
             )
-            rows = []
-            for custom_id in submitted:
-                result = by_id.get(custom_id) or RequestResult(
-                    custom_id, None, "server_error", missing
-                )
-                sealed, encrypted = seal(self.settings, result_json(result))
-                rows.append({"b_id": custom_id, "b_result": sealed, "b_encrypted": encrypted})
-            if rows:
-                connection = await session.connection()
-                await connection.execute(
-                    update(table)
-                    .where(table.c.custom_id == bindparam("b_id"), table.c.state == SUBMITTED)
-                    .values(
-                        state=RESOLVED,
-                        result=bindparam("b_result"),
-                        encrypted=bindparam("b_encrypted"),
-                        body=None,
-                    ),
-                    rows,
-                )
+            await session.commit()
+
+    async def resolve(
+        self, job_id: str, results: Sequence[RequestResult] = (), missing: str = NO_RESULT
+    ) -> None:
+        """The job has ended: `results` are stored, and each submitted request still without
+        one fails, saying `missing`."""
+        await self.store_results(job_id, results)
+        in_job = (ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED)
+        async with self.sessionmaker() as session:
+            await fail_requests(session, self.settings, "server_error", missing, *in_job)
             await session.execute(
                 update(ProviderJob)
                 .where(ProviderJob.id == job_id)
                 .values(state="ended", ended_at=utcnow())
             )
             await session.commit()
-        log.info("provider_job_mapped", job=job_id, results=len(rows))
+        log.info("provider_job_mapped", job=job_id)
 
     async def failed_whole(self, job_id: str) -> None:
         """A job the provider failed whole: its requests are submitted once more; those that
@@ -801,13 +982,35 @@ class ProviderRounds:
         return len(ids)
 
 
+def submit_metadata(batch_id: str, job_id: str) -> dict[str, str]:
+    """What a job is created with, and looked up by when its creation's outcome is unknown."""
+    return {"fairpair_batch": batch_id, "fairpair_job": job_id}
+
+
+def past_deadline(expires_at: datetime | None, submitted_at: datetime, now: datetime) -> bool:
+    """Whether a job is given up on: an hour past the provider's expiry, or NO_EXPIRY_LIMIT_S
+    after its submission when the provider gave none (never `expires_at + grace`: a far
+    expiry would overflow)."""
+    if expires_at is not None:
+        return now - timedelta(seconds=EXPIRY_GRACE_S) > expires_at
+    return now - timedelta(seconds=NO_EXPIRY_LIMIT_S) > submitted_at
+
+
+def usable_expiry(expires_at: datetime | None) -> datetime | None:
+    """The provider's expiry, or None when it is further off than any job of a 24-hour window
+    can be (then the no-expiry limit applies, so a job is never polled forever)."""
+    if expires_at is None or expires_at - utcnow() > timedelta(seconds=NO_EXPIRY_LIMIT_S):
+        return None
+    return expires_at
+
+
 def status_values(status: JobStatus) -> dict[str, Any]:
     """The job row's columns from the provider's view of it."""
     return {
         "provider_state": status.state[:32],
         "succeeded": status.succeeded,
         "failed": status.failed,
-        "expires_at": status.expires_at,
+        "expires_at": usable_expiry(status.expires_at),
         "input_file_id": status.input_file_id,
         "output_file_id": status.output_file_id,
         "error_file_id": status.error_file_id,

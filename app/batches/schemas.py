@@ -87,8 +87,10 @@ class ProviderJobRead(BaseModel):
     id: str | None = Field(description="the provider's batch id (none while being submitted)")
     state: str = Field(
         description=(
-            "`submitting`, `running`, `ended` (its results are stored as calls), or `failed` "
-            "(failed whole by the provider: its requests are submitted once more)"
+            "`submitting`, `unclear` (the submission's outcome is unknown: being looked up), "
+            "`running`, `ended` (its results are stored as calls), `failed` (failed whole by "
+            "the provider: its requests are submitted once more) or `abandoned` (no job was "
+            "found after an unclear submission: its requests are sent again, at most 3 times)"
         )
     )
     provider_state: str | None = Field(description="the provider's own word for it")

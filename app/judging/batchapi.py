@@ -10,11 +10,20 @@ provider, so that the providers can name it without an import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import asyncio
+import io
+from collections.abc import (
+    AsyncGenerator,
+    Awaitable,
+    Callable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
-from urllib.parse import urlsplit
+from typing import Any, BinaryIO, Protocol
+from urllib.parse import quote, urlsplit
 
 import orjson
 import structlog
@@ -28,7 +37,21 @@ log = structlog.get_logger()
 
 # Both providers' rule for a request's id within a job.
 CUSTOM_ID = compile_linear(r"[a-zA-Z0-9_-]{1,64}")
+# The longest job or file id stored (the columns' length): a longer one is an invalid answer,
+# never a job nobody can store and so nobody polls.
+MAX_ID_CHARS = 200
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# How far back a lookup reads a provider's job list (newest first, 100 a page).
+MAX_LIST_PAGES = 20
+_UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
+# The longest line of a results file parsed: a judge answer's own cap (MAX_RESPONSE_BYTES of the
+# live path). A longer line fails its request alone; the parser never holds more of it.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# Where an over-long line's custom_id is sought: both providers write it first.
+LINE_HEAD_BYTES = 4096
+# Results parsed (in a thread) and handed on at a time, so memory holds one chunk, not a file.
+RESULTS_CHUNK = 500
+_HEAD_CUSTOM_ID = compile_linear(r'"custom_id"\s*:\s*"([a-zA-Z0-9_-]{1,64})"')
 
 
 @dataclass(frozen=True)
@@ -65,6 +88,11 @@ class ProviderJob:
     # Why a job failed whole, as the provider says it (OpenAI's validation errors).
     error: str | None = None
 
+    def __post_init__(self) -> None:
+        ids = (self.id, self.input_file_id, self.output_file_id, self.error_file_id)
+        if any(value is not None and len(value) > MAX_ID_CHARS for value in ids):
+            raise ValueError(f"an id longer than {MAX_ID_CHARS} characters")
+
 
 @dataclass(frozen=True)
 class RequestResult:
@@ -93,12 +121,24 @@ class BatchApi(Protocol):
         """The job as it stands now."""
         ...
 
-    async def results(self, job: ProviderJob) -> list[RequestResult]:
-        """The outcome of every request of an ended job the provider reports."""
+    def results(self, job: ProviderJob) -> AsyncGenerator[list[RequestResult]]:
+        """The outcome of every request of an ended job the provider reports, a chunk at a
+        time (the file is read from disk, parsed off the event loop)."""
         ...
 
     async def cancel(self, job_id: str) -> ProviderJob:
         """Ask the provider to stop the job; what already ran keeps its results."""
+        ...
+
+    async def find(
+        self,
+        metadata: Mapping[str, str],
+        request_count: int,
+        created: tuple[datetime, datetime],
+    ) -> list[ProviderJob]:
+        """The jobs that may be the one a submission with `metadata` made, created within
+        `created` (for a create whose outcome is unknown); OpenAI matches the metadata,
+        Anthropic (which keeps none) the request count."""
         ...
 
     async def cleanup(self, job: ProviderJob) -> None:
@@ -145,10 +185,36 @@ def _plain(value: object) -> object:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def jsonl_objects(content: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
+def file_lines(file: BinaryIO, max_line_bytes: int) -> Iterator[tuple[bytes, bool]]:
+    """(line, whole) of a file, holding at most `max_line_bytes` of any line: a longer one
+    comes as its first LINE_HEAD_BYTES and `whole` False, the rest skipped unread into memory."""
+    while line := file.readline(max_line_bytes + 1):
+        if len(line) <= max_line_bytes or line.endswith(b"\n"):
+            yield line, True
+            continue
+        head = line[:LINE_HEAD_BYTES]
+        del line
+        while (rest := file.readline(max_line_bytes)) and not rest.endswith(b"\n"):
+            pass
+        yield head, False
+
+
+def jsonl_objects(
+    content: bytes | BinaryIO, max_line_bytes: int | None = None
+) -> Iterator[tuple[str, dict[str, Any] | None]]:
     """(custom_id, line) of a JSONL results file; a line that is not a JSON object with a valid
-    custom_id is skipped (logged by number, never by content, which is the judges' text)."""
-    for number, raw in enumerate(content.splitlines(), start=1):
+    custom_id is skipped (logged by number, never by content, which is the judges' text), and a
+    line over `max_line_bytes` (MAX_LINE_BYTES) gives its custom_id, if its head has one, with
+    None: its request fails alone."""
+    file = io.BytesIO(content) if isinstance(content, bytes) else content
+    limit = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    for number, (raw, whole) in enumerate(file_lines(file, limit), start=1):
+        if not whole:
+            log.warning("batch_result_line_skipped", line=number, reason="over the line cap")
+            found = _HEAD_CUSTOM_ID.search(raw.decode("utf-8", "replace"))
+            if found is not None:
+                yield found.group(1), None
+            continue
         if not raw.strip():
             continue
         try:
@@ -161,6 +227,74 @@ def jsonl_objects(content: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
             log.warning("batch_result_line_skipped", line=number, reason="no valid custom_id")
             continue
         yield custom_id, line
+
+
+def too_long_result(custom_id: str) -> RequestResult:
+    """The failure of a request whose result line is over MAX_LINE_BYTES."""
+    message = f"invalid response: a result line over {MAX_LINE_BYTES / 2**20:g} MiB"
+    return RequestResult(custom_id, None, "server_error", message)
+
+
+async def file_results(
+    file: BinaryIO, parse: Callable[[str, dict[str, Any]], RequestResult]
+) -> AsyncGenerator[list[RequestResult]]:
+    """The results of a downloaded file, RESULTS_CHUNK at a time, read and parsed in a thread;
+    the file is closed at the end."""
+    lines = jsonl_objects(file)
+
+    def chunk() -> list[RequestResult]:
+        results = []
+        for custom_id, line in lines:
+            results.append(too_long_result(custom_id) if line is None else parse(custom_id, line))
+            if len(results) == RESULTS_CHUNK:
+                break
+        return results
+
+    try:
+        while results := await asyncio.to_thread(chunk):
+            yield results
+    finally:
+        file.close()
+
+
+def list_path(path: str, after_name: str, after: str | None) -> str:
+    """A page of a job list: 100 jobs, after the job `after`."""
+    return f"{path}?limit=100" + ("" if after is None else f"&{after_name}={quote(after, safe='')}")
+
+
+async def find_listed(
+    page: Callable[[str | None], Awaitable[Any]],
+    parse: Callable[[Any], ProviderJob],
+    created_at: Callable[[Any], datetime | None],
+    matches: Callable[[Any], bool],
+    created: tuple[datetime, datetime],
+) -> list[ProviderJob]:
+    """The jobs of a newest-first list (`page(after)` gives a page) created within `created`
+    that `matches` accepts; entries that do not parse are skipped, never adopted."""
+    found: list[ProviderJob] = []
+    after: str | None = None
+    for _ in range(MAX_LIST_PAGES):
+        listing = await page(after)
+        try:
+            entries, more = list(listing["data"]), bool(listing.get("has_more"))
+            after = required_text(entries[-1]["id"]) if entries else None
+        except _UNREADABLE as err:
+            raise invalid_response(err) from err
+        for entry in entries:
+            try:
+                at, wanted = created_at(entry), matches(entry)
+            except _UNREADABLE:
+                continue
+            if at is not None and at < created[0]:
+                return found  # older than the submission: so is every later entry
+            if at is not None and at <= created[1] and wanted:
+                try:
+                    found.append(parse(entry))
+                except _UNREADABLE:
+                    log.warning("batch_listed_job_skipped", reason="not a valid job")
+        if not more or after is None:
+            break
+    return found
 
 
 def same_origin(url: str, base_url: str) -> bool:
@@ -199,7 +333,10 @@ def utc_from_unix(value: object) -> datetime | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"not a Unix time: {value!r}")
-    return datetime.fromtimestamp(value, UTC)
+    try:
+        return datetime.fromtimestamp(value, UTC)
+    except (OverflowError, OSError, ValueError):  # beyond year 9999 (or NaN): no usable time
+        return None
 
 
 def utc_from_rfc3339(value: object) -> datetime | None:
@@ -209,7 +346,10 @@ def utc_from_rfc3339(value: object) -> datetime | None:
     if not isinstance(value, str):
         raise ValueError(f"not an RFC 3339 time: {value!r}")
     parsed = datetime.fromisoformat(value)
-    return (parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    try:
+        return (parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-01:00 is past what a datetime holds in UTC
+        return None
 
 
 def invalid_response(err: Exception) -> ProviderCallError:

@@ -26,6 +26,9 @@ ErrorKind = Literal[
     "cancelled",
     # The provider's batch job failed whole, twice (it is retried once).
     "batch_failed",
+    # Submitted to the provider's batch API three times without a known outcome (no job id
+    # came back and none was found by its metadata): not sent a fourth time.
+    "submit_unclear",
 ]
 # Whether a judge's calls in a provider-mode batch go through the provider's batch API; `auto`:
 # for the official OpenAI and Anthropic hosts only (vLLM, Ollama and the like have none).

@@ -5,9 +5,16 @@ ends maps to the judging layer's kinds."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
+import tracemalloc
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -20,6 +27,7 @@ import pytest
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.judging import batchapi
 from app.judging.batchapi import (
     BatchApi,
     BatchRequest,
@@ -37,6 +45,7 @@ from app.judging.retries import ProviderCallError
 from app.judging.sim_server import SimJudgeApp
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, SimKnobs
 from tests.judging.servers import answer, scripted_server
+from tests.support.processes import free_port
 
 Provider = Literal["openai", "anthropic"]
 PROVIDERS: tuple[Provider, ...] = ("openai", "anthropic")
@@ -161,6 +170,11 @@ async def ended(api: BatchApi, job: ProviderJob) -> ProviderJob:
     raise AssertionError(f"{job.id} did not end: {job.state}")
 
 
+async def all_results(api: BatchApi, job: ProviderJob) -> list[RequestResult]:
+    """Every result of an ended job, its chunks joined."""
+    return [result async for chunk in api.results(job) for result in chunk]
+
+
 Outcome = Completion | tuple[str | None, str | None]
 
 
@@ -201,7 +215,7 @@ async def test_batch_results_equal_the_live_answers_to_the_same_bodies(
         assert submitted.expires_at is not None
         assert abs(submitted.expires_at - datetime.now(UTC) - timedelta(hours=24)).seconds < 60
         job = await ended(api, submitted)
-        results = by_id(await api.results(job))
+        results = by_id(await all_results(api, job))
         live = [await live_outcome(judge, request) for request in chat_requests(judge, 8)]
         await judge.aclose()
     assert set(results) == {r.custom_id for r in requests}
@@ -246,7 +260,7 @@ async def test_a_cancelled_job_ends_with_every_unrun_request_cancelled(
         stopping = await api.cancel(job.id)
         assert (stopping.state, stopping.ended) == (cancelling, False)
         job = await ended(api, stopping)
-        results = await api.results(job)
+        results = await all_results(api, job)
         with pytest.raises(ProviderCallError) as again:
             await api.cancel(job.id)
         await judge.aclose()
@@ -263,7 +277,7 @@ async def test_an_expired_job_answers_half_and_expires_the_rest(provider: Provid
         judge = sim.judge(provider)
         api = judge.batch_api()
         job = await ended(api, await api.submit(batch_requests(judge, 8), {}))
-        results = by_id(await api.results(job))
+        results = by_id(await all_results(api, job))
         await judge.aclose()
     assert job.state == ("expired" if provider == "openai" else "ended")
     assert not job.failed_whole
@@ -277,7 +291,7 @@ async def test_an_openai_job_that_fails_validation_fails_whole_without_results()
         judge = sim.judge("openai")
         api = judge.batch_api()
         job = await ended(api, await api.submit(batch_requests(judge, 3), {}))
-        results = await api.results(job)
+        results = await all_results(api, job)
         await judge.aclose()
     assert (job.state, job.ended, job.failed_whole) == ("failed", True, True)
     assert job.error is not None
@@ -290,7 +304,7 @@ async def test_an_anthropic_job_that_fails_errors_every_request_as_live_would() 
         judge = sim.judge("anthropic")
         api = judge.batch_api()
         job = await ended(api, await api.submit(batch_requests(judge, 3), {}))
-        results = await api.results(job)
+        results = await all_results(api, job)
         await judge.aclose()
     assert (job.state, job.failed_whole, job.failed) == ("ended", False, 3)
     body = {
@@ -309,7 +323,7 @@ async def test_results_from_a_url_on_another_origin_are_refused() -> None:
         assert job.results_url is not None
         assert job.results_url.startswith("http://results.elsewhere.test/")
         with pytest.raises(ProviderCallError, match="not the judge's origin") as refused:
-            await api.results(job)
+            await all_results(api, job)
         await judge.aclose()
     assert refused.value.kind == "server_error"
     assert not any(path.endswith("/results") for path in sim.paths)
@@ -539,3 +553,187 @@ async def test_the_transport_wire_caps_what_it_reads_too() -> None:
     with pytest.raises(ProviderCallError, match="larger than"):
         await wire.request("GET", "/v1/x", b"", {}, 5, max_bytes=1024)
     await wire.aclose()
+
+
+# --- answers fairpair cannot store (issue 36) --------------------------------------------------
+
+
+def _openai_batch(**fields: Any) -> dict[str, Any]:
+    batch = {"id": "batch_1", "status": "in_progress", "created_at": 1, "expires_at": 2}
+    return batch | {"request_counts": {"total": 1, "completed": 0, "failed": 0}} | fields
+
+
+async def test_a_job_id_longer_than_its_column_is_an_invalid_answer_not_a_lost_job() -> None:
+    long_id = "batch_" + "x" * 300
+    transport = httpx2.MockTransport(
+        lambda request: httpx2.Response(200, json=_openai_batch(id=long_id))
+    )
+    judge = Sim(SimJudgeApp(CLEAN)).judge("openai", transport=transport)
+    with pytest.raises(ProviderCallError, match="invalid response") as refused:
+        await judge.batch_api().retrieve("batch_1")
+    assert refused.value.kind == "server_error"  # an unknown outcome: looked up, not stored
+    with pytest.raises(ValueError, match="longer than"):
+        openai.batch_job(_openai_batch(output_file_id="f" * 201), None)
+    await judge.aclose()
+
+
+@pytest.mark.parametrize("expires_at", [10**20, 1e300, float("nan")])
+def test_an_expiry_past_what_a_time_holds_is_no_expiry(expires_at: float) -> None:
+    assert openai.batch_job(_openai_batch(expires_at=expires_at), None).expires_at is None
+    message_batch = {
+        "id": "msgbatch_1",
+        "processing_status": "in_progress",
+        "request_counts": dict.fromkeys(("processing", "succeeded", "errored"), 0)
+        | {"canceled": 0, "expired": 0},
+        "expires_at": "9999-12-31T23:59:59-05:00",
+    }
+    assert anthropic.batch_job(message_batch).expires_at is None
+
+
+# --- results files that would exhaust memory (issue 36) ---------------------------------------
+
+
+def gzip_bomb(inflated_mib: int) -> bytes:
+    """A gzip stream of `inflated_mib` MiB of zeros (about a thousandth of that compressed)."""
+    deflater = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = bytes(2**20)
+    return b"".join(deflater.compress(zeros) for _ in range(inflated_mib)) + deflater.flush()
+
+
+def ended_openai_job(output_file_id: str = "file-out") -> ProviderJob:
+    return ProviderJob(
+        "batch_1", "completed", True, False, 1, 1, 0, None, output_file_id=output_file_id
+    )
+
+
+def openai_over(transport: httpx2.AsyncBaseTransport) -> HttpJudge:
+    return Sim(SimJudgeApp(CLEAN)).judge("openai", transport=transport)
+
+
+@contextmanager
+def peak_memory() -> Iterator[list[int]]:
+    """The peak of Python's allocations inside the block, in bytes (the list's one item)."""
+    peak = [0]
+    tracemalloc.start()
+    try:
+        yield peak
+    finally:
+        peak[0] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+
+
+class GzipBomb(httpx2.AsyncBaseTransport):
+    """Answers every request with `bomb` as a gzip body, raw (httpx2's MockTransport reads, so
+    inflates, what its handler answers before the client sees it)."""
+
+    def __init__(self, bomb: bytes) -> None:
+        self.bomb, self.accepted = bomb, list[str]()
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        self.accepted.append(request.headers.get("accept-encoding", ""))
+        headers = {"Content-Encoding": "gzip", "Content-Length": str(len(self.bomb))}
+        return httpx2.Response(200, headers=headers, stream=httpx2.ByteStream(self.bomb))
+
+
+async def test_a_gzip_bomb_results_file_is_refused_without_inflating_it() -> None:
+    bomb = gzip_bomb(256)  # 256 MiB inflated, about 256 KiB sent
+    transport = GzipBomb(bomb)
+    judge = openai_over(transport)
+    with peak_memory() as peak, pytest.raises(ProviderCallError, match="a download in gzip"):
+        await all_results(judge.batch_api(), ended_openai_job())
+    await judge.aclose()
+    assert transport.accepted == [
+        "identity"
+    ]  # we say we take no encoding; one sent anyway is refused
+    assert peak[0] < 8 * 2**20  # neither the inflated 256 MiB nor a part of it was held
+
+    async with scripted_server([answer(200, bomb, {"Content-Encoding": "gzip"})]) as server:
+        wire = LeanWire(server.base_url, LOOPBACK, 1)
+        with tempfile.TemporaryFile() as sink:
+            with pytest.raises(ProviderCallError, match="a download in gzip"):
+                await wire.download("/v1/files/f/content", {}, 10, sink, 2**30)
+            assert sink.tell() == 0  # not a byte of it written, let alone inflated
+        await wire.aclose()
+
+
+@pytest.fixture
+def file_server(tmp_path: Any) -> Iterator[int]:
+    """40 MiB at /output.jsonl, served by another process (so that only the client's
+    allocations are traced); yields the port."""
+    (tmp_path / "output.jsonl").write_bytes(b"x" * (40 * 2**20))
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            time.sleep(0.05)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+async def test_a_download_goes_to_disk_within_its_cap_not_into_memory(file_server: int) -> None:
+    wire = LeanWire(f"http://127.0.0.1:{file_server}", LOOPBACK, 1)
+    try:
+        with tempfile.TemporaryFile() as sink, peak_memory() as peak:
+            response = await wire.download("/output.jsonl", {}, 30, sink, 64 * 2**20)
+            assert (response.status, response.content, sink.tell()) == (200, b"", 40 * 2**20)
+        assert peak[0] < 8 * 2**20
+        with tempfile.TemporaryFile() as sink, pytest.raises(ProviderCallError, match="larger"):
+            await wire.download("/output.jsonl", {}, 30, sink, 32 * 2**20)
+    finally:
+        await wire.aclose()
+
+
+def _output_line(custom_id: str, text: str) -> bytes:
+    body = {"model": "gpt-sim", "choices": [{"message": {"content": text}}], "usage": None}
+    response = {"status_code": 200, "request_id": "req_1", "body": body}
+    return orjson.dumps({"id": "batch_req_1", "custom_id": custom_id, "response": response})
+
+
+async def test_an_over_long_result_line_fails_only_its_own_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(batchapi, "MAX_LINE_BYTES", 2**20)
+    content = b"\n".join([
+        _output_line("first", "A"),
+        _output_line("huge", "B" * (3 * 2**20)),
+        _output_line("last", "B"),
+    ])  # fmt: skip
+    transport = httpx2.MockTransport(lambda request: httpx2.Response(200, content=content))
+    judge = openai_over(transport)
+    results = await all_results(judge.batch_api(), ended_openai_job())
+    await judge.aclose()
+    assert [(r.custom_id, r.error_kind) for r in results] == [
+        ("first", None),
+        ("huge", "server_error"),
+        ("last", None),
+    ]
+    assert results[1].error == "invalid response: a result line over 1 MiB"
+    assert [r.completion.text for r in results if r.completion is not None] == ["A", "B"]
+
+
+async def test_parsing_a_big_results_file_holds_one_chunk_not_the_file(tmp_path: Any) -> None:
+    path = tmp_path / "output.jsonl"
+    line = _output_line("x", "Output (b) is better. " * 40) + b"\n"
+    count = (96 * 2**20) // len(line)  # 96 MiB of results
+    with path.open("wb") as out:
+        for index in range(count):
+            out.write(line.replace(b'"x"', f'"r{index}"'.encode()))
+
+    def parse(custom_id: str, line: dict[str, Any]) -> RequestResult:
+        return openai._line_result(custom_id, line, None)
+
+    seen = 0
+    with peak_memory() as peak:
+        async for chunk in batchapi.file_results(path.open("rb"), parse):
+            seen += len(chunk)
+    assert seen == count
+    assert peak[0] < 16 * 2**20  # a sixth of the file, whatever its size

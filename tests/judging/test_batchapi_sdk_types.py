@@ -28,6 +28,7 @@ from app.judging.providers.http import HttpJudge
 from app.judging.sim_batches import multipart_fields
 from app.judging.sim_server import SimJudgeApp
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, SimKnobs
+from tests.judging.test_batchapi import all_results
 
 Provider = Literal["openai", "anthropic"]
 BASE_URLS = {"openai": "http://sim.test/v1", "anthropic": "http://sim.test"}
@@ -183,7 +184,7 @@ async def test_a_job_takes_the_routes_the_sdks_take() -> None:
         await api.retrieve(job.id)
         await api.cancel(job.id)
         job = await api.retrieve(job.id)
-        assert len(await api.results(job)) == 2
+        assert len(await all_results(api, job)) == 2
         await api.cleanup(job)
         await judge.aclose()
     await _openai_sdk_job(theirs)

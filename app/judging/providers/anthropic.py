@@ -9,9 +9,9 @@ equal against the SDK itself); the SDK's models and HTTP client are left out for
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
+from datetime import datetime
 from typing import Any, Unpack
 from urllib.parse import urlsplit
 
@@ -21,12 +21,16 @@ from app.judging.batchapi import (
     RequestResult,
     check_requests,
     check_size,
+    file_results,
+    find_listed,
     invalid_response,
     json_bytes,
     jsonl_objects,
+    list_path,
     optional_text,
     required_text,
     same_origin,
+    too_long_result,
     utc_from_rfc3339,
 )
 from app.judging.judge import AnswerKind, ChatRequest, Completion, redact
@@ -198,13 +202,39 @@ class AnthropicBatchApi:
         path = f"{self._path}/{segment(job_id)}/cancel"
         return self._job(await self._http.call_json("POST", path))
 
-    async def results(self, job: ProviderJob) -> list[RequestResult]:
-        """Every request's result, from the batch's `results_url` on the judge's origin."""
+    async def find(
+        self,
+        metadata: Mapping[str, str],
+        request_count: int,
+        created: tuple[datetime, datetime],
+    ) -> list[ProviderJob]:
+        """The message batches of `request_count` requests created within `created`: the API
+        keeps no metadata, so the caller adopts one only when exactly one is unknown to it."""
+
+        async def page(after: str | None) -> Any:
+            return await self._http.call_json("GET", list_path(self._path, "after_id", after))
+
+        def matches(batch: Any) -> bool:
+            return batch_job(batch).total == request_count
+
+        def created_at(batch: Any) -> datetime | None:
+            return utc_from_rfc3339(batch["created_at"])
+
+        return await find_listed(page, batch_job, created_at, matches, created)
+
+    async def results(self, job: ProviderJob) -> AsyncGenerator[list[RequestResult]]:
+        """Every request's result, from the batch's `results_url` on the judge's origin,
+        downloaded to disk and parsed a chunk at a time."""
         if not job.ended:
             raise ValueError(f"batch {job.id} has not ended: {job.state}")
-        path = self._results_path(job)
-        response = await self._http.call("GET", path, headers=_BINARY, transfer=True)
-        return await asyncio.to_thread(batch_results, response.content, self._http.secret)
+        secret = self._http.secret
+
+        def parse(custom_id: str, line: dict[str, Any]) -> RequestResult:
+            return _result(custom_id, line, secret)
+
+        file = await self._http.download(self._results_path(job), _BINARY)
+        async for chunk in file_results(file, parse):
+            yield chunk
 
     def _results_path(self, job: ProviderJob) -> str:
         if job.results_url is None:
@@ -251,7 +281,10 @@ def batch_job(batch: Any) -> ProviderJob:
 
 def batch_results(content: bytes, secret: str | None) -> list[RequestResult]:
     """The outcome of each line of a results file (malformed lines skipped)."""
-    return [_result(custom_id, line, secret) for custom_id, line in jsonl_objects(content)]
+    return [
+        too_long_result(custom_id) if line is None else _result(custom_id, line, secret)
+        for custom_id, line in jsonl_objects(content)
+    ]
 
 
 def _result(custom_id: str, line: dict[str, Any], secret: str | None) -> RequestResult:

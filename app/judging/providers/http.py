@@ -3,9 +3,10 @@ their provider batch APIs use too."""
 
 from __future__ import annotations
 
+import tempfile
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypedDict, Unpack
+from typing import Any, BinaryIO, ClassVar, TypedDict, Unpack
 from urllib.parse import quote, urlsplit
 
 import httpx2
@@ -24,6 +25,7 @@ from app.judging.providers.wire import (
     WireError,
     WireResponse,
     too_large,
+    unasked_encoding,
 )
 from app.judging.ratelimit import RateLimiter
 from app.judging.retries import ProviderCallError
@@ -100,6 +102,41 @@ class HttpxWire:
             raise WireError(str(err) or type(err).__name__) from err
         headers_read = {name.lower(): value for name, value in response.headers.items()}
         return WireResponse(response.status_code, headers_read, body)
+
+    async def download(
+        self,
+        path: str,
+        headers: Mapping[str, str],
+        timeout_s: float,
+        sink: BinaryIO,
+        max_bytes: int,
+    ) -> WireResponse:
+        """GET `path` into `sink` through the transport (see Wire.download)."""
+        sent = {**BASE_HEADERS, **headers, "Accept-Encoding": "identity"}
+        try:
+            async with self._client.stream(
+                "GET", self._origin + path, headers=sent, timeout=client_timeout(timeout_s)
+            ) as response:
+                headers_read = {name.lower(): value for name, value in response.headers.items()}
+                if not 200 <= response.status_code < 300:
+                    body = await _read_at_most(response, MAX_RESPONSE_BYTES)
+                    return WireResponse(response.status_code, headers_read, body)
+                refused = unasked_encoding(headers_read)
+                if refused is not None:
+                    raise refused
+                size = 0
+                # Nothing to inflate (refused above); aiter_bytes also reads what a fake
+                # transport has read already.
+                async for chunk in response.aiter_bytes():
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise too_large(max_bytes)
+                    sink.write(chunk)
+        except httpx2.TimeoutException as err:
+            raise WireError(str(err) or "timed out", timeout=True) from err
+        except httpx2.HTTPError as err:
+            raise WireError(str(err) or type(err).__name__) from err
+        return WireResponse(response.status_code, headers_read, b"")
 
     async def aclose(self) -> None:
         """Close the client and its transport."""
@@ -207,22 +244,50 @@ class BatchClient:
     ) -> WireResponse:
         """Send `content` to `path` (from the origin); a status in `allow` is returned, not raised.
 
-        `transfer` marks a file's upload or download: a longer timeout and a larger answer.
+        `transfer` marks a file's upload: a longer timeout.
         """
         judge = self._judge
         sent = judge._headers if headers is None else {**judge._headers, **headers}
         timeout_s = judge.config.timeout_s
         if transfer:
             timeout_s = max(timeout_s, TRANSFER_TIMEOUT_S)
-        max_bytes = MAX_DOWNLOAD_BYTES if transfer else MAX_RESPONSE_BYTES
+        # Only downloads (`download`) may be large, and they go to a file: an answer in memory
+        # (an upload's or a create's JSON) is held to a judge answer's cap.
         try:
-            response = await judge._wire.request(method, path, content, sent, timeout_s, max_bytes)
+            response = await judge._wire.request(method, path, content, sent, timeout_s)
         except WireError as err:
             raise self.redacted(wire_failure(err, judge.timed_out)) from err
+        return self.checked(response, allow)
+
+    def checked(self, response: WireResponse, allow: tuple[int, ...] = ()) -> WireResponse:
+        """`response`, or its status's failure (worded as the SDK does, the key removed)."""
         if not 200 <= response.status < 300 and response.status not in allow:
-            message = judge.status_message(response)
+            message = self._judge.status_message(response)
             raise self.redacted(status_error(response.status, message, response.headers))
         return response
+
+    async def download(self, path: str, headers: Mapping[str, str]) -> BinaryIO:
+        """A results file, in an anonymous temporary file (deleted when closed) read from its
+        start; at most MAX_DOWNLOAD_BYTES, and never in an encoding we did not ask for."""
+        judge = self._judge
+        sink = tempfile.TemporaryFile()
+        try:
+            timeout_s = max(judge.config.timeout_s, TRANSFER_TIMEOUT_S)
+            sent = {**judge._headers, **headers}
+            try:
+                response = await judge._wire.download(
+                    path, sent, timeout_s, sink, MAX_DOWNLOAD_BYTES
+                )
+            except WireError as err:
+                raise self.redacted(wire_failure(err, judge.timed_out)) from err
+            except ProviderCallError as err:
+                raise self.redacted(err) from err
+            self.checked(response)
+            sink.seek(0)
+        except BaseException:
+            sink.close()
+            raise
+        return sink
 
     async def call_json(
         self,

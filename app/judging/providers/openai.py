@@ -12,12 +12,12 @@ the same Wire, with answers and failures read as live ones are.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
+from datetime import datetime
 from typing import Any, Unpack
 
 from app.judging.batchapi import (
@@ -26,11 +26,15 @@ from app.judging.batchapi import (
     RequestResult,
     check_requests,
     check_size,
+    file_results,
+    find_listed,
     invalid_response,
     json_bytes,
     jsonl_objects,
+    list_path,
     optional_text,
     required_text,
+    too_long_result,
     utc_from_unix,
 )
 from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion, redact
@@ -208,18 +212,46 @@ class OpenAIBatchApi:
         path = f"{self._batch_path(job_id)}/cancel"
         return self._job(await self._http.call_json("POST", path))
 
-    async def results(self, job: ProviderJob) -> list[RequestResult]:
-        """The lines of the output and error files; none for a batch that failed whole."""
+    async def find(
+        self,
+        metadata: Mapping[str, str],
+        request_count: int,
+        created: tuple[datetime, datetime],
+    ) -> list[ProviderJob]:
+        """The batches created within `created` that carry `metadata`."""
+
+        async def page(after: str | None) -> Any:
+            path = list_path(f"{self._base}/batches", "after", after)
+            return await self._http.call_json("GET", path)
+
+        def matches(batch: Any) -> bool:
+            listed = batch.get("metadata") or {}
+            return all(listed.get(key) == value for key, value in metadata.items())
+
+        def created_at(batch: Any) -> datetime | None:
+            return utc_from_unix(batch["created_at"])
+
+        def parse(batch: Any) -> ProviderJob:
+            return batch_job(batch, self._http.secret)
+
+        return await find_listed(page, parse, created_at, matches, created)
+
+    async def results(self, job: ProviderJob) -> AsyncGenerator[list[RequestResult]]:
+        """The lines of the output and error files, downloaded to disk and parsed a chunk at a
+        time; none for a batch that failed whole."""
         if not job.ended:
             raise ValueError(f"batch {job.id} has not ended: {job.state}")
-        results: list[RequestResult] = []
+        secret = self._http.secret
+
+        def parse(custom_id: str, line: dict[str, Any]) -> RequestResult:
+            return _line_result(custom_id, line, secret)
+
         for file_id in (job.output_file_id, job.error_file_id):
             if file_id is not None:
                 path = f"{self._base}/files/{segment(file_id)}/content"
-                response = await self._http.call("GET", path, headers=_BINARY, transfer=True)
-                secret = self._http.secret
-                results += await asyncio.to_thread(batch_results, response.content, secret)
-        return results
+                file = await self._http.download(path, _BINARY)
+                async for chunk in file_results(file, parse):
+                    yield chunk
 
     async def cleanup(self, job: ProviderJob) -> None:
         """Delete the batch's input, output and error files (already gone is fine)."""
@@ -297,7 +329,10 @@ def _validation_errors(errors: object, secret: str | None) -> str | None:
 
 def batch_results(content: bytes, secret: str | None) -> list[RequestResult]:
     """The outcome of each line of an output or error file (malformed lines skipped)."""
-    return [_line_result(custom_id, line, secret) for custom_id, line in jsonl_objects(content)]
+    return [
+        too_long_result(custom_id) if line is None else _line_result(custom_id, line, secret)
+        for custom_id, line in jsonl_objects(content)
+    ]
 
 
 def _line_result(custom_id: str, line: dict[str, Any], secret: str | None) -> RequestResult:

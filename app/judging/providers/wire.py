@@ -24,7 +24,7 @@ import zlib
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, BinaryIO, Protocol, cast
 from urllib.parse import quote, urlsplit
 
 import httptools
@@ -93,6 +93,20 @@ class Wire(Protocol):
         """Send `content` (maybe empty) to `path`; an answer over `max_bytes` is a server error."""
         ...
 
+    async def download(
+        self,
+        path: str,
+        headers: Mapping[str, str],
+        timeout_s: float,
+        sink: BinaryIO,
+        max_bytes: int,
+    ) -> WireResponse:
+        """GET `path`, writing a 2xx answer's body to `sink` (the answer's `content` is then
+        empty) as it arrives, at most `max_bytes` of it; a body in a Content-Encoding (or a
+        Transfer-Encoding besides chunked) is refused before any of it is read: we ask for
+        none, and inflating one is how a small answer becomes gigabytes."""
+        ...
+
     async def aclose(self) -> None:
         """Close the connections."""
         ...
@@ -103,6 +117,16 @@ def too_large(max_bytes: int = MAX_RESPONSE_BYTES) -> ProviderCallError:
     return ProviderCallError(
         "server_error", f"invalid response: larger than {max_bytes / 2**20:g} MiB"
     )
+
+
+def unasked_encoding(headers: Mapping[str, str]) -> ProviderCallError | None:
+    """The failure for a download in an encoding we never asked for, if it is in one."""
+    content = headers.get("content-encoding", "").strip().lower()
+    transfer = headers.get("transfer-encoding", "").strip().lower()
+    if content not in ("", "identity") or transfer not in ("", "chunked"):
+        encoding = content if content not in ("", "identity") else transfer
+        return ProviderCallError("server_error", f"invalid response: a download in {encoding}")
+    return None
 
 
 def decoded(content: bytes, encoding: str, max_bytes: int = MAX_RESPONSE_BYTES) -> bytes:
@@ -137,6 +161,9 @@ class _Connection(asyncio.Protocol):
         self._received = 0
         self._max_bytes = MAX_RESPONSE_BYTES
         self._until_eof = False
+        # Where a download's 2xx body goes instead of memory (`_sinking` once its head is read).
+        self._sink: BinaryIO | None = None
+        self._sinking = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports (the API's loop) have asyncio.Transport's methods without being
@@ -182,9 +209,19 @@ class _Connection(asyncio.Protocol):
         # 204 and 304 never have a body (an answer to a DELETE may be a 204 without a length).
         bodiless = self._parser.get_status_code() in (204, 304)
         self._until_eof = not (chunked or bodiless) and "content-length" not in self._headers
+        status = self._parser.get_status_code()
+        self._sinking = self._sink is not None and 200 <= status < 300
+        refused = unasked_encoding(self._headers) if self._sinking else None
+        if refused is not None:
+            self._fail(refused)
 
     def on_body(self, body: bytes) -> None:
-        self._body.append(body)
+        if self._answer is None or self._answer.done():
+            return  # refused: what the parser still holds goes nowhere
+        if self._sinking and self._sink is not None:
+            self._sink.write(body)
+        else:
+            self._body.append(body)
 
     def on_message_complete(self) -> None:
         if self._answer is None or self._answer.done():
@@ -195,7 +232,7 @@ class _Connection(asyncio.Protocol):
             return
         self.reusable = self.open and not self._until_eof and self._parser.should_keep_alive()
         try:
-            encoding = self._headers.get("content-encoding", "")
+            encoding = "" if self._sinking else self._headers.get("content-encoding", "")
             content = decoded(b"".join(self._body), encoding, self._max_bytes)
         except ProviderCallError as exc:
             self._fail(exc)
@@ -207,13 +244,16 @@ class _Connection(asyncio.Protocol):
             self._answer.set_exception(exc)
         self.close()
 
-    async def exchange(self, request: bytes, max_bytes: int) -> WireResponse:
-        """Send `request` and wait for its complete answer, of at most `max_bytes`."""
+    async def exchange(
+        self, request: bytes, max_bytes: int, sink: BinaryIO | None = None
+    ) -> WireResponse:
+        """Send `request` and wait for its complete answer, of at most `max_bytes` (a 2xx body
+        written to `sink` when given)."""
         if self.transport is None or not self.open:
             raise WireError("connection closed before a complete answer")
         self._answer = asyncio.get_running_loop().create_future()
         self._headers, self._body, self._received, self.reusable = {}, [], 0, False
-        self._max_bytes = max_bytes
+        self._max_bytes, self._sink, self._sinking = max_bytes, sink, False
         self.transport.write(request)
         try:
             return await self._answer
@@ -279,6 +319,22 @@ class LeanWire:
         except TimeoutError:
             raise WireError("timed out", timeout=True) from None
 
+    async def download(
+        self,
+        path: str,
+        headers: Mapping[str, str],
+        timeout_s: float,
+        sink: BinaryIO,
+        max_bytes: int,
+    ) -> WireResponse:
+        """GET `path` into `sink` (see Wire.download); the whole exchange within `timeout_s`."""
+        request = self._request("GET", path, b"", {**headers, "Accept-Encoding": "identity"})
+        try:
+            async with asyncio.timeout(timeout_s), self._slots:
+                return await self._exchange(request, timeout_s, max_bytes, sink)
+        except TimeoutError:
+            raise WireError("timed out", timeout=True) from None
+
     def _request(self, method: str, path: str, content: bytes, headers: Mapping[str, str]) -> bytes:
         lines = [
             f"{method} {quote(path, safe=_PATH_SAFE)} HTTP/1.1",
@@ -296,10 +352,12 @@ class LeanWire:
             raise WireError(f"invalid header: {exc}") from None
         return head + b"\r\n\r\n" + content
 
-    async def _exchange(self, request: bytes, timeout_s: float, max_bytes: int) -> WireResponse:
+    async def _exchange(
+        self, request: bytes, timeout_s: float, max_bytes: int, sink: BinaryIO | None = None
+    ) -> WireResponse:
         connection = self._take_idle() or await self._connect(min(CONNECT_TIMEOUT_S, timeout_s))
         try:
-            response = await connection.exchange(request, max_bytes)
+            response = await connection.exchange(request, max_bytes, sink)
         except BaseException:  # cancelled or failed mid-exchange: the stream's state is unknown
             connection.close()
             raise
