@@ -220,8 +220,9 @@ async def settle(deployment: Deployment, books: Books, timeout_s: float) -> dict
                 "score_sessions_running": await connection.fetchval(
                     "SELECT count(*) FROM score_sessions WHERE status IN ('running', 'waiting')"
                 ),
-                "batches_open": await connection.fetchval(
-                    "SELECT count(*) FROM batches WHERE status IN ('queued', 'running')"
+                "batch_items_open": await connection.fetchval(
+                    "SELECT count(*) FROM batch_items"
+                    " WHERE status IN ('queued', 'running', 'waiting')"
                 ),
                 "calls_stored_answered": await connection.fetchval(
                     "SELECT (SELECT count(*) FROM judge_calls WHERE raw_output IS NOT NULL)"
@@ -237,7 +238,7 @@ async def settle(deployment: Deployment, books: Books, timeout_s: float) -> dict
         busy = (
             counts["comparisons_running"]
             + counts["score_sessions_running"]
-            + counts["batches_open"]
+            + counts["batch_items_open"]
         )
         if not busy or time.monotonic() > deadline:
             return counts
@@ -340,7 +341,7 @@ def print_books(books: Books, counts: dict[str, Any], sim_stats: dict[str, Any])
         not books.timed_out
         and counts["comparisons_running"] == 0
         and counts["score_sessions_running"] == 0
-        and counts["batches_open"] == 0
+        and counts["batch_items_open"] == 0
         and counts["duplicate_calls"] == 0
     )
     say("books balance" if balanced else "BOOKS DO NOT BALANCE")
