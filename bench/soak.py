@@ -155,12 +155,12 @@ async def client_loop(
                 }
                 body["timeout_s"] = 30
                 await one_request(books, "compare", client.post(f"{base}/v1/compare", json=body))
-            elif roll < 0.90:
+            elif roll < 0.95:
                 body = {**score_item(n, ["http-sim"])["score"], "timeout_s": 30}
                 await one_request(books, "score", client.post(f"{base}/v1/score", json=body))
             else:
                 mode = "provider" if rng.random() < 0.3 else "live"
-                items = [compare_item(seed * 100_000 + n * 10 + k) for k in range(5)]
+                items = [compare_item(seed * 100_000 + n * 10 + k) for k in range(3)]
                 payload = {"items": items, "mode": mode}
                 response = await one_request(
                     books, f"batch-{mode}", client.post(f"{base}/v1/batches", json=payload)
@@ -211,30 +211,12 @@ async def settle(deployment: Deployment, books: Books, timeout_s: float) -> dict
     deadline = time.monotonic() + timeout_s
     url = f"{SERVER_URL}/{deployment.database}"
     while True:
-        connection = await asyncpg.connect(url)
         try:
-            counts = {
-                "comparisons_running": await connection.fetchval(
-                    "SELECT count(*) FROM comparisons WHERE status IN ('running', 'waiting')"
-                ),
-                "score_sessions_running": await connection.fetchval(
-                    "SELECT count(*) FROM score_sessions WHERE status IN ('running', 'waiting')"
-                ),
-                "batch_items_open": await connection.fetchval(
-                    "SELECT count(*) FROM batch_items"
-                    " WHERE status IN ('queued', 'running', 'waiting')"
-                ),
-                "calls_stored_answered": await connection.fetchval(
-                    "SELECT (SELECT count(*) FROM judge_calls WHERE raw_output IS NOT NULL)"
-                    " + (SELECT count(*) FROM score_calls WHERE raw_output IS NOT NULL)"
-                ),
-                "duplicate_calls": await connection.fetchval(
-                    "SELECT count(*) FROM (SELECT 1 FROM judge_calls WHERE comparison_id IS NOT"
-                    " NULL GROUP BY comparison_id, judge_name, round HAVING count(*) > 1) d"
-                ),
-            }
-        finally:
-            await connection.close()
+            counts = await database_counts(url)
+        except (asyncpg.PostgresError, OSError) as exc:  # e.g. too many clients for a moment
+            say(f"settling: the database did not answer ({exc}); again in 5 s")
+            await asyncio.sleep(5)
+            continue
         busy = (
             counts["comparisons_running"]
             + counts["score_sessions_running"]
@@ -242,7 +224,35 @@ async def settle(deployment: Deployment, books: Books, timeout_s: float) -> dict
         )
         if not busy or time.monotonic() > deadline:
             return counts
-        await asyncio.sleep(5)
+        say(f"settling: {counts}")
+        await asyncio.sleep(10)
+
+
+async def database_counts(url: str) -> dict[str, Any]:
+    """What is still open, what was stored, and whether any call was stored twice."""
+    connection = await asyncpg.connect(url)
+    try:
+        return {
+            "comparisons_running": await connection.fetchval(
+                "SELECT count(*) FROM comparisons WHERE status IN ('running', 'waiting')"
+            ),
+            "score_sessions_running": await connection.fetchval(
+                "SELECT count(*) FROM score_sessions WHERE status IN ('running', 'waiting')"
+            ),
+            "batch_items_open": await connection.fetchval(
+                "SELECT count(*) FROM batch_items WHERE status IN ('queued', 'running', 'waiting')"
+            ),
+            "calls_stored_answered": await connection.fetchval(
+                "SELECT (SELECT count(*) FROM judge_calls WHERE raw_output IS NOT NULL)"
+                " + (SELECT count(*) FROM score_calls WHERE raw_output IS NOT NULL)"
+            ),
+            "duplicate_calls": await connection.fetchval(
+                "SELECT count(*) FROM (SELECT 1 FROM judge_calls WHERE comparison_id IS NOT"
+                " NULL GROUP BY comparison_id, judge_name, round HAVING count(*) > 1) d"
+            ),
+        }
+    finally:
+        await connection.close()
 
 
 async def soak(args: argparse.Namespace) -> int:
@@ -296,7 +306,7 @@ async def soak(args: argparse.Namespace) -> int:
         await asyncio.gather(*clients)
         books.rss.append(deployment.rss_mib(0))
         say("traffic over; settling")
-        counts = await settle(deployment, books, timeout_s=300)
+        counts = await settle(deployment, books, timeout_s=args.settle_s)
         sim_stats = httpx2.get(f"http://127.0.0.1:{sim_port}/stats", timeout=10).json()
         exit_code = print_books(books, counts, sim_stats)
     finally:
@@ -354,6 +364,7 @@ def main() -> int:
     parser.add_argument("--fault-every", type=float, default=60, help="seconds between faults")
     parser.add_argument("--fault-s", type=float, default=10, help="how long each fault lasts")
     parser.add_argument("--clients", type=int, default=6)
+    parser.add_argument("--settle-s", type=float, default=900, help="at most, after traffic")
     return asyncio.run(soak(parser.parse_args()))
 
 
