@@ -55,6 +55,7 @@ from app.judging.judge import ChatRequest, Completion
 from app.judging.providers.http import TRANSFER_TIMEOUT_S, HttpJudge
 from app.judging.retries import CallFailedError, ProviderCallError
 from app.judging.types import TokenLogprob
+from app.privacy import TextKeeper
 
 log = structlog.get_logger()
 Sessionmaker = async_sessionmaker[AsyncSession]
@@ -99,23 +100,23 @@ def new_custom_id() -> str:
     return "fp_" + secrets.token_urlsafe(18)
 
 
-def keyed(settings: Settings, purpose: bytes, value: bytes) -> str:
-    """An HMAC under the secret key: the body quotes the texts, so a plain hash of it would
-    confirm a guessed text (privacy mode)."""
-    secret = settings.secret_key.get_secret_value().encode()
-    return hmac.new(secret, purpose + b":" + value, hashlib.sha256).hexdigest()
+def keyed(keeper: TextKeeper, purpose: bytes, value: bytes) -> str:
+    """An HMAC under the instance's stored salt: the body quotes the texts, so a plain hash of
+    it would confirm a guessed text (privacy mode). Not under the secret key: a rotation of it
+    would change every draw and key, and a waiting request would be asked (and paid) again."""
+    return hmac.new(keeper.salt, purpose + b":" + value, hashlib.sha256).hexdigest()
 
 
-def request_key(settings: Settings, judge_name: str, body: Mapping[str, Any]) -> str:
+def request_key(keeper: TextKeeper, judge_name: str, body: Mapping[str, Any]) -> str:
     """What a delivery asks a judge, keyed: a later delivery finds the answer by asking the
     same (the item's draws are seeded, so its prompts are the same)."""
     encoded = orjson.dumps([judge_name, body], option=orjson.OPT_SORT_KEYS)
-    return keyed(settings, b"provider-request", encoded)
+    return keyed(keeper, b"provider-request", encoded)
 
 
-def draws_seed(settings: Settings, item_target_id: str) -> str:
+def draws_seed(keeper: TextKeeper, item_target_id: str) -> str:
     """The item's seed for labels and nonces: the same at every delivery, not guessable."""
-    return keyed(settings, b"provider-draws", item_target_id.encode())
+    return keyed(keeper, b"provider-draws", item_target_id.encode())
 
 
 # --- What is stored of a request and its result -----------------------------------------------
@@ -190,7 +191,7 @@ class ItemDeferral:
     """One delivery's `Deferral` (app/jobs/lifecycle.py): a batch judge's requests are answered
     from the item's resolved provider results, or deferred."""
 
-    settings: Settings
+    keeper: TextKeeper
     seed: str
     answers: Mapping[tuple[str, str], Mapping[str, Any]]
     cancelled: bool  # the batch was cancelled: nothing new goes to a provider
@@ -214,7 +215,7 @@ class ItemDeferral:
     async def _send(self, judge: JudgeClient, request: ChatRequest) -> tuple[Completion, int]:
         assert isinstance(judge, HttpJudge)
         name, body = judge.config.name, judge.request_body(request)
-        key = request_key(self.settings, name, body)
+        key = request_key(self.keeper, name, body)
         stored = self.answers.get((name, key))
         if stored is not None:
             return answer_of(stored)
@@ -245,8 +246,8 @@ async def deferral_for(services: Services, claim: Claim) -> ItemDeferral:
             for name, key, result, encrypted in rows
             if result is not None
         }
-    seed = draws_seed(services.settings, claim.target_id)
-    return ItemDeferral(settings, seed, answers, cancelled_at is not None)
+    seed = draws_seed(services.keeper, claim.target_id)
+    return ItemDeferral(services.keeper, seed, answers, cancelled_at is not None)
 
 
 async def park(services: Services, claim: Claim, pending: Sequence[PendingCall]) -> bool:

@@ -11,7 +11,7 @@ from sqlalchemy import ColumnElement, Update, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app.batches.models import BatchItem
+from app.batches.models import BatchItem, ProviderRequest
 from app.config import Settings
 from app.judges import crypto
 from app.judges.models import JudgeVersion
@@ -38,6 +38,13 @@ ENCRYPTED = {
     # Privacy-mode payloads, until their item is processed (PRODUCT.md "Privacy mode and batches").
     "batch payloads": Encrypted(
         BatchItem.id, BatchItem.payload, only=BatchItem.encrypted.is_(True)
+    ),
+    # Privacy-mode provider-batch requests and results, until answered and used.
+    "provider requests": Encrypted(
+        ProviderRequest.custom_id, ProviderRequest.body, only=ProviderRequest.encrypted.is_(True)
+    ),
+    "provider results": Encrypted(
+        ProviderRequest.custom_id, ProviderRequest.result, only=ProviderRequest.encrypted.is_(True)
     ),
     "instance secrets": Encrypted(
         InstanceSecret.name, InstanceSecret.ciphertext, purpose=crypto.INSTANCE_SECRETS

@@ -22,12 +22,14 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pydantic import SecretStr
 from sqlalchemy import select
 
+from app.batches.models import Batch, BatchItem, ProviderRequest
+from app.batches.provider import draws_seed, request_key, seal, unseal
 from app.config import Settings, UnsafeSettingsError, check_startup_safety
-from app.db import create_engine, create_sessionmaker
+from app.db import create_engine, create_sessionmaker, utcnow
 from app.judges import crypto
 from app.judges.models import JudgeVersion
 from app.keyring.models import InstanceSecret
-from app.keyring.service import stored_salt
+from app.keyring.service import stored_salt, text_keeper
 from app.models import Comparison
 from tests.security.provider import recording_provider
 from tests.support.processes import free_port, run_cli, run_fairpair
@@ -243,3 +245,51 @@ async def test_privacy_mode_refuses_to_start_when_the_stored_salt_cannot_be_open
     # Outside privacy mode nothing is hashed: the service starts and serves.
     client = await live_factory(settings_factory(secret_key=KEY_2))
     assert (await client.get("/readyz")).status_code == 200
+
+
+async def store_provider_request(database_url: str, settings: Settings) -> None:
+    """A privacy-mode provider request, answered but not yet used: body and result sealed."""
+    now = utcnow()
+    engine = create_engine(database_url)
+    async with create_sessionmaker(engine)() as session:
+        session.add(Batch(id="b1", request_hash="0" * 64, item_count=1, mode="provider"))
+        await session.flush()
+        item = {"id": "i1", "batch_id": "b1", "position": 0, "kind": "compare", "status": "waiting"}
+        session.add(BatchItem(**item, target_id="t1", enqueued_at=now))
+        await session.flush()
+        body, encrypted = seal(settings, {"messages": [PROMPT]})
+        result, _ = seal(settings, {"content": "the answer"})
+        session.add(
+            ProviderRequest(
+                custom_id="fp_1", batch_id="b1", item_id="i1", judge_name="j", request_key="k",
+                state="resolved", body=body, result=result, encrypted=encrypted, created_at=now,
+            )
+        )  # fmt: skip
+        await session.commit()
+    await engine.dispose()
+
+
+async def test_a_rotation_reencrypts_provider_requests_and_keeps_their_keys_and_draws(
+    settings_factory: Callable[..., Settings], clean_pg: str
+) -> None:
+    # Issue 36: rotation left provider requests under the old key, and their request keys and
+    # the items' draws were keyed by the secret key, so a rotation re-asked (and paid for)
+    # every waiting request.
+    before = settings_factory(secret_key=KEY_1, privacy="hash")
+    await store_provider_request(clean_pg, before)
+    engine = create_engine(clean_pg)
+    keeper_before = await text_keeper(before, create_sessionmaker(engine))
+    report = await rotate_secret(clean_pg, previous=KEY_1)
+    assert "provider requests: 1 re-encrypted" in report
+    assert "provider results: 1 re-encrypted" in report
+    after = settings_factory(secret_key=KEY_2, privacy="hash")
+    keeper_after = await text_keeper(after, create_sessionmaker(engine))
+    async with create_sessionmaker(engine)() as session:
+        stored = await session.get(ProviderRequest, "fp_1")
+    await engine.dispose()
+    assert stored is not None
+    assert stored.result is not None
+    assert unseal(after, stored.result, encrypted=True) == {"content": "the answer"}  # key 2 only
+    body = {"messages": [PROMPT]}
+    assert request_key(keeper_after, "j", body) == request_key(keeper_before, "j", body)
+    assert draws_seed(keeper_after, "t1") == draws_seed(keeper_before, "t1")
