@@ -622,7 +622,7 @@ class ProviderRounds:
             "state": "running",
             "submitted_at": now,
             "next_poll_at": now + timedelta(seconds=self.settings.provider_poll_min_s),
-            **status_values(status),
+            **status_values(status, self.settings),
         }
 
     async def store_submitted(self, job_id: str, status: JobStatus) -> bool:
@@ -662,7 +662,9 @@ class ProviderRounds:
             await session.execute(
                 update(ProviderJob)
                 .where(ProviderJob.id == job_id)
-                .values(state="failed", ended_at=utcnow(), error=error.message[:2000])
+                .values(
+                    state="failed", ended_at=utcnow(), error=job_error(self.settings, error.message)
+                )
             )
             await session.commit()
 
@@ -882,7 +884,7 @@ class ProviderRounds:
 
     async def record_status(self, job_id: str, status: JobStatus, *, cancel_sent: bool) -> None:
         """The provider's state and counts on the job row."""
-        values = status_values(status)
+        values = status_values(status, self.settings)
         if cancel_sent:
             values["cancel_requested"] = False
         async with self.sessionmaker() as session:
@@ -1005,7 +1007,15 @@ def usable_expiry(expires_at: datetime | None) -> datetime | None:
     return expires_at
 
 
-def status_values(status: JobStatus) -> dict[str, Any]:
+def job_error(settings: Settings, text: str | None) -> str | None:
+    """A provider's error text as a job row keeps it: none in privacy mode, where it may quote
+    the requests (as a judge call's error text is not stored there either)."""
+    if not text or settings.privacy == "hash":
+        return None
+    return text[:2000]
+
+
+def status_values(status: JobStatus, settings: Settings) -> dict[str, Any]:
     """The job row's columns from the provider's view of it."""
     return {
         "provider_state": status.state[:32],
@@ -1015,7 +1025,7 @@ def status_values(status: JobStatus) -> dict[str, Any]:
         "input_file_id": status.input_file_id,
         "output_file_id": status.output_file_id,
         "error_file_id": status.error_file_id,
-        "error": status.error[:2000] if status.error else None,
+        "error": job_error(settings, status.error),
     }
 
 

@@ -314,13 +314,15 @@ def failing_sim() -> Iterator[int]:
     yield from sim_process("--batch-outcome", "failed")
 
 
+@pytest.mark.parametrize("privacy", ["off", "hash"])
 async def test_a_job_failed_whole_is_retried_once_then_its_calls_fail(
     settings_factory: Callable[..., Settings],
     live_factory: Callable[..., Any],
     failing_sim: int,
     clean_pg: str,
+    privacy: str,
 ) -> None:
-    settings = settings_factory(judges_toml(failing_sim), **FAST_ROUNDS)
+    settings = settings_factory(judges_toml(failing_sim), privacy=privacy, **FAST_ROUNDS)
     client = await live_factory(settings)
     done = await wait_for_batch(
         client, await submit(client, [compare_item(i) for i in range(3)]), {}, timeout_s=120
@@ -331,6 +333,10 @@ async def test_a_job_failed_whole_is_retried_once_then_its_calls_fail(
     calls = await stored_calls(clean_pg, done["id"])
     assert [c[8] for c in calls] == ["batch_failed"] * 6
     assert done["counts"]["failed"] == 3
+    # The provider's error text may quote the requests: privacy mode keeps none (issue 36).
+    errors = [job.error for job in await table_rows(clean_pg, ProviderJob, done["id"])]
+    assert len(errors) == 2
+    assert all(error is None for error in errors) if privacy == "hash" else all(errors)
 
 
 @pytest.fixture
