@@ -172,6 +172,8 @@ class Judge(ABC):
             except CallFailedError as failure:
                 outcome.retries += failure.extra_requests
                 outcome.error_kind, outcome.error = failure.kind, failure.message
+                if failure.raw_output is not None:
+                    outcome.raw_output = failure.raw_output
                 return outcome
             outcome.retries += extra
             outcome.add(completion)
@@ -198,7 +200,9 @@ class Judge(ABC):
         if tokens_in is None or tokens_out is None:
             return None
         price_in, price_out = self._prices
-        return (tokens_in * price_in + tokens_out * price_out) / 1e6
+        # The provider edge keeps counts non-negative and prices are validated non-negative;
+        # the floor keeps a judge built in code with a negative price from refunding calls.
+        return max((tokens_in * price_in + tokens_out * price_out) / 1e6, 0.0)
 
     async def judge_pair(
         self,

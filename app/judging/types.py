@@ -26,6 +26,11 @@ ErrorKind = Literal[
     "cancelled",
     # The provider's batch job failed whole, twice (it is retried once).
     "batch_failed",
+    # The judge answered 2xx with JSON that is not a completion as its API documents one
+    # (app/judging/providers/answers.py); not retried, the answer kept as the raw output.
+    "invalid_response",
+    # A judge's own (API-posted) template failed or ran over its budget on this call's inputs.
+    "template_error",
 ]
 # Whether a judge's calls in a provider-mode batch go through the provider's batch API; `auto`:
 # for the official OpenAI and Anthropic hosts only (vLLM, Ollama and the like have none).
