@@ -7,7 +7,16 @@ from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from jinja2 import TemplateError
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    StringConstraints,
+    ValidationError,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.fields import Name
 from app.judging.anonymize import default_anonymizer
@@ -48,12 +57,17 @@ def check_label_pool(pool: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def check_templates(templates: dict[TemplateName, str]) -> dict[TemplateName, str]:
-    """Each template compiles in the sandbox and renders against a sample, now, not when used."""
+    """Each template compiles in the sandbox and renders against samples within its budget,
+    now, not when used; an error points at `/templates/<name>`."""
+    errors = []
     for name, source in templates.items():
         try:
             PromptRenderer({name: source}, DEFAULT_LABEL_POOL, default_anonymizer())
         except (ValueError, TemplateError) as exc:
-            raise ValueError(f"template {name}: {exc}") from exc
+            error = PydanticCustomError("template", "{reason}", {"reason": str(exc)[:500]})
+            errors.append(InitErrorDetails(type=error, loc=(name,), input=source))
+    if errors:
+        raise ValidationError.from_exception_data("templates", errors)
     return templates
 
 
@@ -61,10 +75,15 @@ BaseUrl = Annotated[str, StringConstraints(max_length=2000), AfterValidator(chec
 LabelPoolField = Annotated[
     list[tuple[str, str]], Field(min_length=1, max_length=50), AfterValidator(check_label_pool)
 ]
+# A judge's own templates: the packaged ones are under 1,300 characters each.
+MAX_TEMPLATE_CHARS = 20_000
+# Far above any provider's key (they are under 200 characters).
+MAX_API_KEY_CHARS = 4_096
 Templates = Annotated[
-    dict[TemplateName, str],
+    dict[TemplateName, Annotated[str, StringConstraints(max_length=MAX_TEMPLATE_CHARS)]],
     AfterValidator(check_templates),
 ]
+ApiKey = Annotated[SecretStr, StringConstraints(max_length=MAX_API_KEY_CHARS)]
 
 # Fields whose change alters what a judge is shown or how it answers: a change makes a new version.
 JUDGING_FIELDS = frozenset(
@@ -142,7 +161,7 @@ class JudgeCreate(JudgeFields):
     """`POST /v1/judges` and a `[[judges]]` table of the judges file."""
 
     name: Name
-    api_key: SecretStr | None = Field(None, description="write-only; stored encrypted")
+    api_key: ApiKey | None = Field(None, description="write-only; stored encrypted")
     enabled: bool = True
 
 
@@ -155,7 +174,7 @@ class JudgeUpdate(BaseModel):
     model: str | None = Field(None, min_length=1, max_length=200)
     base_url: BaseUrl | None = None
     api_key_env: str | None = Field(None, max_length=200, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
-    api_key: SecretStr | None = None
+    api_key: ApiKey | None = None
     family: str | None = Field(None, max_length=100)
     temperature: float | None = Field(None, ge=0, le=2)
     timeout_s: float | None = Field(None, gt=0, le=600)

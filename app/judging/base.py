@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import functools
 import random
 import time
@@ -22,7 +23,7 @@ from app.judging.parsing import (
     parse_pair_answer,
     parse_score_answer,
 )
-from app.judging.prompts import PromptRenderer, RenderedPrompt
+from app.judging.prompts import PromptRenderer, RenderedPrompt, TemplateRenderError
 from app.judging.ratelimit import RateLimiter, RequestRateLimiter
 from app.judging.retries import CallFailedError, RetryPolicy, send_with_retries
 from app.judging.types import (
@@ -172,6 +173,8 @@ class Judge(ABC):
             except CallFailedError as failure:
                 outcome.retries += failure.extra_requests
                 outcome.error_kind, outcome.error = failure.kind, failure.message
+                if failure.raw_output is not None:
+                    outcome.raw_output = failure.raw_output
                 return outcome
             outcome.retries += extra
             outcome.add(completion)
@@ -194,11 +197,27 @@ class Judge(ABC):
                 )
         return outcome
 
+    async def _render(self, render: Callable[[], RenderedPrompt], chars: int) -> RenderedPrompt:
+        """A judge's own templates render in a worker thread, within their budget (a hostile one
+        may spend all of it); the packaged ones as any text work."""
+        if self.renderer.custom:
+            return await asyncio.to_thread(render)
+        return await run_text_work(render, chars)
+
+    def _template_failure(
+        self, kind: type[R], timing: _Timing, err: TemplateRenderError, template_hash: str
+    ) -> R:
+        """The call of a judge whose own template failed on its inputs: no request was made."""
+        failed = kind.failure(timing.started_at, "template_error", str(err))
+        return dataclasses.replace(failed, template_hash=template_hash)
+
     def _cost(self, tokens_in: int | None, tokens_out: int | None) -> float | None:
         if tokens_in is None or tokens_out is None:
             return None
         price_in, price_out = self._prices
-        return (tokens_in * price_in + tokens_out * price_out) / 1e6
+        # The provider edge keeps counts non-negative and prices are validated non-negative;
+        # the floor keeps a judge built in code with a negative price from refunding calls.
+        return max((tokens_in * price_in + tokens_out * price_out) / 1e6, 0.0)
 
     async def judge_pair(
         self,
@@ -213,18 +232,21 @@ class Judge(ABC):
     ) -> PairCallResult:
         """Ask which of two shown responses is better; failures come back as results."""
         timing = _Timing()
-        rendered = await run_text_work(
-            functools.partial(
-                self.renderer.render_pair,
-                prompt,
-                first_text,
-                second_text,
-                rng=rng or self._default_rng,
-                criteria=criteria,
-                reference=reference,
-            ),
-            len(first_text) + len(second_text),
-        )
+        try:
+            rendered = await self._render(
+                functools.partial(
+                    self.renderer.render_pair,
+                    prompt,
+                    first_text,
+                    second_text,
+                    rng=rng or self._default_rng,
+                    criteria=criteria,
+                    reference=reference,
+                ),
+                len(first_text) + len(second_text),
+            )
+        except TemplateRenderError as err:
+            return self._template_failure(PairCallResult, timing, err, self.renderer.pairwise_hash)
         first_label, second_label = rendered.labels
         request = ChatRequest(rendered.system, rendered.user, "pair", self.config.use_logprobs)
         reminder = (
@@ -273,18 +295,21 @@ class Judge(ABC):
     ) -> ScoreCallResult:
         """Score responses shown in the given order; failures come back as results."""
         timing = _Timing()
-        rendered = await run_text_work(
-            functools.partial(
-                self.renderer.render_scores,
-                prompt,
-                shown_texts,
-                rubric,
-                rng=rng or self._default_rng,
-                max_chars=self.config.max_score_chars,
-                criteria=criteria,
-            ),
-            sum(len(text) for text in shown_texts),
-        )
+        try:
+            rendered = await self._render(
+                functools.partial(
+                    self.renderer.render_scores,
+                    prompt,
+                    shown_texts,
+                    rubric,
+                    rng=rng or self._default_rng,
+                    max_chars=self.config.max_score_chars,
+                    criteria=criteria,
+                ),
+                sum(len(text) for text in shown_texts),
+            )
+        except TemplateRenderError as err:
+            return self._template_failure(ScoreCallResult, timing, err, self.renderer.scoring_hash)
         request = ChatRequest(rendered.system, rendered.user, "scores", self.config.use_logprobs)
         reminder = (
             f"Reminder: answer with exactly one JSON object and nothing else: {_SCORES_FORMAT} "

@@ -45,4 +45,6 @@ def redact(message: str, secret: str | None) -> str:
     """A short error message with anything key-like removed."""
     if secret:
         message = message.replace(secret, "[redacted]")
+    # A provider's error text may hold NUL, which no PostgreSQL text column stores.
+    message = message.replace("\x00", "")
     return _KEY_LIKE.sub("[redacted]", message)[:MAX_ERROR_CHARS]

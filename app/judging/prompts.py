@@ -12,7 +12,6 @@ from importlib import resources
 from typing import Any
 
 from jinja2 import Environment, StrictUndefined, Template, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
 
 from app.judging.anonymize import Anonymizer
 from app.judging.labels import (
@@ -22,6 +21,7 @@ from app.judging.labels import (
     format_label_pair,
     validate_label_pool,
 )
+from app.judging.sandbox import BudgetedSandbox, context_chars, render_within_budget
 from app.judging.types import (
     DEFAULT_CRITERIA,
     TEMPLATE_NAMES,
@@ -38,6 +38,14 @@ _SAMPLE_RUBRIC = Rubric(1, 5, (RubricLevel(1, "bad", ("an anchor",)), RubricLeve
 
 class PromptTooLongError(ValueError):
     """The responses of one scoring call exceed the per-call character limit."""
+
+
+class TemplateRenderError(ValueError):
+    """A judge's own template failed on this call's inputs, or ran over its budget."""
+
+    def __init__(self, name: str, err: Exception) -> None:
+        super().__init__(f"template {name} failed: {type(err).__name__}: {err}")
+        self.name = name
 
 
 @dataclass(frozen=True)
@@ -76,10 +84,11 @@ def _format_number(value: float) -> str:
 
 
 def _environment(sandboxed: bool) -> Environment:
-    # Templates from API users run sandboxed; the packaged ones are trusted and render about
-    # twice as fast without the sandbox's attribute checks. No autoescape: the output is a
-    # chat message, not HTML, and response texts must reach the judge unchanged.
-    env_class = SandboxedEnvironment if sandboxed else Environment
+    # Templates from API users run in the budgeted sandbox (app/judging/sandbox.py); the
+    # packaged ones are trusted and render about twice as fast without the sandbox's checks. No
+    # autoescape: the output is a chat message, not HTML, and response texts must reach the
+    # judge unchanged.
+    env_class = BudgetedSandbox if sandboxed else Environment
     env = env_class(
         trim_blocks=True,
         lstrip_blocks=True,
@@ -114,6 +123,8 @@ class PromptRenderer:
         self.label_pool = label_pool
         self.anonymizer = anonymizer
         trusted, sandboxed = _environment(sandboxed=False), _environment(sandboxed=True)
+        # The judge's own templates: sandboxed, budgeted, and rendered in a worker thread.
+        self.custom = frozenset(template_overrides) & frozenset(TEMPLATE_NAMES)
         try:
             self._templates: dict[str, Template] = {
                 name: (sandboxed if name in template_overrides else trusted).from_string(src)
@@ -130,8 +141,9 @@ class PromptRenderer:
         rng = random.Random(0)
         try:
             self.render_pair("task", "one", "two", rng=rng, reference="reference")
+            self.render_pair("task", "one", "two", rng=rng, criteria="criteria")
             self.render_scores("task", ["one", "two"], _SAMPLE_RUBRIC, rng=rng, max_chars=100)
-        except TemplateError as err:
+        except (TemplateError, TemplateRenderError) as err:
             raise ValueError(f"invalid judge template: {err}") from err
 
     def _hash(self, system: TemplateName, user: TemplateName) -> str:
@@ -153,9 +165,18 @@ class PromptRenderer:
         ]
 
     def _render(self, kind: str, context: dict[str, Any]) -> tuple[str, str]:
-        system = self._templates[f"{kind}_system"].render(context)
-        user = self._templates[f"{kind}_user"].render(context)
+        system = self._render_one(f"{kind}_system", context)
+        user = self._render_one(f"{kind}_user", context)
         return system.strip(), user.strip()
+
+    def _render_one(self, name: str, context: dict[str, Any]) -> str:
+        template = self._templates[name]
+        if name not in self.custom:
+            return template.render(context)
+        try:
+            return render_within_budget(lambda: template.generate(context), context_chars(context))
+        except Exception as err:  # a user's template may raise anything; it fails its call
+            raise TemplateRenderError(name, err) from err
 
     def render_pair(
         self,

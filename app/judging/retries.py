@@ -30,23 +30,36 @@ class RetryPolicy:
 
 
 class ProviderCallError(Exception):
-    """One request failed; `kind` says whether it is worth retrying."""
+    """One request failed; `kind` says whether it is worth retrying. `raw_output` is what the
+    judge answered when the answer itself is the failure (`invalid_response`)."""
 
-    def __init__(self, kind: ErrorKind, message: str, *, retry_after_s: float | None = None):
+    def __init__(
+        self,
+        kind: ErrorKind,
+        message: str,
+        *,
+        retry_after_s: float | None = None,
+        raw_output: str | None = None,
+    ):
         super().__init__(message)
         self.kind: ErrorKind = kind
         self.message = message
         self.retry_after_s = retry_after_s
+        self.raw_output = raw_output
 
 
 class CallFailedError(Exception):
-    """A call gave up; `extra_requests` counts the requests after the first."""
+    """A call gave up; `extra_requests` counts the requests after the first. `raw_output` is the
+    last answer when the answer itself was the failure."""
 
-    def __init__(self, kind: ErrorKind, message: str, extra_requests: int):
+    def __init__(
+        self, kind: ErrorKind, message: str, extra_requests: int, raw_output: str | None = None
+    ):
         super().__init__(message)
         self.kind: ErrorKind = kind
         self.message = message
         self.extra_requests = extra_requests
+        self.raw_output = raw_output
 
 
 def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -> float | None:
@@ -131,5 +144,6 @@ async def send_with_retries(
             if error.kind == "timeout" and time.monotonic() >= deadline:
                 raise CallFailedError("deadline", "the deadline passed", attempt - 1) from None
             if error.kind not in RETRYABLE_KINDS:
-                raise CallFailedError(error.kind, error.message, attempt - 1) from None
+                raw = error.raw_output
+                raise CallFailedError(error.kind, error.message, attempt - 1, raw) from None
             await asyncio.sleep(_delay_or_fail(error, attempt, policy, rng, deadline))

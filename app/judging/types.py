@@ -29,6 +29,11 @@ ErrorKind = Literal[
     # Submitted to the provider's batch API three times without a known outcome (no job id
     # came back and none was found by its metadata): not sent a fourth time.
     "submit_unclear",
+    # The judge answered 2xx with JSON that is not a completion as its API documents one
+    # (app/judging/providers/answers.py); not retried, the answer kept as the raw output.
+    "invalid_response",
+    # A judge's own (API-posted) template failed or ran over its budget on this call's inputs.
+    "template_error",
 ]
 # Whether a judge's calls in a provider-mode batch go through the provider's batch API; `auto`:
 # for the official OpenAI and Anthropic hosts only (vLLM, Ollama and the like have none).

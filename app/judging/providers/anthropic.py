@@ -34,6 +34,12 @@ from app.judging.batchapi import (
     utc_from_rfc3339,
 )
 from app.judging.judge import AnswerKind, ChatRequest, Completion, redact
+from app.judging.providers.answers import (
+    InvalidAnswerError,
+    answer_text,
+    provider_model,
+    token_count,
+)
 from app.judging.providers.errors import status_error
 from app.judging.providers.http import BatchClient, Connection, HttpJudge, segment
 from app.judging.providers.wire import WireResponse
@@ -99,14 +105,18 @@ def answer_schema(kind: AnswerKind) -> dict[str, object]:
 
 
 def completion_from_json(body: Any) -> Completion:
-    """The provider-neutral view of a Messages API answer, from its decoded JSON."""
-    text = "".join(block["text"] for block in body["content"] if block.get("type") == "text")
+    """The provider-neutral view of a Messages API answer, from its decoded JSON
+    (InvalidAnswerError, LookupError, TypeError or AttributeError when it is not one)."""
+    blocks = body["content"]
+    if not isinstance(blocks, list):
+        raise InvalidAnswerError(f"content is a {type(blocks).__name__}, not a list")
+    text = "".join(answer_text(block["text"]) for block in blocks if block.get("type") == "text")
     usage = body["usage"]
     return Completion(
         text=text,
-        provider_model=body["model"],
-        tokens_in=usage["input_tokens"],
-        tokens_out=usage["output_tokens"],
+        provider_model=provider_model(body["model"]),
+        tokens_in=token_count(usage["input_tokens"]),
+        tokens_out=token_count(usage["output_tokens"]),
     )
 
 

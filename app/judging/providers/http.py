@@ -4,6 +4,7 @@ their provider batch APIs use too."""
 from __future__ import annotations
 
 import tempfile
+import asyncio
 from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, BinaryIO, ClassVar, TypedDict, Unpack
@@ -16,6 +17,7 @@ from app.judging.base import Judge
 from app.judging.batchapi import BatchApi, invalid_response
 from app.judging.egress import EgressPolicy
 from app.judging.judge import ChatRequest, Completion, redact
+from app.judging.providers.answers import invalid_answer
 from app.judging.providers.errors import client_timeout, http_client, status_error, wire_failure
 from app.judging.providers.wire import (
     BASE_HEADERS,
@@ -35,6 +37,10 @@ from app.judging.types import JudgeConfig
 TRANSFER_TIMEOUT_S = 600.0
 # The largest batch output or results file read; a provider job's own limits keep below it.
 MAX_DOWNLOAD_BYTES = 2**30
+# orjson decodes about 1 MB a millisecond (more for dense structures); a larger answer (a
+# long one with logprobs, a hostile one of up to MAX_RESPONSE_BYTES) is decoded and checked in
+# a worker thread, so that it never holds the event loop. Below, the thread hop costs more.
+ANSWER_ON_LOOP_BYTES = 1_000_000
 
 
 class Connection(TypedDict, total=False):
@@ -209,10 +215,21 @@ class HttpJudge(Judge):
             raise wire_failure(err, self.timed_out) from err
         if not 200 <= response.status < 300:
             raise status_error(response.status, self.status_message(response), response.headers)
+        if len(response.content) > ANSWER_ON_LOOP_BYTES:
+            return await asyncio.to_thread(self._read_answer, response)
+        return self._read_answer(response)
+
+    def _read_answer(self, response: WireResponse) -> Completion:
+        """The completion of a 2xx answer: not JSON is a (retried) server error, as the SDKs
+        have it (a gateway's error page); JSON that is not a completion is `invalid_response`."""
         try:
-            return self.completion(response.json())
-        except (ValueError, LookupError, TypeError, AttributeError) as err:
+            body = response.json()
+        except ValueError as err:
             raise ProviderCallError("server_error", f"invalid response: {err!r}") from err
+        try:
+            return self.completion(body)
+        except (ValueError, LookupError, TypeError, AttributeError) as err:
+            raise invalid_answer(err, response.content) from err
 
     async def aclose(self) -> None:
         """Release the judge's connections."""

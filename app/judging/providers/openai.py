@@ -38,6 +38,14 @@ from app.judging.batchapi import (
     utc_from_unix,
 )
 from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion, redact
+from app.judging.providers.answers import (
+    InvalidAnswerError,
+    answer_text,
+    logprob,
+    provider_model,
+    token_count,
+    token_text,
+)
 from app.judging.providers.errors import status_error
 from app.judging.providers.http import BatchClient, Connection, HttpJudge, segment
 from app.judging.providers.wire import WireResponse
@@ -67,23 +75,29 @@ def _json_token_logprobs(choice: dict[str, Any]) -> tuple[TokenLogprob, ...] | N
         return None
     return tuple(
         TokenLogprob(
-            token=item["token"],
-            logprob=item["logprob"],
-            top=tuple((alt["token"], alt["logprob"]) for alt in item.get("top_logprobs") or ()),
+            token=token_text(item["token"]),
+            logprob=logprob(item["logprob"]),
+            top=tuple(
+                (token_text(alt["token"]), logprob(alt["logprob"]))
+                for alt in item.get("top_logprobs") or ()
+            ),
         )
         for item in content
     )
 
 
 def completion_from_json(body: Any) -> Completion:
-    """The provider-neutral view of a chat completion, from its decoded JSON."""
+    """The provider-neutral view of a chat completion, from its decoded JSON (InvalidAnswerError,
+    LookupError, TypeError or AttributeError when it is not one)."""
     choices = body.get("choices")
-    usage = body.get("usage")
+    if choices is not None and not isinstance(choices, list):
+        raise InvalidAnswerError(f"choices is a {type(choices).__name__}, not a list")
+    usage = body.get("usage") or {}
     return Completion(
-        text=(choices[0]["message"].get("content") if choices else None) or "",
-        provider_model=body.get("model"),
-        tokens_in=usage.get("prompt_tokens") if usage else None,
-        tokens_out=usage.get("completion_tokens") if usage else None,
+        text=answer_text(choices[0]["message"].get("content") if choices else None),
+        provider_model=provider_model(body.get("model")),
+        tokens_in=token_count(usage.get("prompt_tokens")),
+        tokens_out=token_count(usage.get("completion_tokens")),
         logprobs=_json_token_logprobs(choices[0]) if choices else None,
     )
 

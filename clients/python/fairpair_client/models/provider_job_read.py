@@ -23,8 +23,9 @@ class ProviderJobRead:
         provider (str):
         provider_state (None | str): the provider's own word for it
         requests (int):
-        state (str): `submitting`, `running`, `ended` (its results are stored as calls), or `failed` (failed whole by
-            the provider: its requests are submitted once more)
+        state (str): `submitting`, `unclear` (the submission's outcome is unknown: being looked up), `running`, `ended`
+            (its results are stored as calls), `failed` (failed whole by the provider: its requests are submitted once more)
+            or `abandoned` (no job was found after an unclear submission: its requests are sent again, at most 3 times)
         submitted_at (datetime.datetime | None):
         succeeded (int):
     """
