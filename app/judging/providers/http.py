@@ -3,8 +3,8 @@ their provider batch APIs use too."""
 
 from __future__ import annotations
 
-import tempfile
 import asyncio
+import tempfile
 from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, BinaryIO, ClassVar, TypedDict, Unpack
