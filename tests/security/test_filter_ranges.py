@@ -13,7 +13,6 @@ import httpx2
 import pytest
 
 from app.params import EARLIEST, LATEST, as_utc, check_version
-from tests.conftest import make_key
 
 YEAR_ONE = "0001-01-01T00:00:00"
 YEAR_9999 = "9999-12-31T23:59:59"
@@ -43,12 +42,6 @@ VERSIONS = (
     "/v1/bias-report?judge_version=" + "9" * 50,
     "/v1/bias-report?judge_version=2147483648",
 )
-
-
-@pytest.fixture
-async def admin(clean_pg: str) -> dict[str, str]:
-    """Headers of an admin key (every scope, the dashboard's too)."""
-    return await make_key(clean_pg, "admin", ["admin"])
 
 
 def assert_points_at(response: httpx2.Response, name: str) -> None:
