@@ -78,11 +78,17 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
 
 def create_engine(database_url: str) -> AsyncEngine:
     """An async engine with the settings each backend needs."""
+    # hide_parameters: a driver error's message (logged by a library, or by a loop that logs
+    # `str(exc)`) otherwise quotes the statement's parameters: prompts, responses, key hashes.
     if database_url.startswith("sqlite"):
-        engine = create_async_engine(database_url, connect_args={"timeout": 30})
+        engine = create_async_engine(
+            database_url, connect_args={"timeout": 30}, hide_parameters=True
+        )
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
-    engine = create_async_engine(database_url, pool_size=20, max_overflow=20, pool_timeout=10)
+    engine = create_async_engine(
+        database_url, pool_size=20, max_overflow=20, pool_timeout=10, hide_parameters=True
+    )
     ping_when_idle(engine)
     disconnects_are_operational(engine)
     return engine
