@@ -99,7 +99,7 @@ def test_a_missing_host_is_not_loopback() -> None:
 
 
 # What a page of another site makes the browser send with a request to http://127.0.0.1:8000.
-CROSS_SITE = (
+CROSS_SITE: tuple[dict[str, str], ...] = (
     {"Origin": "https://evil.example"},
     {"Origin": "http://127.0.0.1.nip.io:8000"},
     {"Origin": "null"},  # a sandboxed frame or a file:// page
@@ -107,7 +107,7 @@ CROSS_SITE = (
     {"Sec-Fetch-Site": "cross-site"},
     {"Origin": "http://localhost:8000", "Sec-Fetch-Site": "cross-site"},
 )
-SAME_MACHINE = (
+SAME_MACHINE: tuple[dict[str, str], ...] = (
     {},  # curl, the client library: no Origin
     {"Origin": "http://localhost:8000"},
     {"Origin": "http://127.0.0.1:3000", "Sec-Fetch-Site": "same-site"},
