@@ -9,8 +9,9 @@ import string
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EMBEDDED_DATABASE_URL = "sqlite+aiosqlite:///./fairpair.db"
@@ -69,8 +70,9 @@ class Settings(BaseSettings):
     reviewer_margin: float | None = None
 
     # Trust boundaries (README "Security").
-    # Environment variables an API-posted judge may name as `api_key_env` (comma list); the judges
-    # file may name any, since the operator wrote it.
+    # Environment variables an API-posted judge may name as `api_key_env` (comma list), each bound
+    # to an origin: `NAME=URL` to that URL's, a bare `NAME` to the judge's provider's official
+    # URL. The judges file may name any, since the operator wrote it.
     judge_key_envs: str = ""
     # A bearer token for `/metrics`. Unset, loopback scrapers need nothing (a same-host proxy
     # would expose the metrics to whoever it serves); set, every scraper shows the token or a
@@ -141,9 +143,23 @@ class Settings(BaseSettings):
         """True on the embedded default: a SQLite database."""
         return self.database_url.startswith("sqlite")
 
-    def judge_key_env_names(self) -> frozenset[str]:
-        """The `api_key_env` names an API-posted judge may use."""
-        return frozenset(_comma_list(self.judge_key_envs))
+    def judge_key_env_origins(self) -> dict[str, str | None]:
+        """The `api_key_env` names an API-posted judge may use, each with the URL whose origin
+        its key is bound to (None: the judge's provider's official URL)."""
+        pairs = (entry.partition("=") for entry in _comma_list(self.judge_key_envs))
+        return {name.strip(): url.strip() or None for name, _, url in pairs}
+
+    @field_validator("judge_key_envs")
+    @classmethod
+    def _bound_to_urls(cls, value: str) -> str:
+        """Each `NAME=URL` names an http(s) URL with a host: a typo must not start a server
+        whose key variable matches no judge, or every judge."""
+        for entry in _comma_list(value):
+            name, sep, url = (part.strip() for part in entry.partition("="))
+            parts = urlsplit(url)
+            if not name or (sep and (parts.scheme not in ("http", "https") or not parts.hostname)):
+                raise ValueError(f"expected NAME or NAME=https://host[:port], got {entry!r}")
+        return value
 
     def judge_hosts_allowed(self) -> list[str]:
         """Where API-posted judges may point besides public addresses (README "Security").

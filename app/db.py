@@ -83,8 +83,12 @@ def create_engine(database_url: str, timeout_s: float | None = None) -> AsyncEng
     """An async engine with the settings each backend needs. On PostgreSQL, `timeout_s` bounds
     every statement the service sends (`database_timeout_s`); migrations and benchmarks give
     none, as one of their statements may rightly take minutes."""
+    # hide_parameters: a driver error's message (logged by a library, or by a loop that logs
+    # `str(exc)`) otherwise quotes the statement's parameters: prompts, responses, key hashes.
     if database_url.startswith("sqlite"):
-        engine = create_async_engine(database_url, connect_args={"timeout": 30})
+        engine = create_async_engine(
+            database_url, connect_args={"timeout": 30}, hide_parameters=True
+        )
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
     # asyncpg's own bounds: a client-side one on connecting and on each statement, which holds
@@ -93,7 +97,12 @@ def create_engine(database_url: str, timeout_s: float | None = None) -> AsyncEng
     if timeout_s is not None:
         connect_args["command_timeout"] = timeout_s
     engine = create_async_engine(
-        database_url, pool_size=20, max_overflow=20, pool_timeout=10, connect_args=connect_args
+        database_url,
+        pool_size=20,
+        max_overflow=20,
+        pool_timeout=10,
+        connect_args=connect_args,
+        hide_parameters=True,
     )
     ping_when_idle(engine)
     disconnects_are_operational(engine)

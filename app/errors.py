@@ -11,7 +11,8 @@ AppError                      400 bad-request (a body that is not JSON or cannot
  ├── Unauthorized             401 unauthorized
  ├── Forbidden                403 forbidden
  │    ├── CrossOriginForm         403 forbidden (a dashboard form from another origin)
- │    └── HostNotLoopback         403 forbidden (auth off, a Host that is not loopback)
+ │    ├── HostNotLoopback         403 forbidden (auth off, a Host that is not loopback)
+ │    └── CrossSiteRequest        403 forbidden (auth off, a state change from another site)
  ├── PayloadTooLarge          413 payload-too-large
  ├── TooManyCalls             422 too-many-calls
  ├── NoJudgesConfigured       422 no-judges-configured
@@ -92,6 +93,10 @@ class CrossOriginForm(Forbidden):
 
 class HostNotLoopback(Forbidden):
     title = "With auth off only loopback host names are served"
+
+
+class CrossSiteRequest(Forbidden):
+    title = "With auth off another site's page may not change state"
 
 
 class PayloadTooLarge(AppError):

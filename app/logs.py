@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import traceback
 from collections.abc import Iterable, MutableMapping
 from typing import Any
 
@@ -60,6 +61,24 @@ def scrub_secrets(text: str) -> str:
         kept_from = match.end(group)
     pieces.append(text[kept_from:])
     return "".join(pieces)
+
+
+def error_fields(exc: BaseException) -> dict[str, Any]:
+    """An error as a log line holds it: its type and place, never its message.
+
+    `str()` of a driver error holds the SQL parameters (prompts, keys), and other messages may
+    quote a request; the statement without its parameters and the frames are enough to find it.
+    """
+    stack = traceback.extract_tb(exc.__traceback__)
+    # The app's own frames say where; the innermost one says what failed (often in a library).
+    frames = [f for f in stack[:-1] if "/app/" in f.filename][-6:] + stack[-1:]
+    statement = getattr(exc, "statement", None)
+    return {
+        "error": type(exc).__name__,
+        "cause": type(exc.__cause__).__name__ if exc.__cause__ is not None else None,
+        "frames": [f"{'/'.join(f.filename.split('/')[-2:])}:{f.lineno} {f.name}" for f in frames],
+        "statement": statement[:500] if isinstance(statement, str) else None,
+    }
 
 
 def bind_comparison(comparison_id: str, judges: Iterable[str]) -> None:

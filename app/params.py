@@ -34,6 +34,20 @@ MomentParam = Annotated[
 ]
 AGE = compile_linear(r"(\d{1,6})([dhm])")
 AGE_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
+# The moments a filter may name. Far inside what `datetime` holds, so that the arithmetic the
+# readers do on a bound (a 30-day default window, a dashboard window of up to ten years, an
+# edge less two hours, the hour after the last bucket, the provider-model walk's end in 9999)
+# never overflows; no stored job lies outside it.
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+# A PostgreSQL `integer` (judge versions): the driver refuses a larger parameter, a 500.
+MAX_INTEGER = 2**31 - 1
+
+
+def query_problem(name: str, message: str) -> ValidationProblem:
+    """A 422 for query parameter `name`, its pointer in `detail` and in `errors`."""
+    error = {"pointer": f"/{name}", "in": "query", "message": message}
+    return ValidationProblem(f"/{name}: {message}", extra={"errors": [error]})
 
 
 def check_order(since: datetime | None, until: datetime | None) -> None:
@@ -59,11 +73,21 @@ def parse_tag_filters(tags: Sequence[str], keeper: TextKeeper) -> list[tuple[str
 
 
 def as_utc(moment: datetime, name: str = "since") -> datetime:
-    """A query parameter's time in UTC (naive means UTC); 422 when UTC cannot hold it."""
+    """A query parameter's time in UTC (naive means UTC); 422 outside EARLIEST..LATEST. Every
+    time filter (reports, dashboard, lists, leaderboard) comes through here."""
     try:
-        return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment).astimezone(UTC)
+        utc = (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment).astimezone(UTC)
     except OverflowError as exc:
-        raise ValidationProblem(f"/{name}: out of range") from exc
+        raise query_problem(name, "out of range") from exc
+    if not EARLIEST <= utc < LATEST:
+        raise query_problem(name, f"out of range ({EARLIEST.year} to {LATEST.year - 1})")
+    return utc
+
+
+def check_version(version: int | None, name: str = "judge_version") -> None:
+    """422 for a judge version no judge can have (below 1, or past a database integer)."""
+    if version is not None and not 1 <= version <= MAX_INTEGER:
+        raise query_problem(name, f"out of range (1 to {MAX_INTEGER})")
 
 
 def parse_age(text: str) -> timedelta:
@@ -87,7 +111,7 @@ def unix_time(text: str, name: str) -> datetime:
     try:
         return _datetimes().validate_python(text)
     except ValidationError as exc:
-        raise ValidationProblem(f"/{name}: out of range") from exc
+        raise query_problem(name, "out of range") from exc
 
 
 def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
@@ -97,9 +121,9 @@ def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
     datetimes."""
     if AGE.fullmatch(text.strip()):
         try:
-            return now - parse_age(text)
+            return as_utc(now - parse_age(text), name)
         except OverflowError as exc:
-            raise ValidationProblem(f"/{name}: out of range") from exc
+            raise query_problem(name, "out of range") from exc
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:

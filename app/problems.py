@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import traceback
 from typing import Any
 
 import structlog
@@ -20,6 +19,7 @@ from app.errors import (
     ServiceUnavailable,
     ValidationProblem,
 )
+from app.logs import error_fields
 
 PROBLEM_JSON = "application/problem+json"
 log = structlog.get_logger()
@@ -232,22 +232,8 @@ async def handle_database_error(request: Request, exc: Exception) -> JSONRespons
 
 
 def log_internal_error(exc: BaseException) -> None:
-    """Log a bug by its type and place, never its message.
-
-    `str()` of a driver error holds the SQL parameters (prompts, keys), and other messages may
-    quote the request; the statement without its parameters and the frames are enough to find it.
-    """
-    stack = traceback.extract_tb(exc.__traceback__)
-    # The app's own frames say where; the innermost one says what failed (often in a library).
-    frames = [f for f in stack[:-1] if "/app/" in f.filename][-6:] + stack[-1:]
-    statement = getattr(exc, "statement", None)
-    log.error(
-        "internal_error",
-        error=type(exc).__name__,
-        cause=type(exc.__cause__).__name__ if exc.__cause__ is not None else None,
-        frames=[f"{'/'.join(f.filename.split('/')[-2:])}:{f.lineno} {f.name}" for f in frames],
-        statement=statement[:500] if isinstance(statement, str) else None,
-    )
+    """Log a bug by its type and place, never its message (`app.logs.error_fields`)."""
+    log.error("internal_error", **error_fields(exc))
 
 
 def internal_error(path: str, request_id: str) -> JSONResponse:

@@ -22,6 +22,7 @@ from taskiq_redis import RedisStreamBroker
 
 from app.config import Settings
 from app.deps import from_state
+from app.logs import error_fields
 
 log = structlog.get_logger()
 TASK_NAME = "fairpair.batches.run_item"
@@ -60,7 +61,13 @@ def register(broker: AsyncBroker, run_item: RunItem) -> None:
     """Make `run_item` the task that item messages run."""
 
     async def run_batch_item(item_id: str) -> None:
-        await run_item(item_id)
+        try:
+            await run_item(item_id)
+        except Exception as exc:
+            # A bug, logged as the API logs one: by type and place, never by its message (which
+            # may quote texts), where taskiq would log the whole exception. The item's lease
+            # lapses and the reconciler sends it again, counting the attempt, as before.
+            log.error("internal_error", item_id=item_id, **error_fields(exc))
 
     broker.register_task(run_batch_item, task_name=TASK_NAME)
 

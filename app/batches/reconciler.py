@@ -25,6 +25,7 @@ from app.batches import leases
 from app.batches.queue import ItemQueue
 from app.config import Settings
 from app.db import utcnow
+from app.logs import error_fields
 
 log = structlog.get_logger()
 
@@ -62,7 +63,7 @@ async def _reconcile_forever(
             await reconcile(sessionmaker, queue, settings, stream_lost=stream_lost)
         except Exception as exc:  # an outage must not end the loop; the next round retries
             survive(exc)
-            log.warning("batch_reconcile_failed", error=type(exc).__name__, detail=str(exc)[:200])
+            log.warning("batch_reconcile_failed", **error_fields(exc))
 
 
 @contextlib.asynccontextmanager

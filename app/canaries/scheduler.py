@@ -33,6 +33,7 @@ from app.canaries.models import Canary, CanaryJudge
 from app.canaries.runs import Due
 from app.db import utcnow
 from app.jobs.lifecycle import Services
+from app.logs import error_fields
 from app.metrics import CANARY_DRIFT
 
 log = structlog.get_logger()
@@ -152,7 +153,7 @@ async def _tick_forever(services: Services, queue: ItemQueue) -> None:
             await tick(services, queue)
         except Exception as exc:  # an outage must not end the loop; the next tick retries
             survive(exc)
-            log.warning("canary_tick_failed", error=type(exc).__name__, detail=str(exc)[:200])
+            log.warning("canary_tick_failed", **error_fields(exc))
 
 
 @contextlib.asynccontextmanager

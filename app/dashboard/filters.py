@@ -55,7 +55,7 @@ class PageFilters:
             return as_utc(self.since)
         if self.window is None:
             return None
-        end = as_utc(self.until) if self.until is not None else utcnow()
+        end = as_utc(self.until, "until") if self.until is not None else utcnow()
         return end - parse_window(self.window)
 
     def report(self) -> ReportFilters:

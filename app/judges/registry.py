@@ -129,7 +129,7 @@ class JudgeRegistry:
         self.default_panel: list[str] = settings.panel_names()
         self.family_prefixes = parse_family_prefixes(settings.family_prefixes)
         self.api_rules = service.ApiJudgeRules(
-            key_envs=settings.judge_key_env_names(),
+            key_envs=settings.judge_key_env_origins(),
             egress=EgressPolicy.parse(settings.judge_hosts_allowed()),
         )
         self._file_keys: dict[str, str | None] = {}
@@ -373,7 +373,7 @@ class JudgeRegistry:
             return self._file_keys[judge.name]
         if fields.api_key_env is None:
             return None
-        if judge.source == "api" and fields.api_key_env not in self.api_rules.key_envs:
+        if judge.source == "api" and service.key_env_refusal(fields, self.api_rules) is not None:
             raise KeyEnvNotAllowed(fields.api_key_env)
         return os.environ.get(fields.api_key_env)
 
@@ -388,7 +388,7 @@ class JudgeRegistry:
 
 
 class KeyEnvNotAllowed(Exception):
-    """An API judge names a key variable the operator no longer allows."""
+    """An API judge names a key variable the operator no longer allows, or binds elsewhere."""
 
 
 def unbuildable_reason(exc: Exception) -> str:
@@ -399,7 +399,7 @@ def unbuildable_reason(exc: Exception) -> str:
             "FAIRPAIR_SECRET_KEY_PREVIOUS"
         )
     if isinstance(exc, KeyEnvNotAllowed):
-        return f"its api_key_env '{exc}' is not allowed by {service.KEY_ENVS_SETTING}"
+        return f"its api_key_env '{exc}' is not allowed (for its URL) by {service.KEY_ENVS_SETTING}"
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         where = "/".join(str(part) for part in first["loc"])

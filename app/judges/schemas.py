@@ -20,6 +20,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.fields import Name
 from app.judging.anonymize import default_anonymizer
+from app.judging.egress import parse_url
 from app.judging.labels import validate_label_pool
 from app.judging.prompts import PromptRenderer
 from app.judging.types import DEFAULT_LABEL_POOL, BatchApiSetting
@@ -47,6 +48,7 @@ def check_base_url(url: str) -> str:
         raise ValueError("a judge URL has no query or fragment")
     if port == 0:
         raise ValueError("port 0 is no port")
+    parse_url(url)  # what the judges' client would refuse (a tab, an octal quad) is refused now
     return url
 
 

@@ -8,6 +8,7 @@ the same request, so an admin cannot redirect a key to a server of their own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,7 +55,9 @@ KEY_ENVS_SETTING = "FAIRPAIR_JUDGE_KEY_ENVS"
 class ApiJudgeRules:
     """What a judge posted through the API may name (the judges file is the operator's own)."""
 
-    key_envs: frozenset[str]
+    # Each allowed key variable with the URL whose origin its key may go to; None: the judge's
+    # provider's official URL (an OpenAI key to api.openai.com, never to a host an admin chose).
+    key_envs: Mapping[str, str | None]
     egress: EgressPolicy
 
 
@@ -66,14 +69,32 @@ def field_problem(field: str, message: str) -> ValidationProblem:
     )
 
 
-async def check_api_judge(fields: JudgeFields, rules: ApiJudgeRules) -> None:
-    """422 unless the judge's key variable is allowed and its URL points where it may."""
-    if fields.api_key_env is not None and fields.api_key_env not in rules.key_envs:
-        raise field_problem(
-            "api_key_env",
-            f"'{fields.api_key_env}' is not among the variables the operator allowed "
-            f"({KEY_ENVS_SETTING}); post the key as api_key instead",
+def key_env_refusal(fields: JudgeFields, rules: ApiJudgeRules) -> str | None:
+    """Why an API judge may not read its key from its `api_key_env`, or None: the variable is
+    listed and the judge's origin is the one the listing binds it to."""
+    name = fields.api_key_env
+    if name is None:
+        return None
+    if name not in rules.key_envs:
+        return (
+            f"'{name}' is not among the variables the operator allowed ({KEY_ENVS_SETTING}); "
+            "post the key as api_key instead"
         )
+    bound = rules.key_envs[name] or OFFICIAL_BASE_URLS.get(fields.provider)
+    if bound is None or url_origin(bound) != origin(fields):
+        where = "{}://{}:{}".format(*url_origin(bound)) if bound else "no URL"
+        return (
+            f"'{name}' may only be sent to {where} ({KEY_ENVS_SETTING} binds it there); "
+            "post the key for this base_url as api_key instead"
+        )
+    return None
+
+
+async def check_api_judge(fields: JudgeFields, rules: ApiJudgeRules) -> None:
+    """422 unless the judge's key variable is allowed (for its origin) and its URL points where
+    it may."""
+    if (refusal := key_env_refusal(fields, rules)) is not None:
+        raise field_problem("api_key_env", refusal)
     if fields.base_url is not None:
         try:
             await rules.egress.check_url(fields.base_url)
@@ -81,12 +102,16 @@ async def check_api_judge(fields: JudgeFields, rules: ApiJudgeRules) -> None:
             raise field_problem("base_url", str(refused)) from None
 
 
-def origin(fields: JudgeFields) -> tuple[str, str, int | None]:
-    """Scheme, host and port the judge's requests (and its key) go to."""
-    url = fields.base_url or OFFICIAL_BASE_URLS.get(fields.provider) or ""
+def url_origin(url: str) -> tuple[str, str, int]:
+    """Scheme, host and port of a URL (the port its scheme implies when it names none)."""
     parts = urlsplit(url)
     default_port = 443 if parts.scheme == "https" else 80
     return parts.scheme, (parts.hostname or "").rstrip("."), parts.port or default_port
+
+
+def origin(fields: JudgeFields) -> tuple[str, str, int]:
+    """Scheme, host and port the judge's requests (and its key) go to."""
+    return url_origin(fields.base_url or OFFICIAL_BASE_URLS.get(fields.provider) or "")
 
 
 def config_hash(name: str, fields: JudgeFields) -> str:

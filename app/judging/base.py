@@ -212,7 +212,10 @@ class Judge(ABC):
         return dataclasses.replace(failed, template_hash=template_hash)
 
     def _cost(self, tokens_in: int | None, tokens_out: int | None) -> float | None:
-        if tokens_in is None or tokens_out is None:
+        """What a call cost from its token counts; None when a count is missing or invalid: a
+        negative count (a provider's bug or a hostile server) would make a negative cost, which
+        would lower every sum it joins."""
+        if tokens_in is None or tokens_out is None or tokens_in < 0 or tokens_out < 0:
             return None
         price_in, price_out = self._prices
         # The provider edge keeps counts non-negative and prices are validated non-negative;

@@ -8,7 +8,11 @@ chose. The rule, by the addresses a host name resolves to:
   only when the operator allowed them (`FAIRPAIR_JUDGE_HOSTS_ALLOW`: CIDRs and host names), or
   for a trusted judge (the judges file, which the operator wrote);
 - every other address is public and reached.
-Decimal, hex or IPv4-mapped spellings of an address resolve to the address and are judged as it.
+Decimal, hex or IPv4-mapped spellings of an address resolve to the address and are judged as it;
+so are the IPv6 addresses that carry an IPv4 one to reach (IPv4-compatible ::/96, IPv4-translated
+::ffff:0:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16). Site-local fec0::/10 and local-use NAT64
+64:ff9b:1::/48 are private. A URL the client would not parse, or whose host is neither an address
+nor a DNS name (letters, digits, `-`, `_`; labels of 1 to 63, 253 in all), is refused outright.
 The check runs when a judge is saved (its URL) and again inside every connection a judge opens
 (`LeanWire` in app/judging/providers/wire.py): the client connects to an address it has just
 checked, so a name that resolves elsewhere after saving (DNS rebinding) reaches nothing
@@ -42,6 +46,14 @@ NEVER = tuple(
     )
 )
 LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+# IPv6 prefixes whose last 32 bits are the IPv4 address a packet ends up at (6to4 is apart:
+# its IPv4 address follows the prefix). `::` and `::1` are in ::/96 but are themselves.
+EMBEDS_IPV4 = tuple(
+    ipaddress.IPv6Network(net)
+    for net in ("::/96", "::ffff:0:0/96", "::ffff:0:0:0/96", "64:ff9b::/96")
+)
+# Python calls these global; they are not reachable from the internet.
+NOT_PUBLIC = (ipaddress.IPv6Network("fec0::/10"), ipaddress.IPv6Network("64:ff9b:1::/48"))
 
 
 class EgressRefused(ValueError):
@@ -55,10 +67,50 @@ async def system_resolver(host: str, port: int) -> list[Address]:
 
 
 def canonical(address: Address) -> Address:
-    """The IPv4 address behind an IPv4-mapped IPv6 one; any other address as it is."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
+    """The IPv4 address an IPv6 one embeds (mapped, compatible, translated, NAT64, 6to4); any
+    other address as it is."""
+    if not isinstance(address, ipaddress.IPv6Address) or address.scope_id is not None:
+        return address
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if int(address) > 1 and any(address in net for net in EMBEDS_IPV4):
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
     return address
+
+
+def is_public(address: Address) -> bool:
+    """Globally reachable: Python's `is_global`, less the IPv6 ranges it still calls global."""
+    return address.is_global and not any(address in net for net in NOT_PUBLIC)
+
+
+def is_dns_name(host: str) -> bool:
+    """Letters, digits, `-` and `_` in dot-separated labels of 1 to 63, at most 253 in all (a
+    trailing dot allowed): what a resolver takes without an error of its own."""
+    labels = host.removesuffix(".").split(".")
+    return len(host) <= 253 and all(
+        0 < len(label) <= 63
+        and label.isascii()
+        and label.replace("-", "").replace("_", "").isalnum()
+        and not label.startswith("-")
+        and not label.endswith("-")
+        for label in labels
+    )
+
+
+def parse_url(url: str) -> httpx2.URL:
+    """`url` as the judges' client parses it; EgressRefused when it cannot, or when its host is
+    neither an IP address nor a DNS name (a tab, a percent sign, an octal quad, `[::1]x`)."""
+    try:
+        parsed = httpx2.URL(url)
+    except httpx2.InvalidURL as exc:
+        raise EgressRefused(f"not a valid URL: {exc}") from None
+    host = parsed.raw_host.decode("ascii", "replace")
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if not is_dns_name(host):
+            raise EgressRefused(f"not a valid host name: {host!r}") from None
+    return parsed
 
 
 @dataclass(frozen=True)
@@ -92,7 +144,7 @@ class EgressPolicy:
         address = canonical(address)
         if address.is_unspecified or address.is_multicast or any(address in n for n in NEVER):
             return f"{host} resolves to {address}, a link-local, metadata or unroutable address"
-        if address.is_global or self.trusted or host.lower().rstrip(".") in self.allowed_hosts:
+        if is_public(address) or self.trusted or host.lower().rstrip(".") in self.allowed_hosts:
             return None
         if any(address in network for network in self.allowed_networks):
             return None
@@ -120,7 +172,7 @@ class EgressPolicy:
 
         A host that does not resolve now is accepted: every connection is checked again.
         """
-        parsed = httpx2.URL(url)
+        parsed = parse_url(url)
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
         try:
             await self.addresses(parsed.host, port)

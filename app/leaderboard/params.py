@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from app.comparisons.callscope import Origin
-from app.errors import ValidationProblem
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.service import LeaderboardQuery
 from app.params import as_utc, check_order, parse_tag_filters
@@ -13,13 +12,8 @@ from app.privacy import TextKeeper
 
 
 def utc_param(name: str, moment: datetime | None) -> datetime | None:
-    """A time parameter in UTC (naive means UTC); 422 when UTC cannot represent it."""
-    if moment is None:
-        return None
-    try:
-        return as_utc(moment).astimezone(UTC)
-    except OverflowError as exc:
-        raise ValidationProblem(f"/{name}: out of range") from exc
+    """A time parameter in UTC (naive means UTC); 422 when out of range (`as_utc`)."""
+    return None if moment is None else as_utc(moment, name)
 
 
 def leaderboard_query(

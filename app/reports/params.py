@@ -24,7 +24,7 @@ from app.comparisons.protocols import ProtocolKind
 from app.db import utcnow
 from app.errors import ValidationProblem
 from app.judges.models import Judge
-from app.params import as_utc, check_order, parse_moment, parse_tag_filters
+from app.params import as_utc, check_order, check_version, parse_moment, parse_tag_filters
 from app.privacy import TextKeeper
 from app.scoring.models import ScoreCall
 
@@ -68,12 +68,11 @@ def report_filters(
     check_choice("protocol", protocol, PROTOCOLS)
     check_choice("bucket", bucket, BUCKETS)
     check_choice("origin", origin, ORIGINS)
+    check_version(judge_version)
     now = utcnow()
     end = moment_of(until, "until", now)
-    try:
-        start = moment_of(since, "since", now) or (end or now) - DEFAULT_WINDOW
-    except OverflowError as exc:  # `until` too close to year 1 for a 30-day default window
-        raise ValidationProblem("/since: give a since for an until this early") from exc
+    # `until` is past EARLIEST (`as_utc`): the default window cannot overflow.
+    start = moment_of(since, "since", now) or (end or now) - DEFAULT_WINDOW
     check_order(start, end)
     return ReportFilters(
         since=start,

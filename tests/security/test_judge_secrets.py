@@ -102,12 +102,58 @@ async def test_an_allowed_key_env_is_read_at_call_time(
 ) -> None:
     monkeypatch.setenv("JUDGE_TEAM_KEY", "sk-team-key")
     async with recording_provider() as provider:
-        settings = settings_with_loopback(settings_factory, judge_key_envs="JUDGE_TEAM_KEY")
+        bound = f"JUDGE_TEAM_KEY={provider.base_url}"
+        settings = settings_with_loopback(settings_factory, judge_key_envs=bound)
         client = await live_factory(settings)
         body = api_judge(provider, api_key=None, api_key_env="JUDGE_TEAM_KEY")
         assert (await client.post("/v1/judges", headers=admin, json=body)).status_code == 201
         await compare_with(client, comparer, "posted")
     assert set(provider.authorizations) == {"Bearer sk-team-key"}
+
+
+async def test_a_listed_key_variable_goes_only_to_the_origin_it_is_bound_to(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    admin: dict[str, str],
+    comparer: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Listing OPENAI_API_KEY bare used to let any admin send it to any allowed host.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-operator-openai-key")
+    monkeypatch.setenv("JUDGE_TEAM_KEY", "sk-team-key")
+    async with recording_provider() as provider, recording_provider() as other:
+        envs = f"OPENAI_API_KEY, JUDGE_TEAM_KEY={provider.base_url.removesuffix('/v1')}"
+        client = await live_factory(settings_with_loopback(settings_factory, judge_key_envs=envs))
+        stolen = api_judge(provider, api_key=None, api_key_env="OPENAI_API_KEY")
+        response = await client.post("/v1/judges", headers=admin, json=stolen)
+        assert response.status_code == 422, response.text
+        assert response.json()["errors"][0]["pointer"] == "/api_key_env"
+        assert "https://api.openai.com:443" in response.json()["detail"]
+
+        # A bare name goes to its provider's official URL; moving the judge keeps it there.
+        official = {**stolen, "name": "official", "base_url": None}
+        assert (await client.post("/v1/judges", headers=admin, json=official)).status_code == 201
+        for moved in ({"base_url": provider.base_url}, {"provider": "anthropic"}):
+            patched = await client.patch("/v1/judges/official", headers=admin, json=moved)
+            assert patched.status_code == 422, (moved, patched.text)
+        listed = await client.get("/v1/judges/official", headers=admin)
+        assert listed.json()["available"] is True
+
+        # A bound name goes to its URL's origin (any path), nowhere else.
+        elsewhere = api_judge(other, api_key=None, api_key_env="JUDGE_TEAM_KEY", name="team")
+        response = await client.post("/v1/judges", headers=admin, json=elsewhere)
+        assert response.json()["errors"][0]["pointer"] == "/api_key_env"
+        team = {**elsewhere, "base_url": provider.base_url}
+        assert (await client.post("/v1/judges", headers=admin, json=team)).status_code == 201
+        await compare_with(client, comparer, "team")
+    assert set(provider.authorizations) == {"Bearer sk-team-key"}
+    assert other.authorizations == []
+
+
+@pytest.mark.parametrize("value", ["KEY=ftp://host", "KEY=not a url", "=https://host", "KEY="])
+def test_a_key_variable_bound_to_no_url_stops_the_settings(value: str) -> None:
+    with pytest.raises(ValueError, match="NAME=https://host"):
+        Settings(judge_key_envs=value)
 
 
 async def test_a_stored_key_never_follows_its_judge_to_another_origin(

@@ -167,3 +167,66 @@ base_url = "{provider.base_url}"
         response = await client.post("/v1/compare", headers=comparer, json=body)
         assert response.status_code == 200, response.text
         assert len(provider.authorizations) == 2
+
+
+# IPv6 spellings that carry an IPv4 address to reach (or are private though Python calls them
+# global), with the address they are judged as.
+TRANSITION = [
+    ("::7f00:1", "127.0.0.1"),  # IPv4-compatible ::/96
+    ("::a00:5", "10.0.0.5"),
+    ("::ffff:0:7f00:1", "127.0.0.1"),  # IPv4-translated ::ffff:0:0:0/96
+    ("64:ff9b::7f00:1", "127.0.0.1"),  # NAT64 64:ff9b::/96
+    ("64:ff9b::a9fe:a9fe", "169.254.169.254"),
+    ("2002:7f00:1::", "127.0.0.1"),  # 6to4 2002::/16
+    ("2002:a9fe:a9fe::1", "169.254.169.254"),
+    ("fec0::1", "fec0::1"),  # site-local, deprecated but routable inside a site
+    ("64:ff9b:1::a00:1", "64:ff9b:1::a00:1"),  # local-use NAT64
+]
+
+
+@pytest.mark.parametrize(("address", "judged_as"), TRANSITION)
+def test_ipv6_transition_addresses_are_judged_by_the_ipv4_address_they_carry(
+    address: str, judged_as: str
+) -> None:
+    reason = EgressPolicy().refusal("h", ipaddress.ip_address(address))
+    assert reason is not None
+    assert f"resolves to {judged_as}," in reason
+    # Public addresses behind the same prefixes are still public, and ::1 is still loopback.
+    for public in ("::808:808", "64:ff9b::808:808", "2002:808:808::1"):
+        assert EgressPolicy().refusal("h", ipaddress.ip_address(public)) is None
+    assert "loopback" in str(EgressPolicy().refusal("h", ipaddress.ip_address("::1")))
+
+
+# URLs the judges' client cannot parse, or whose host is no address or DNS name: each was a 500
+# (httpx2's InvalidURL, the resolver's UnicodeError) or was saved as a judge nothing could reach.
+ODD = [
+    "http://0177.0.0.1/v1",  # an octal quad
+    "http://0177.0.0.1",
+    "http://999.0.0.1/v1",
+    "http://exa\tmple.com/v1",
+    "http://example.com/v\t1",
+    "http://ex\nample.com/v1",
+    "http://[::1",
+    "http://[::1]x/v1",
+    "http://[v1.fe]/v1",
+    "http://%31%32%37.0.0.1/v1",
+    "http://exa mple.com/v1",
+    "http://.example.com/v1",
+    "http://" + "a" * 64 + ".example/v1",
+    "http://" + "a." * 127 + "example/v1",
+]
+
+
+async def test_odd_admin_urls_are_422_when_posted_and_patched(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    admin: dict[str, str],
+) -> None:
+    client = await live_factory(settings_factory())
+    body = {**JUDGE, "name": "public", "base_url": "https://judge.invalid/v1"}
+    assert (await client.post("/v1/judges", headers=admin, json=body)).status_code == 201
+    for url in ODD:
+        assert pointer(await post_judge(client, admin, url)) == "/base_url", url
+        patch = {"base_url": url, "api_key": "sk-y"}
+        patched = await client.patch("/v1/judges/public", headers=admin, json=patch)
+        assert pointer(patched) == "/base_url", url
