@@ -94,10 +94,11 @@ class JudgeResultRead(BaseModel):
     confidence_source: JudgeConfidenceSource | None = Field(
         description=(
             "logprobs or stated: the mean of the calls' confidences of that source; mixed: of "
-            "calls of different sources; votes: the share of swap pairs voting for the verdict "
-            "(for a tie by a split, the best-backed option's share, at most 0.5); inconsistent: "
-            "a fixed 0.5, because the judge contradicted itself (its two orders disagreed, or its "
-            "picks and its own probabilities did)"
+            "calls of different sources; votes: the share of swap pairs voting for the verdict, "
+            "a pair that contradicted itself backing its tie with one half (for a tie by a split, "
+            "the best-backed option's share, at most 0.5); inconsistent: a fixed 0.5, because the "
+            "judge contradicted itself (every pair's two orders disagreed, under any protocol, or "
+            "its picks and its own probabilities did)"
         )
     )
     position_consistent: bool | None = Field(
