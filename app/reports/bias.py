@@ -19,6 +19,9 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
   `high_failure_rate` (failed > 5% of calls) counts calls with the thresholds of decisive calls
   (`calls.tier`), so 1 failure in 6 calls is no flag. `unsupported_parameter` is no estimate but a
   fact (the provider rejected a parameter of the judge's config): one such call raises it.
+- `calls` counts every call of the judge, placebo comparisons included (`calls.placebo` says how
+  many were on them), and so do its failure rate and `high_failure_rate`: placebo comparisons
+  stay out of every bias statistic, but a judge failing on them is failing.
 - Every rate has its Wilson CI: the section's main rate in `ci95`, any other `<rate>_ci95`.
 """
 
@@ -101,10 +104,10 @@ class JudgeData:
         (self.placebo if row.placebo else self.counts).update(
             {name: getattr(row, name) for name in CALL_COUNTS}
         )
+        if row.error_kind is not None:  # a failed call counts, placebo or not
+            self.error_kinds[row.error_kind] += row.calls
         if row.placebo:
             return
-        if row.error_kind is not None:
-            self.error_kinds[row.error_kind] += row.calls
         if row.decisive:
             k, n = self.labels.get(row.label_pair, (0, 0))
             self.labels[row.label_pair] = (k + row.second_label, n + row.decisive)
@@ -133,10 +136,11 @@ def _rate(k: int, n: int) -> float | None:
 
 
 def call_counts(data: JudgeData) -> CallCounts:
-    """The judge's calls, all rounds."""
-    c = data.counts
+    """The judge's calls, all rounds, placebo comparisons included."""
+    c = data.counts + data.placebo
     return CallCounts(
         total=c["calls"],
+        placebo=data.placebo["calls"],
         design=c["design"],
         parsed=c["parsed"],
         failed=c["failed"],

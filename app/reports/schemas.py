@@ -63,7 +63,8 @@ class ReportFiltersRead(BaseModel):
 
 
 class CallCounts(BaseModel):
-    """Every call of the judge (all rounds), placebo comparisons excluded."""
+    """Every call of the judge (all rounds), placebo comparisons included: the failure rate
+    counts every failed call; the bias sections leave placebo comparisons out."""
 
     total: int
     design: int
@@ -71,6 +72,9 @@ class CallCounts(BaseModel):
     failed: int
     ties: int
     by_error_kind: dict[str, int]
+    placebo: int = Field(
+        0, description="calls on placebo comparisons (counted in every figure here)"
+    )
     # Beyond the spec's list: the rate `high_failure_rate` reads, with its CI and tier.
     failure_rate: float | None = Field(None, description="failed / total")
     failure_rate_ci95: Interval | None = None
