@@ -25,7 +25,7 @@ Rules decided here, where PRODUCT.md is silent:
   otherwise the judge has no result (``None``), never a fabricated tie. Under ``swap`` a failed call
   therefore means no result.
 - A verdict's confidence is the probability of the winner it returns, and says what it rests on
-  (``confidence_basis``): ``calls``, ``votes`` or ``inconsistent``.
+  (``confidence_basis``): ``calls``, ``votes``, ``inconsistent`` or ``floored``.
 - A pair that contradicted itself (its two orders disagreed) backs its ``tie`` with 0.5 under
   every protocol: it says the judge could not tell the responses apart except by their position,
   not that they are equal. A verdict resting on such pairs only is ``tie`` with 0.5
@@ -40,10 +40,10 @@ Rules decided here, where PRODUCT.md is silent:
   call's) mean call confidence (calls without one ignored; ``None`` when neither has one;
   ``calls``). A disagreeing pair gets the fixed 0.5 (``inconsistent``), by the rule above.
 - A winner chosen between A and B is never named with a confidence below 0.5: when the calls
-  that picked it put its probability below one half, their picks and their probabilities
-  contradict each other and the verdict gets the fixed 0.5 (``inconsistent``). Call-level
-  confidence is untouched (JUDGING.md: with ties it is a three-way share and may be below 0.5),
-  and so is a ``tie`` verdict's.
+  that picked it put its probability below one half (a three-way share with ties can), the
+  verdict gets 0.5 with basis ``floored``. It is not ``inconsistent``: the pair agreed with
+  itself. Call-level confidence is untouched (JUDGING.md: with ties it is a three-way share and
+  may be below 0.5), and so is a ``tie`` verdict's.
 - Position consistency over several pairs: ``True`` when every pair that voted agreed with itself;
   ``bias_detected`` is its negation. ``single`` cannot tell: ``None`` and ``False``.
 - ``pairs_agree``: whether every pair that voted cast the same vote; ``None`` with fewer than two
@@ -68,9 +68,10 @@ WINNERS: tuple[Winner, ...] = ("A", "B", "tie")
 SHUFFLE_PAIRS = range(2, 6)
 ADAPTIVE_MAX_PAIRS = range(1, 6)
 DISAGREEMENT_CONFIDENCE = 0.5
-# What a verdict's confidence rests on: the calls' own confidences, the pairs' votes, or nothing
-# but a fixed 0.5 because the judge contradicted itself.
-ConfidenceBasis = Literal["calls", "votes", "inconsistent"]
+# What a verdict's confidence rests on: the calls' own confidences, the pairs' votes, a fixed
+# 0.5 because the judge contradicted itself across orders, or the 0.5 floor of a winner whose
+# calls put it below one half.
+ConfidenceBasis = Literal["calls", "votes", "inconsistent", "floored"]
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ class JudgeVerdict:
     winner: Winner
     confidence: float | None
     position_consistent: bool | None
-    bias_detected: bool
+    bias_detected: bool | None  # None: one order shown (single), nothing to detect
     pairs_run: int
     confidence_basis: ConfidenceBasis = "calls"
     pairs_agree: bool | None = None
@@ -229,7 +230,7 @@ def _single_verdict(call: CallOutcome | None) -> JudgeVerdict | None:
         winner=call.winner,
         confidence=confidence,
         position_consistent=None,
-        bias_detected=False,
+        bias_detected=None,
         pairs_run=0,
         confidence_basis=basis,
     )
@@ -251,7 +252,7 @@ def _calls_confidence(
 ) -> tuple[float | None, ConfidenceBasis]:
     """The calls' confidence in their winner, unless it contradicts a choice between A and B."""
     if winner != "tie" and confidence is not None and confidence < DISAGREEMENT_CONFIDENCE:
-        return DISAGREEMENT_CONFIDENCE, "inconsistent"
+        return DISAGREEMENT_CONFIDENCE, "floored"
     return confidence, "calls"
 
 

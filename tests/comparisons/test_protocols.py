@@ -456,7 +456,7 @@ def test_single_returns_its_one_calls_mapped_winner(
     pick: Pick | None, order: Order, winner: Winner | None
 ) -> None:
     outcome = CallOutcome(0, order, None if pick is None else mapped_winner(pick, order), 0.7)
-    expected = None if winner is None else JudgeVerdict(winner, 0.7, None, False, pairs_run=0)
+    expected = None if winner is None else JudgeVerdict(winner, 0.7, None, None, pairs_run=0)
     assert judge_verdict(SINGLE, [outcome]) == expected
 
 
