@@ -174,7 +174,18 @@ class LengthSection(BaseModel):
     p_adjusted: float | None = Field(
         description="the same as spearman_p_adjusted (kept: field names are a contract)"
     )
-    significant: bool
+    significant: bool = Field(
+        description="spearman_p_adjusted < 0.05 and |ρ| ≥ the correlation floor: the traffic's "
+        "outcomes go with length; descriptive, it raises no flag (see `length_bias`)"
+    )
+    prefers_longer: bool | None = Field(
+        None,
+        description="descriptive: the judge's outcomes favour the longer response in the traffic "
+        "(significant and ρ > 0). Where better answers are also longer this is what a fair judge "
+        "does too, so it is no bias: `length_bias` is raised from human_baseline.length (the "
+        "judge's excess over the labelers on the same comparisons) only; null below tier "
+        "preliminary",
+    )
     sampled: bool = Field(description="Spearman used only the most recent n_used comparisons")
     n_used: int
     tier: Tier
