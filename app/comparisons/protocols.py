@@ -45,7 +45,7 @@ Rules decided here, where PRODUCT.md is silent:
   itself. Call-level confidence is untouched (JUDGING.md: with ties it is a three-way share and
   may be below 0.5), and so is a ``tie`` verdict's.
 - Position consistency over several pairs: ``True`` when every pair that voted agreed with itself;
-  ``bias_detected`` is its negation. ``single`` cannot tell: ``None`` and ``False``.
+  ``bias_detected`` is its negation. ``single`` cannot tell: ``None`` for both.
 - ``pairs_agree``: whether every pair that voted cast the same vote; ``None`` with fewer than two
   voting pairs (``swap``, ``single``, an ``adaptive`` that stopped after one pair).
 - ``adaptive`` escalates when its first pair did not agree: a disagreement, or a failed call (the
