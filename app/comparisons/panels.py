@@ -15,7 +15,8 @@ Rules decided here, where PRODUCT.md is silent:
   confidences of different sources (the answer says so rather than hiding it), ``"votes"`` for
   an even split, ``None`` when no backing voter has a confidence.
 - Position consistency: ``False`` when any voter was inconsistent, ``None`` when no voter could tell
-  (``single``), else ``True``. ``bias_detected``: any voter detected position bias.
+  (``single``), else ``True``. ``bias_detected`` is its negation, ``None`` with it: a panel that
+  saw one order only detected nothing, which is not the same as detecting no bias.
 """
 
 import math
@@ -39,7 +40,7 @@ class JudgeResult:
     winner: Winner | None  # None: the judge has no result
     confidence: float | None = None
     position_consistent: bool | None = None
-    bias_detected: bool = False
+    bias_detected: bool | None = False
     role: Role = "voter"
     confidence_source: str | None = None
 
@@ -54,7 +55,9 @@ def stored_result(name: str, role: Role, stored: Mapping[str, Any] | None) -> Ju
         confidence=stored["confidence"],
         position_consistent=stored["position_consistent"],
         # A judge detects position bias exactly when one of its pairs disagreed with itself.
-        bias_detected=stored["position_consistent"] is False,
+        bias_detected=None
+        if stored["position_consistent"] is None
+        else stored["position_consistent"] is False,
         role=role,
         confidence_source=stored.get("confidence_source"),
     )
@@ -68,7 +71,7 @@ class PanelVerdict:
     confidence: float | None
     agreement: float
     position_consistent: bool | None
-    bias_detected: bool
+    bias_detected: bool | None
     confidence_source: str | None = None
 
 
@@ -79,12 +82,13 @@ def panel_verdict(results: Sequence[JudgeResult]) -> PanelVerdict | None:
         return None
     winner = _decisive_majority([result.winner for result in voters])
     backing = [result for result in voters if result.winner == winner]
+    consistent = _position_consistent(voters)
     return PanelVerdict(
         winner=winner,
         confidence=_backing_confidence(backing),
         agreement=len(backing) / len(voters),
-        position_consistent=_position_consistent(voters),
-        bias_detected=any(result.bias_detected for result in voters),
+        position_consistent=consistent,
+        bias_detected=None if consistent is None else not consistent,
         confidence_source=panel_confidence_source(voters, winner),
     )
 

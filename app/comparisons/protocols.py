@@ -25,21 +25,27 @@ Rules decided here, where PRODUCT.md is silent:
   otherwise the judge has no result (``None``), never a fabricated tie. Under ``swap`` a failed call
   therefore means no result.
 - A verdict's confidence is the probability of the winner it returns, and says what it rests on
-  (``confidence_basis``): ``calls``, ``votes`` or ``inconsistent``.
-- Confidence of a majority over several pairs: votes for the verdict / pairs that voted
-  (``votes``). A tie reached by a split, where no option has a majority, gets the share of the
-  best-backed option: ``{A, B}`` gives tie with 0.5, as a disagreeing pair does, and a split's
-  confidence is never above 0.5, a majority's always is.
+  (``confidence_basis``): ``calls``, ``votes``, ``inconsistent`` or ``floored``.
+- A pair that contradicted itself (its two orders disagreed) backs its ``tie`` with 0.5 under
+  every protocol: it says the judge could not tell the responses apart except by their position,
+  not that they are equal. A verdict resting on such pairs only is ``tie`` with 0.5
+  (``inconsistent``) whatever the protocol, so a panel averages the same number for it.
+- Confidence of a verdict over several pairs (``votes``): the mean over the pairs that voted of
+  how much each backs it: 1 for an agreeing pair that voted for it, 0.5 for a contradicting pair
+  when the verdict is ``tie``, else 0. Without contradictions this is votes for the verdict /
+  pairs that voted. A tie reached by a split, where no option has a majority, gets the backing
+  of the best-backed option: ``{A, B}`` gives tie with 0.5, as a disagreeing pair does, and a
+  split's confidence is never above 0.5.
 - ``swap``, ``single``, and ``adaptive`` when it ran one pair only: the agreeing pair's (or the
   call's) mean call confidence (calls without one ignored; ``None`` when neither has one;
-  ``calls``). A disagreeing pair gets a fixed 0.5 (``inconsistent``).
+  ``calls``). A disagreeing pair gets the fixed 0.5 (``inconsistent``), by the rule above.
 - A winner chosen between A and B is never named with a confidence below 0.5: when the calls
-  that picked it put its probability below one half, their picks and their probabilities
-  contradict each other and the verdict gets the fixed 0.5 (``inconsistent``). Call-level
-  confidence is untouched (JUDGING.md: with ties it is a three-way share and may be below 0.5),
-  and so is a ``tie`` verdict's.
+  that picked it put its probability below one half (a three-way share with ties can), the
+  verdict gets 0.5 with basis ``floored``. It is not ``inconsistent``: the pair agreed with
+  itself. Call-level confidence is untouched (JUDGING.md: with ties it is a three-way share and
+  may be below 0.5), and so is a ``tie`` verdict's.
 - Position consistency over several pairs: ``True`` when every pair that voted agreed with itself;
-  ``bias_detected`` is its negation. ``single`` cannot tell: ``None`` and ``False``.
+  ``bias_detected`` is its negation. ``single`` cannot tell: ``None`` for both.
 - ``pairs_agree``: whether every pair that voted cast the same vote; ``None`` with fewer than two
   voting pairs (``swap``, ``single``, an ``adaptive`` that stopped after one pair).
 - ``adaptive`` escalates when its first pair did not agree: a disagreement, or a failed call (the
@@ -62,9 +68,10 @@ WINNERS: tuple[Winner, ...] = ("A", "B", "tie")
 SHUFFLE_PAIRS = range(2, 6)
 ADAPTIVE_MAX_PAIRS = range(1, 6)
 DISAGREEMENT_CONFIDENCE = 0.5
-# What a verdict's confidence rests on: the calls' own confidences, the pairs' votes, or nothing
-# but a fixed 0.5 because the judge contradicted itself.
-ConfidenceBasis = Literal["calls", "votes", "inconsistent"]
+# What a verdict's confidence rests on: the calls' own confidences, the pairs' votes, a fixed
+# 0.5 because the judge contradicted itself across orders, or the 0.5 floor of a winner whose
+# calls put it below one half.
+ConfidenceBasis = Literal["calls", "votes", "inconsistent", "floored"]
 
 
 @dataclass(frozen=True)
@@ -116,7 +123,7 @@ class JudgeVerdict:
     winner: Winner
     confidence: float | None
     position_consistent: bool | None
-    bias_detected: bool
+    bias_detected: bool | None  # None: one order shown (single), nothing to detect
     pairs_run: int
     confidence_basis: ConfidenceBasis = "calls"
     pairs_agree: bool | None = None
@@ -223,7 +230,7 @@ def _single_verdict(call: CallOutcome | None) -> JudgeVerdict | None:
         winner=call.winner,
         confidence=confidence,
         position_consistent=None,
-        bias_detected=False,
+        bias_detected=None,
         pairs_run=0,
         confidence_basis=basis,
     )
@@ -245,7 +252,7 @@ def _calls_confidence(
 ) -> tuple[float | None, ConfidenceBasis]:
     """The calls' confidence in their winner, unless it contradicts a choice between A and B."""
     if winner != "tie" and confidence is not None and confidence < DISAGREEMENT_CONFIDENCE:
-        return DISAGREEMENT_CONFIDENCE, "inconsistent"
+        return DISAGREEMENT_CONFIDENCE, "floored"
     return confidence, "calls"
 
 
@@ -257,19 +264,30 @@ def _majority_verdict(pairs: Sequence[_Pair], planned: int) -> JudgeVerdict | No
     winner = _majority(votes, planned)
     if winner is None and any(_can_reach(votes[o], open_pairs, planned) for o in ("A", "B")):
         return None
-    # A split (no majority) is a tie; the best-backed option's share says how far that got.
-    backing = votes[winner] if winner is not None else max(votes.values())
-    winner = winner or "tie"
+    # A split (no majority) is a tie; the best-backed option's backing says how far that got.
+    confidence = (
+        _backing(voted, winner) if winner is not None else max(_backing(voted, o) for o in WINNERS)
+    )
     consistent = all(pair.agreed for pair in voted)
+    contradicted_only = not any(pair.agreed for pair in voted)
     return JudgeVerdict(
-        winner=winner,
-        confidence=backing / len(voted),
+        winner=winner or "tie",
+        confidence=confidence,
         position_consistent=consistent,
         bias_detected=not consistent,
         pairs_run=len(pairs),
-        confidence_basis="votes",
+        confidence_basis="inconsistent" if contradicted_only else "votes",
         pairs_agree=len(votes) == 1 if len(voted) > 1 else None,
     )
+
+
+def _backing(voted: Sequence[_Pair], option: Winner) -> float:
+    """Mean over the voting pairs of how much each backs `option`: a whole vote when it agreed
+    with itself, the disagreement's 0.5 when it contradicted itself (its vote is then tie)."""
+    weights = [
+        (1.0 if pair.agreed else DISAGREEMENT_CONFIDENCE) for pair in voted if pair.vote == option
+    ]
+    return math.fsum(weights) / len(voted)
 
 
 def _majority(votes: Mapping[Winner, int], planned: int) -> Winner | None:

@@ -38,7 +38,7 @@ from app.params import as_utc
 def confidence_source(calls: Sequence[JudgeCall], verdict: JudgeVerdict) -> str | None:
     """Where a judge result's confidence comes from; ``mixed`` when its calls' sources differ."""
     if verdict.confidence_basis != "calls":
-        return verdict.confidence_basis  # "votes", or "inconsistent": a fixed 0.5
+        return verdict.confidence_basis  # "votes"; "inconsistent" or "floored": a fixed 0.5
     sources = {c.confidence_source for c in calls if c.confidence is not None}
     if len(sources) > 1:
         return MIXED
@@ -57,6 +57,14 @@ def result_json(calls: Sequence[JudgeCall], verdict: JudgeVerdict | None) -> dic
         "pairs_agree": verdict.pairs_agree,
         "pairs_run": verdict.pairs_run,
     }
+
+
+def stored_result_read(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored judge result as answered now: results stored before `floored` existed called the
+    0.5 floor of a position-consistent winner `inconsistent`, which only a contradiction is."""
+    if stored.get("confidence_source") == "inconsistent" and stored["position_consistent"]:
+        return {**stored, "confidence_source": "floored"}
+    return stored
 
 
 def call_read(call: JudgeCall) -> CallRead:
@@ -89,7 +97,10 @@ def to_read(
     by_judge: dict[str, list[JudgeCall]] = defaultdict(list)
     for call in sorted(calls, key=lambda c: (c.judge_name, c.round)):
         by_judge[call.judge_name].append(call)
-    results = comparison.judge_results or {}
+    results = {
+        name: stored_result_read(stored) if stored else stored
+        for name, stored in (comparison.judge_results or {}).items()
+    }
     roles = [(name, role) for name, _version, role in comparison.panel["judges"]]
     panel = [stored_result(name, role, results.get(name)) for name, role in roles]
     entries = [

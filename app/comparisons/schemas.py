@@ -15,7 +15,7 @@ from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
 Winner = Literal["A", "B", "tie"]
 # `waiting`: a provider-mode batch item whose calls are at a provider's batch job.
 Status = Literal["running", "waiting", "complete", "partial", "failed"]
-JudgeConfidenceSource = Literal["logprobs", "stated", "mixed", "votes", "inconsistent"]
+JudgeConfidenceSource = Literal["logprobs", "stated", "mixed", "votes", "inconsistent", "floored"]
 PanelConfidenceSource = JudgeConfidenceSource
 
 
@@ -88,16 +88,19 @@ class JudgeResultRead(BaseModel):
     confidence: float | None = Field(
         description=(
             "the probability of `winner`: never below 0.5 for A or B (a winner whose calls put "
-            "it below one half gets 0.5, source inconsistent); see confidence_source"
+            "it below one half gets 0.5, source floored); see confidence_source"
         )
     )
     confidence_source: JudgeConfidenceSource | None = Field(
         description=(
             "logprobs or stated: the mean of the calls' confidences of that source; mixed: of "
-            "calls of different sources; votes: the share of swap pairs voting for the verdict "
-            "(for a tie by a split, the best-backed option's share, at most 0.5); inconsistent: "
-            "a fixed 0.5, because the judge contradicted itself (its two orders disagreed, or its "
-            "picks and its own probabilities did)"
+            "calls of different sources; votes: the share of swap pairs voting for the verdict, "
+            "a pair that contradicted itself backing its tie with one half (for a tie by a split, "
+            "the best-backed option's share, at most 0.5); inconsistent: a fixed 0.5, because the "
+            "judge contradicted itself (every pair's two orders disagreed, under any protocol), "
+            "so always with position_consistent false; floored: 0.5, because the calls that "
+            "picked an A or B winner put its probability below one half (a three-way share with "
+            "ties can), and a winner is never named below 0.5"
         )
     )
     position_consistent: bool | None = Field(
@@ -163,7 +166,8 @@ class ComparisonRead(BaseModel):
     bias_detected: bool | None = Field(
         description=(
             "true when any voting judge showed position bias on this comparison (a swap pair "
-            "that disagreed with itself): exactly `position_consistent == false`; null when no "
+            "that disagreed with itself): exactly `position_consistent == false`; null when it "
+            "cannot tell: under single (one display order shown, nothing to detect) or when no "
             "judge has a result"
         )
     )

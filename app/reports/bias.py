@@ -6,7 +6,12 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
 
 - `position.test` is McNemar's exact test with ≥ 20 swap pairs, else the binomial test.
 - `length.p_value` is the exact binomial p of the descriptive longer-win rate; `length.p_adjusted`
-  adjusts `spearman_p` over judges; `significant` needs it < 0.05 and |ρ| ≥ the correlation floor.
+  adjusts `spearman_p` over judges; `significant` needs it < 0.05 and |ρ| ≥ the correlation floor,
+  and `prefers_longer` is `significant` with ρ > 0. Both describe the traffic, where better
+  answers may be longer: neither raises a flag. `length_bias` reads the human baseline: the
+  judge's excess longer-share over the labelers on the same comparisons (`human_baseline.length`,
+  tier ≥ moderate), flagged when its CI excludes 0 and |excess| ≥ `min_effect`, `_watch` when
+  only the point is that far. Without labels there is no length flag.
 - `self_preference.delta` is the mean over all its comparisons; its percentile-bootstrap CI uses the
   most recent ones (`sampled`, `n_used`), resampled as multinomial counts of their few distinct
   s_c − o_c (the same bootstrap, in time independent of how many there are). It is
@@ -19,6 +24,9 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
   `high_failure_rate` (failed > 5% of calls) counts calls with the thresholds of decisive calls
   (`calls.tier`), so 1 failure in 6 calls is no flag. `unsupported_parameter` is no estimate but a
   fact (the provider rejected a parameter of the judge's config): one such call raises it.
+- `calls` counts every call of the judge, placebo comparisons included (`calls.placebo` says how
+  many were on them), and so do its failure rate and `high_failure_rate`: placebo comparisons
+  stay out of every bias statistic, but a judge failing on them is failing.
 - Every rate has its Wilson CI: the section's main rate in `ci95`, any other `<rate>_ci95`.
 """
 
@@ -101,10 +109,10 @@ class JudgeData:
         (self.placebo if row.placebo else self.counts).update(
             {name: getattr(row, name) for name in CALL_COUNTS}
         )
+        if row.error_kind is not None:  # a failed call counts, placebo or not
+            self.error_kinds[row.error_kind] += row.calls
         if row.placebo:
             return
-        if row.error_kind is not None:
-            self.error_kinds[row.error_kind] += row.calls
         if row.decisive:
             k, n = self.labels.get(row.label_pair, (0, 0))
             self.labels[row.label_pair] = (k + row.second_label, n + row.decisive)
@@ -133,10 +141,11 @@ def _rate(k: int, n: int) -> float | None:
 
 
 def call_counts(data: JudgeData) -> CallCounts:
-    """The judge's calls, all rounds."""
-    c = data.counts
+    """The judge's calls, all rounds, placebo comparisons included."""
+    c = data.counts + data.placebo
     return CallCounts(
         total=c["calls"],
+        placebo=data.placebo["calls"],
         design=c["design"],
         parsed=c["parsed"],
         failed=c["failed"],
@@ -463,6 +472,8 @@ def adjust_across_judges(reports: list[JudgeReport], settings: Settings) -> None
         report.length.significant = stats.significant(
             p, abs(rho) if rho is not None else None, settings.min_effect_correlation
         )
+        if rho is not None:
+            report.length.prefers_longer = report.length.significant and rho > 0
 
 
 def _floor_flags(report: JudgeReport) -> list[Flag]:
@@ -485,16 +496,25 @@ def _self_preference_flags(section: SelfPreferenceSection, min_effect: float) ->
     return ["self_preference_watch"] if abs(section.delta) >= min_effect else []
 
 
+def _length_flags(report: JudgeReport, min_effect: float) -> list[Flag]:
+    """From the judge's excess over the humans on the same comparisons, never from the traffic's
+    correlation, which a fair judge shows wherever better answers are longer."""
+    baseline = report.human_baseline.length if report.human_baseline else None
+    if baseline is None or baseline.tier not in FLAGGABLE or baseline.excess_longer is None:
+        return []
+    excess, ci = baseline.excess_longer, baseline.excess_longer_ci95
+    if abs(excess) < min_effect:
+        return []
+    return ["length_bias" if ci is not None and (ci[0] > 0 or ci[1] < 0) else "length_bias_watch"]
+
+
 def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
     """The judge's flags, from the closed vocabulary."""
     flags: list[Flag] = []
-    for name, section in (
-        ("position_bias", report.position),
-        ("label_bias", report.label),
-        ("length_bias", report.length),
-    ):
+    for name, section in (("position_bias", report.position), ("label_bias", report.label)):
         if section.significant and section.tier in FLAGGABLE:
             flags.append(name)  # type: ignore[arg-type]
+    flags += _length_flags(report, settings.min_effect)
     flags += _self_preference_flags(report.self_preference, settings.min_effect)
     flags += _floor_flags(report)
     calls = report.calls

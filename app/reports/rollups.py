@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
-from sqlalchemy import BigInteger, Row, cast, false, func, null, select
+from sqlalchemy import BigInteger, Row, cast, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import callscope
@@ -55,8 +55,8 @@ async def rolled_up(
 ) -> list[Row[Any]]:
     """`call_rollup` summed over the hours [first, end) (with one tag in the filters,
     `call_tag_rollup` under that tag), in the cube's layout: per judge, version, placebo,
-    error kind and label pair for the sections (no bucket); per judge, version and bucket off
-    placebo for the series; of the filters' origin (both, summed, for `all`)."""
+    error kind and label pair for the sections (no bucket); per judge, version, placebo and
+    bucket for the series; of the filters' origin (both, summed, for `all`)."""
     r: Any = CallRollup if not filters.tags else CallTagRollup
     # A bucket is its first hour's number (`series.bucket_start`): integers file cheaply.
     bucket = r.hour if filters.bucket == "hour" else r.hour // 24 * 24
@@ -64,13 +64,13 @@ async def rolled_up(
     keys = [
         r.judge,
         r.version,
-        false().label("placebo") if series else r.placebo,
+        r.placebo,
         (null() if series else func.nullif(r.error_kind, "")).label("error_kind"),
         (null() if series else r.label_pair).label("label_pair"),
         (bucket if series else null()).label("bucket"),
     ]
-    grouped = [r.judge, r.version, bucket] if series else [*keys[:3], r.error_kind, r.label_pair]
-    conditions = [r.hour >= first, *([r.placebo.is_(False)] if series else [])]
+    grouped = [*keys[:3], bucket] if series else [*keys[:3], r.error_kind, r.label_pair]
+    conditions = [r.hour >= first]
     conditions += of_origin(r.origin, filters.origin)
     if filters.tags:
         ((key, value),) = filters.tags
@@ -100,10 +100,8 @@ def _section_key(row: Any) -> tuple[Any, ...] | None:
 
 
 def _series_key(row: Any) -> tuple[Any, ...] | None:
-    if row[2]:  # placebo calls are not in the series
-        return None
     bucket = row[5] if isinstance(row[5], int) else hour_number(row[5])
-    return (row[0], row[1], False, None, None, bucket)
+    return (row[0], row[1], bool(row[2]), None, None, bucket)
 
 
 KEYS: dict[Shape, Callable[[Any], tuple[Any, ...] | None]] = {
@@ -136,7 +134,7 @@ class Cubes(NamedTuple):
     """The call cube in the two shapes the report reads."""
 
     sections: list[CubeRow]  # per judge, version, placebo, error kind, label pair
-    series: list[CubeRow]  # per judge, version and bucket (an hour number), off placebo
+    series: list[CubeRow]  # per judge, version, placebo and bucket (an hour number)
 
     @classmethod
     def of(cls, parts: Sequence[tuple[int, Sequence[Any]]]) -> Cubes:

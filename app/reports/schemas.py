@@ -63,7 +63,8 @@ class ReportFiltersRead(BaseModel):
 
 
 class CallCounts(BaseModel):
-    """Every call of the judge (all rounds), placebo comparisons excluded."""
+    """Every call of the judge (all rounds), placebo comparisons included: the failure rate
+    counts every failed call; the bias sections leave placebo comparisons out."""
 
     total: int
     design: int
@@ -71,6 +72,9 @@ class CallCounts(BaseModel):
     failed: int
     ties: int
     by_error_kind: dict[str, int]
+    placebo: int = Field(
+        0, description="calls on placebo comparisons (counted in every figure here)"
+    )
     # Beyond the spec's list: the rate `high_failure_rate` reads, with its CI and tier.
     failure_rate: float | None = Field(None, description="failed / total")
     failure_rate_ci95: Interval | None = None
@@ -170,7 +174,18 @@ class LengthSection(BaseModel):
     p_adjusted: float | None = Field(
         description="the same as spearman_p_adjusted (kept: field names are a contract)"
     )
-    significant: bool
+    significant: bool = Field(
+        description="spearman_p_adjusted < 0.05 and |ρ| ≥ the correlation floor: the traffic's "
+        "outcomes go with length; descriptive, it raises no flag (see `length_bias`)"
+    )
+    prefers_longer: bool | None = Field(
+        None,
+        description="descriptive: the judge's outcomes favour the longer response in the traffic "
+        "(significant and ρ > 0). Where better answers are also longer this is what a fair judge "
+        "does too, so it is no bias: `length_bias` is raised from human_baseline.length (the "
+        "judge's excess over the labelers on the same comparisons) only; null below tier "
+        "preliminary",
+    )
     sampled: bool = Field(description="Spearman used only the most recent n_used comparisons")
     n_used: int
     tier: Tier

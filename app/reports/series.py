@@ -28,6 +28,7 @@ from app.comparisons.callscope import Bucket
 from app.reports.schemas import SeriesPoint
 
 _CALL_COUNTS = ("calls", "failed", "design_parsed", "decisive", "first", "design_ties")
+_ALL_CALLS = frozenset({"calls", "failed"})  # counted on placebo comparisons too
 # `accuracy_by_bucket`'s columns, filed as counts named `gold_<column>`.
 _GOLD_COUNTS = ("comparisons", "n", "k", "verdicts", "correct")
 Key = tuple[str, datetime]  # (judge, bucket start)
@@ -63,11 +64,13 @@ def cells(call_rows: Iterable[Any], bucket_rows: Iterable[Any]) -> dict[Key, Cel
     sums: dict[tuple[str, Any], list[int]] = {}
     width = len(_CALL_COUNTS)
     for row in call_rows:
-        if row.placebo:
-            continue
         key = (row.judge, row.bucket)
         versions[key].add(row.version)
-        values = [getattr(row, name) for name in _CALL_COUNTS]
+        # Placebo calls count in `calls` and the failure rate only, as in the sections.
+        values = [
+            getattr(row, name) if name in _ALL_CALLS or not row.placebo else 0
+            for name in _CALL_COUNTS
+        ]
         total = sums.get(key)
         sums[key] = values if total is None else [a + b for a, b in zip(total, values, strict=True)]
     for row in bucket_rows:

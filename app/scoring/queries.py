@@ -5,6 +5,13 @@ Report queries select scores within one scope (`ScoringFilters`): score time (th
 The judge filter narrows only what is shown: offsets are relative to the whole panel, so the
 model is always fitted over every reviewer in scope. Scores of every session count, whatever
 its status: each is a complete observation stored as its call finished.
+
+Only counted scores enter the reviewer model, the raw means, the position and the length
+sections: an audit score (a conflicted reviewer scoring its own family's response) is left out
+of every mean of the answers, so it is left out of what calibrates them too; otherwise a
+reviewer that favours its own family would carry that favour into its offset and into every
+calibrated score. The own-family score gap is the one figure that reads audit scores
+(`audit=True`).
 """
 
 from __future__ import annotations
@@ -88,9 +95,14 @@ class ScoringFilters:
     rubric: str | None = None
 
 
-def scope(filters: ScoringFilters, table: Any = Score, *, judge: bool = False) -> list[Any]:
-    """Conditions on a scores table (or alias); `judge=True` also keeps only the named judge."""
+def scope(
+    filters: ScoringFilters, table: Any = Score, *, judge: bool = False, audit: bool = False
+) -> list[Any]:
+    """Conditions on a scores table (or alias); `judge=True` also keeps only the named judge,
+    `audit=True` keeps the audit scores too (else counted scores only)."""
     conditions: list[ColumnElement[bool]] = [table.scored_at >= filters.since]
+    if not audit:
+        conditions.append(table.counted.is_(True))
     if filters.until is not None:
         conditions.append(table.scored_at < filters.until)
     if filters.rubric is not None:
@@ -126,7 +138,7 @@ async def rubrics(session: AsyncSession, filters: ScoringFilters) -> list[Row[An
             func.count().label("n"),
         )
         .join(ScoreSession, ScoreSession.id == Score.session_id)
-        .where(*scope(filters))
+        .where(*scope(filters, audit=True))
         .group_by(Score.rubric_id)
     )
     return await fetch(session, query)
@@ -314,7 +326,7 @@ async def audited_sessions(session: AsyncSession, filters: ScoringFilters, limit
     last = func.max(Score.scored_at)
     query = (
         _with_families(select(Score.session_id))
-        .where(*scope(filters), ScoreCall.judge_family == ScoreResponse.resolved_family)
+        .where(*scope(filters, audit=True), ScoreCall.judge_family == ScoreResponse.resolved_family)
         .group_by(Score.session_id)
         .order_by(last.desc(), Score.session_id)
         .limit(limit)
@@ -337,5 +349,5 @@ async def family_scores(
             ScoreResponse.resolved_family,
             Score.score,
         )
-    ).where(*scope(filters), Score.session_id.in_(sessions))
+    ).where(*scope(filters, audit=True), Score.session_id.in_(sessions))
     return await fetch(session, query)

@@ -5,6 +5,8 @@ additive model s = μ + α_item + β_reviewer + γ_position + ε is solved from 
 `effects_from_sums`, over every informative score of the largest connected component. Decisions
 where the spec leaves room:
 
+- Every section but the own-family gap reads counted scores only (`queries.scope`): audit
+  scores are out of the means, so they are out of the offsets that calibrate them.
 - Point estimates (offsets, position effects) use all data in scope. The cluster-robust
   covariance needs each call's residuals, so it is computed from the most recent
   `MAX_OBSERVATIONS` informative scores (`sampled`, `n_used`); when sampled, the CI is the

@@ -317,3 +317,28 @@ async def test_client_disconnect_does_not_cancel_and_a_retry_gets_the_stored_ans
     assert retry.headers["idempotent-replayed"] == "true"
     assert retry.json()["status"] == "complete"
     assert len(await stored_calls(clean_pg, retry.json()["id"])) == 2
+
+
+async def test_single_shows_one_order_and_so_detects_nothing_rather_than_no_bias(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+    clean_pg: str,
+) -> None:
+    # A judge that always picks the first slot: under single nobody can see it.
+    client = await live_factory(settings_factory(sim_judges(position_bias=50)))
+    body = {**BODY, "protocol": {"kind": "single"}}
+    answer = (await client.post("/v1/compare", headers=comparer, json=body)).json()
+    assert answer["status"] == "complete"
+    assert (answer["position_consistent"], answer["bias_detected"]) == (None, None)
+    assert answer["judges"][0]["result"]["position_consistent"] is None
+    fetched = (await client.get(f"/v1/comparisons/{answer['id']}", headers=comparer)).json()
+    assert fetched["bias_detected"] is None
+    # Stored null too, so the explorer's `bias_detected=false` does not list it as checked.
+    engine = create_engine(clean_pg)
+    async with engine.connect() as conn:
+        stored = await conn.scalar(
+            select(Comparison.bias_detected).where(Comparison.id == answer["id"])
+        )
+    await engine.dispose()
+    assert stored is None

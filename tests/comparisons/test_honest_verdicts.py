@@ -5,6 +5,8 @@ Pure: the protocol and panel rules, without a database.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from app.comparisons.panels import JudgeResult, panel_verdict
@@ -16,6 +18,7 @@ from app.comparisons.protocols import (
     mapped_winner,
     order_of_round,
 )
+from app.comparisons.queries import stored_result_read
 
 SWAP = Protocol("swap")
 SINGLE = Protocol("single")
@@ -36,13 +39,14 @@ POSITION_TIE: tuple[Pick, Pick] = ("first", "first")
 
 @pytest.mark.parametrize("confidence", [0.2, 0.45, 0.0])
 def test_agreeing_pair_never_names_a_winner_below_a_coin_flip(confidence: float) -> None:
-    # Both orders picked A, yet the judge's own probability of A is below one half: the picks
-    # and the probabilities contradict each other, so the winner is a coin flip.
+    # Both orders picked A, yet the judge's own probability of A is below one half: the winner
+    # is named with the 0.5 floor, and says so; the pair agreed with itself, so it is not
+    # "inconsistent" (issue 37).
     verdict = judge_verdict(SWAP, pair(0, VOTE_A, confidence))
     assert verdict is not None
-    assert verdict.winner == "A"
+    assert (verdict.winner, verdict.position_consistent) == ("A", True)
     assert verdict.confidence == 0.5
-    assert verdict.confidence_basis == "inconsistent"
+    assert verdict.confidence_basis == "floored"
 
 
 def test_agreeing_pair_keeps_its_calls_mean_confidence_from_a_coin_flip_up() -> None:
@@ -55,11 +59,8 @@ def test_single_call_below_a_coin_flip_does_not_name_its_winner_with_it() -> Non
     call = CallOutcome(0, "BA", "B", 0.3)
     verdict = judge_verdict(SINGLE, [call])
     assert verdict is not None
-    assert (verdict.winner, verdict.confidence, verdict.confidence_basis) == (
-        "B",
-        0.5,
-        "inconsistent",
-    )
+    assert (verdict.winner, verdict.confidence, verdict.confidence_basis) == ("B", 0.5, "floored")
+    assert (verdict.position_consistent, verdict.bias_detected) == (None, None)
 
 
 def test_a_tie_keeps_its_three_way_confidence() -> None:
@@ -139,3 +140,59 @@ def test_panel_of_one_source_keeps_it_and_an_even_split_is_a_vote_share() -> Non
     assert split is not None
     assert same.confidence_source == "stated"
     assert (split.winner, split.confidence, split.confidence_source) == ("tie", 0.5, "votes")
+
+
+PROTOCOLS = [
+    SWAP,
+    SINGLE,
+    *(Protocol("shuffle", pairs=p) for p in (2, 3)),
+    *(Protocol("adaptive", max_pairs=m) for m in (1, 3)),
+]
+PICKS: list[Pick] = ["first", "second", "tie"]
+SCRIPTS = [(ab, ba) for ab in PICKS for ba in PICKS]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS, ids=str)
+@pytest.mark.parametrize("confidence", [0.3, 0.9, None])
+def test_inconsistent_is_said_only_of_results_that_were_not_position_consistent(
+    protocol: Protocol, confidence: float | None
+) -> None:
+    """Every result of every combination of up to three pairs (one call for single)."""
+    if protocol.kind == "single":
+        runs = [[CallOutcome(0, "AB", mapped_winner(p, "AB"), confidence)] for p in PICKS]
+    else:
+        runs = [
+            [c for i, script in enumerate(scripts) for c in pair(i, script, confidence)]
+            for n in range(1, 4)
+            for scripts in itertools.product(SCRIPTS, repeat=n)
+        ]
+    seen = set()
+    for outcomes in runs:
+        try:
+            verdict = judge_verdict(protocol, outcomes)
+        except ValueError:  # more pairs than the protocol runs
+            continue
+        if verdict is None:
+            continue
+        seen.add(verdict.confidence_basis)
+        if verdict.confidence_basis == "inconsistent":
+            assert verdict.position_consistent is False, outcomes
+        assert verdict.bias_detected == (
+            None if verdict.position_consistent is None else not verdict.position_consistent
+        )
+    assert seen
+
+
+def test_results_stored_before_floored_existed_read_as_floored() -> None:
+    stored = {"winner": "A", "confidence": 0.5, "confidence_source": "inconsistent",
+              "position_consistent": True, "pairs_agree": None, "pairs_run": 1}  # fmt: skip
+    assert stored_result_read(stored)["confidence_source"] == "floored"
+    contradiction = {**stored, "winner": "tie", "position_consistent": False}
+    assert stored_result_read(contradiction) == contradiction
+
+
+def test_a_single_panel_detects_nothing() -> None:
+    result = JudgeResult("one", "A", 0.8, position_consistent=None, bias_detected=None)
+    verdict = panel_verdict([result])
+    assert verdict is not None
+    assert (verdict.position_consistent, verdict.bias_detected) == (None, None)

@@ -115,12 +115,12 @@ def test_one_judge_panel_repeats_the_judges_verdict() -> None:
     [
         ([(True, False), (True, False)], True, False),
         ([(True, False), (False, True)], False, True),
-        ([(None, False), (None, False)], None, False),
+        ([(None, None), (None, None)], None, None),  # single: nothing to detect
         ([(None, False), (True, False)], True, False),
     ],
 )
 def test_panel_is_position_consistent_only_when_every_voter_was(
-    flags: list[tuple[bool | None, bool]], consistent: bool | None, bias: bool
+    flags: list[tuple[bool | None, bool | None]], consistent: bool | None, bias: bool | None
 ) -> None:
     results = [JudgeResult(f"j{i}", "A", 0.8, pc, bd) for i, (pc, bd) in enumerate(flags)]
     verdict = panel_verdict(results)

@@ -13,7 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.comparisons.panels import JudgeResult, PanelVerdict, panel_verdict
 from app.comparisons.protocols import (
+    ADAPTIVE_MAX_PAIRS,
+    DISAGREEMENT_CONFIDENCE,
+    SHUFFLE_PAIRS,
     WINNERS,
     CallOutcome,
     JudgeVerdict,
@@ -29,6 +33,7 @@ from app.comparisons.protocols import (
     next_step,
     order_of_round,
     planned_calls,
+    planned_pairs,
 )
 
 PairScript = tuple[Pick | None, Pick | None]  # the AB call's pick, the BA call's pick; None: failed
@@ -247,23 +252,23 @@ SHUFFLE_TABLE: list[tuple[int, list[Winner | None], Winner | None, float | None,
     (2, ["B", "B"], "B", 1.0, 2),
     (2, ["A", "B"], "tie", 0.5, 2),  # a split: the best-backed option's share
     (2, ["A", "tie"], "tie", 0.5, 2),
-    (2, ["tie", "tie"], "tie", 1.0, 2),
+    (2, ["tie", "tie"], "tie", 0.5, 2),  # contradictions back a tie with 0.5 each
     (2, ["tie", "B"], "tie", 0.5, 2),
     (3, ["A", "A", "B"], "A", 1.0, 2),
     (3, ["B", "A", "B"], "B", 2 / 3, 3),
     (3, ["A", "B", "tie"], "tie", 1 / 3, 3),
-    (3, ["tie", "tie", "A"], "tie", 1.0, 2),
+    (3, ["tie", "tie", "A"], "tie", 0.5, 2),
     (3, ["A", "tie", "A"], "A", 2 / 3, 3),
     (4, ["A", "A", "A", "B"], "A", 1.0, 3),
     (4, ["A", "B", "A", "A"], "A", 0.75, 4),
     (4, ["A", "B", "tie", "A"], "tie", 1 / 3, 3),  # nothing can reach 3 of 4 any more
     (4, ["A", "A", "B", "B"], "tie", 0.5, 4),
-    (4, ["tie", "tie", "tie", "A"], "tie", 1.0, 3),
+    (4, ["tie", "tie", "tie", "A"], "tie", 0.5, 3),
     (5, ["A", "A", "A", "B", "B"], "A", 1.0, 3),
     (5, ["A", "B", "A", "B", "A"], "A", 0.6, 5),
     (5, ["A", "B", "tie", "B", "tie"], "tie", 0.4, 5),
     (5, ["A", "B", "A", "B", "tie"], "tie", 0.4, 5),
-    (5, ["tie", "tie", "tie", "A", "A"], "tie", 1.0, 3),
+    (5, ["tie", "tie", "tie", "A", "A"], "tie", 0.5, 3),
 ]
 
 
@@ -364,7 +369,8 @@ def test_failed_pairs_give_no_result_unless_the_winner_is_decided(
 
 def test_decided_tie_with_a_failed_pair_counts_only_pairs_that_voted() -> None:
     verdict, _ = run_votes(Protocol("shuffle", pairs=4), ["tie", "tie", "A", None])
-    assert verdict == JudgeVerdict("tie", 2 / 3, False, True, 4, "votes", pairs_agree=False)
+    # A split: A's one vote and the two contradictions' halves each back their option with 1/3.
+    assert verdict == JudgeVerdict("tie", 1 / 3, False, True, 4, "votes", pairs_agree=False)
 
 
 def test_adaptive_cut_short_after_a_disagreement_has_no_result() -> None:
@@ -388,8 +394,8 @@ ADAPTIVE_TABLE: list[tuple[int, list[PairScript], Winner, float, int]] = [
     # max pairs, scripted pairs, winner, confidence, pairs run
     (3, [POSITION_TIE, VOTE_A, VOTE_A], "A", 2 / 3, 3),
     (3, [POSITION_TIE, VOTE_B, VOTE_A], "tie", 1 / 3, 3),
-    (3, [POSITION_TIE, AGREED_TIE], "tie", 1.0, 2),
-    (3, [POSITION_TIE, POSITION_TIE], "tie", 1.0, 2),
+    (3, [POSITION_TIE, AGREED_TIE], "tie", 0.75, 2),
+    (3, [POSITION_TIE, POSITION_TIE], "tie", 0.5, 2),
     (2, [POSITION_TIE, VOTE_A], "tie", 0.5, 2),
     (4, [POSITION_TIE, VOTE_B, VOTE_B, VOTE_B], "B", 0.75, 4),
     (5, [POSITION_TIE, VOTE_A, VOTE_A, VOTE_A], "A", 0.75, 4),
@@ -450,7 +456,7 @@ def test_single_returns_its_one_calls_mapped_winner(
     pick: Pick | None, order: Order, winner: Winner | None
 ) -> None:
     outcome = CallOutcome(0, order, None if pick is None else mapped_winner(pick, order), 0.7)
-    expected = None if winner is None else JudgeVerdict(winner, 0.7, None, False, pairs_run=0)
+    expected = None if winner is None else JudgeVerdict(winner, 0.7, None, None, pairs_run=0)
     assert judge_verdict(SINGLE, [outcome]) == expected
 
 
@@ -580,3 +586,61 @@ def test_seeded_single_draws_order_and_label_pair_independently() -> None:
         table[(order, pair)] += 1
     counts = [[table[(order, pair)] for pair in DEFAULT_LABEL_POOL] for order in ("AB", "BA")]
     assert chi2_contingency(counts).pvalue > 0.001
+
+
+# --- one rule for a judge that contradicts itself ---------------------------------------------
+
+PAIR_PROTOCOLS = [
+    SWAP,
+    *(Protocol("shuffle", pairs=p) for p in SHUFFLE_PAIRS),
+    *(Protocol("adaptive", max_pairs=m) for m in ADAPTIVE_MAX_PAIRS),
+]
+CONTRADICTIONS: list[PairScript] = [
+    ("first", "first"),
+    ("second", "second"),
+    ("first", "tie"),
+    ("tie", "second"),
+]
+
+
+@pytest.mark.parametrize("protocol", PAIR_PROTOCOLS, ids=str)
+@pytest.mark.parametrize("script", CONTRADICTIONS)
+def test_a_judge_whose_every_pair_contradicted_itself_gets_the_same_tie_under_every_protocol(
+    protocol: Protocol, script: PairScript
+) -> None:
+    verdict, _ = run(protocol, [script] * planned_pairs(protocol))
+    assert verdict is not None
+    assert (verdict.winner, verdict.confidence, verdict.confidence_basis) == (
+        "tie",
+        DISAGREEMENT_CONFIDENCE,
+        "inconsistent",
+    )
+    assert (verdict.position_consistent, verdict.bias_detected) == (False, True)
+    # What a panel averages is the same number whatever the protocol.
+    result = JudgeResult("j", verdict.winner, verdict.confidence, False, True)
+    assert panel_verdict([result]) == PanelVerdict("tie", 0.5, 1.0, False, True)
+
+
+def test_the_only_single_protocol_verdict_cannot_be_a_contradiction() -> None:
+    verdict = judge_verdict(SINGLE, [call(0, "first", 0.9)])
+    assert verdict is not None
+    assert verdict.confidence_basis != "inconsistent"
+
+
+@pytest.mark.parametrize(
+    ("protocol", "scripts", "confidence", "basis"),
+    [
+        # A contradicting pair backs a tie with the swap rule's 0.5, an agreeing one with 1.
+        (Protocol("adaptive", max_pairs=3), [POSITION_TIE, AGREED_TIE], 0.75, "votes"),
+        (Protocol("shuffle", pairs=3), [AGREED_TIE, POSITION_TIE], 0.75, "votes"),
+        (Protocol("shuffle", pairs=3), [AGREED_TIE, AGREED_TIE], 1.0, "votes"),
+        (Protocol("shuffle", pairs=2), [VOTE_A, POSITION_TIE], 0.5, "votes"),  # a split
+    ],
+)
+def test_a_contradicting_pair_backs_a_tie_with_half_a_vote(
+    protocol: Protocol, scripts: list[PairScript], confidence: float, basis: str
+) -> None:
+    verdict, _ = run(protocol, scripts)
+    assert verdict is not None
+    assert (verdict.winner, verdict.confidence_basis) == ("tie", basis)
+    assert verdict.confidence == pytest.approx(confidence)

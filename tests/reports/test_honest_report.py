@@ -275,3 +275,32 @@ def test_folded_hours_carry_the_provider_models_of_their_hours() -> None:
     [day] = build_series(rows, [], "hour", models)
     assert day.granularity == "day"
     assert (day.provider_models, day.provider_model_changed) == (["model-x", "model-y"], True)
+
+
+async def test_failed_calls_on_placebo_comparisons_count_in_calls_and_raise_the_flag(
+    clean_pg: str,
+) -> None:
+    """Placebo comparisons are out of every bias statistic, but a failed call is a failed call:
+    a judge failing every placebo call shows them all, its failure rate and the flag."""
+    data = StoredData()
+    for _ in range(60):
+        placebo = data.comparison(placebo=True)
+        data.swap(None, None, judge="broken", comparison_id=placebo, error_kind="server_error")
+    pairs_with(data, {("first", "second"): 30}, judge="mixed")
+    for _ in range(10):
+        placebo = data.comparison(placebo=True)
+        data.swap("first", None, judge="mixed", comparison_id=placebo, error_kind="timeout")
+    report = await report_of(clean_pg, data)
+    broken, mixed = judge_of(report, "broken"), judge_of(report, "mixed")
+    assert (broken.calls.total, broken.calls.failed, broken.calls.placebo) == (120, 120, 120)
+    assert broken.calls.by_error_kind == {"server_error": 120}
+    assert (broken.calls.failure_rate, broken.calls.tier) == (1.0, "moderate")
+    assert "high_failure_rate" in broken.flags
+    assert (mixed.calls.total, mixed.calls.failed, mixed.calls.parsed) == (80, 10, 70)
+    assert (mixed.calls.design, mixed.calls.ties) == (80, 0)
+    assert mixed.calls.failure_rate == pytest.approx(10 / 80)
+    # Off placebo, the bias statistics are unchanged: 60 decisive design calls, none placebo.
+    assert (mixed.position.n, mixed.placebo.n) == (60, 10)
+    series = {p.judge: p for p in report.series}
+    assert (series["broken"].calls, series["broken"].failure_rate) == (120, 1.0)
+    assert (series["mixed"].calls, series["mixed"].n) == (80, 60)

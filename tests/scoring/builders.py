@@ -24,6 +24,7 @@ class CallData:
     reviewer: str
     order: list[int]
     scores: list[float]
+    audit: frozenset[int] = frozenset()  # responses it scored as a conflicted audit (uncounted)
 
 
 @dataclass(frozen=True)
@@ -114,13 +115,14 @@ def sim_sessions(
     return data
 
 
-def score_rows(sessions: list[SessionData]) -> list[ScoreRow]:
-    """The same scores as the math takes them."""
+def score_rows(sessions: list[SessionData], *, counted_only: bool = False) -> list[ScoreRow]:
+    """The same scores as the math takes them (`counted_only`: without the audit scores)."""
     return [
         ScoreRow(f"{s.id}/{index}", call.reviewer, k + 1, score, f"{s.id}:{call.reviewer}")
         for s in sessions
         for call in s.calls
         for k, (index, score) in enumerate(zip(call.order, call.scores, strict=True))
+        if not (counted_only and index in call.audit)
     ]
 
 
@@ -154,7 +156,7 @@ async def store_sessions(
                 label=f"L{k}",
                 score=score,
                 length=s.lengths[index],
-                counted=True,
+                counted=index not in call.audit,
                 scored_at=now,
             )
             for s, call, row in calls

@@ -22,6 +22,7 @@ from app.scoring.queries import ScoringFilters
 from app.scoring.report import scoring_sections
 from app.scoring.schemas import ScoringSections
 from tests.scoring.builders import CallData, SessionData, score_rows, sim_sessions, store_sessions
+from tests.scoring.test_stats import statsmodels_fit, sum_coded_effects
 
 OFFSETS = {"rev-a": -0.8, "rev-b": 0.0, "rev-c": 0.5, "rev-d": 0.2}
 
@@ -207,3 +208,42 @@ async def test_filters_narrow_what_the_sections_cover(
     later = await sections(maker, until=utcnow() - timedelta(hours=1))
     assert later.reviewers == []
     assert later.position_score.reason == "insufficient_data"
+
+
+def with_own_family_audit(
+    data: list[SessionData], reviewer: str, favour: float
+) -> list[SessionData]:
+    """`reviewer` scores response 0 of every session as a conflicted audit, `favour` higher."""
+    out = []
+    for session in data:
+        calls = []
+        for call in session.calls:
+            if call.reviewer == reviewer:
+                scores = [
+                    s + favour if i == 0 else s
+                    for i, s in zip(call.order, call.scores, strict=True)
+                ]
+                call = CallData(call.reviewer, call.order, scores, audit=frozenset({0}))
+            calls.append(call)
+        out.append(SessionData(session.id, session.lengths, calls))
+    return out
+
+
+async def test_reviewer_offsets_are_fitted_on_counted_scores_only_not_on_audit_scores(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """A reviewer that favours its own family's response on its audit scores (kept out of
+    every mean) keeps the offset the counted scores give it: statsmodels' OLS on those."""
+    data = sim_sessions(OFFSETS, sessions=40, responses=4, seed=13)
+    data = with_own_family_audit(data, "rev-c", favour=1.0)
+    await store_sessions(maker, data)
+    report = {r.reviewer: r for r in (await sections(maker)).reviewers}
+    counted = ss.connected_rows(ss.informative_rows(score_rows(data, counted_only=True)))
+    offsets, _ = sum_coded_effects(statsmodels_fit(counted), "reviewer")
+    names = sorted({row.reviewer for row in counted})
+    assert [report[name].offset for name in names] == approx([float(o) for o in offsets])
+    everything = ss.connected_rows(ss.informative_rows(score_rows(data)))
+    with_audit, _ = sum_coded_effects(statsmodels_fit(everything), "reviewer")
+    assert with_audit[names.index("rev-c")] - offsets[names.index("rev-c")] > 0.1  # it matters
+    own = [row.score for row in score_rows(data, counted_only=True) if row.reviewer == "rev-c"]
+    assert (report["rev-c"].n_total, report["rev-c"].raw_mean) == (len(own), approx(np.mean(own)))

@@ -18,19 +18,21 @@ T = TypeVar("T", bound="CallCounts")
 
 @_attrs_define
 class CallCounts:
-    """Every call of the judge (all rounds), placebo comparisons excluded.
+    """Every call of the judge (all rounds), placebo comparisons included: the failure rate
+    counts every failed call; the bias sections leave placebo comparisons out.
 
-    Attributes:
-        by_error_kind (CallCountsByErrorKind):
-        design (int):
-        failed (int):
-        parsed (int):
-        ties (int):
-        total (int):
-        failure_rate (float | None | Unset): failed / total
-        failure_rate_ci95 (list[float] | None | Unset):
-        tier (CallCountsTier | Unset): by calls (thresholds of decisive calls); high_failure_rate needs moderate
-            Default: CallCountsTier.INSUFFICIENT.
+        Attributes:
+            by_error_kind (CallCountsByErrorKind):
+            design (int):
+            failed (int):
+            parsed (int):
+            ties (int):
+            total (int):
+            failure_rate (float | None | Unset): failed / total
+            failure_rate_ci95 (list[float] | None | Unset):
+            placebo (int | Unset): calls on placebo comparisons (counted in every figure here) Default: 0.
+            tier (CallCountsTier | Unset): by calls (thresholds of decisive calls); high_failure_rate needs moderate
+                Default: CallCountsTier.INSUFFICIENT.
     """
 
     by_error_kind: CallCountsByErrorKind
@@ -41,6 +43,7 @@ class CallCounts:
     total: int
     failure_rate: float | None | Unset = UNSET
     failure_rate_ci95: list[float] | None | Unset = UNSET
+    placebo: int | Unset = 0
     tier: CallCountsTier | Unset = CallCountsTier.INSUFFICIENT
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -76,6 +79,8 @@ class CallCounts:
         else:
             failure_rate_ci95 = self.failure_rate_ci95
 
+        placebo = self.placebo
+
         tier: str | Unset = UNSET
         if not isinstance(self.tier, Unset):
             tier = self.tier.value
@@ -96,6 +101,8 @@ class CallCounts:
             field_dict["failure_rate"] = failure_rate
         if failure_rate_ci95 is not UNSET:
             field_dict["failure_rate_ci95"] = failure_rate_ci95
+        if placebo is not UNSET:
+            field_dict["placebo"] = placebo
         if tier is not UNSET:
             field_dict["tier"] = tier
 
@@ -155,6 +162,8 @@ class CallCounts:
 
         failure_rate_ci95 = _parse_failure_rate_ci95(d.pop("failure_rate_ci95", UNSET))
 
+        placebo = d.pop("placebo", UNSET)
+
         _tier = d.pop("tier", UNSET)
         tier: CallCountsTier | Unset
         if isinstance(_tier, Unset):
@@ -171,6 +180,7 @@ class CallCounts:
             total=total,
             failure_rate=failure_rate,
             failure_rate_ci95=failure_rate_ci95,
+            placebo=placebo,
             tier=tier,
         )
 

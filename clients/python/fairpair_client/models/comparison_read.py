@@ -30,7 +30,8 @@ class ComparisonRead:
     Attributes:
         agreement (float | None):
         bias_detected (bool | None): true when any voting judge showed position bias on this comparison (a swap pair
-            that disagreed with itself): exactly `position_consistent == false`; null when no judge has a result
+            that disagreed with itself): exactly `position_consistent == false`; null when it cannot tell: under single (one
+            display order shown, nothing to detect) or when no judge has a result
         completed_at (datetime.datetime | None):
         confidence (float | None): the probability of `winner`: the mean confidence of the voting judges whose winner it
             is (0.5 for an even split), so never below 0.5 for A or B

@@ -31,7 +31,8 @@ class JudgeReport:
     """Every figure of one judge.
 
     Attributes:
-        calls (CallCounts): Every call of the judge (all rounds), placebo comparisons excluded.
+        calls (CallCounts): Every call of the judge (all rounds), placebo comparisons included: the failure rate
+            counts every failed call; the bias sections leave placebo comparisons out.
         consistency (ConsistencySection): Swap consistency over swap pairs.
         flags (list[JudgeReportFlagsItem]):
         judge (str):

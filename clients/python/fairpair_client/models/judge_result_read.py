@@ -19,11 +19,14 @@ class JudgeResultRead:
 
     Attributes:
         confidence (float | None): the probability of `winner`: never below 0.5 for A or B (a winner whose calls put it
-            below one half gets 0.5, source inconsistent); see confidence_source
+            below one half gets 0.5, source floored); see confidence_source
         confidence_source (JudgeResultReadConfidenceSourceType0 | None): logprobs or stated: the mean of the calls'
             confidences of that source; mixed: of calls of different sources; votes: the share of swap pairs voting for the
-            verdict (for a tie by a split, the best-backed option's share, at most 0.5); inconsistent: a fixed 0.5, because
-            the judge contradicted itself (its two orders disagreed, or its picks and its own probabilities did)
+            verdict, a pair that contradicted itself backing its tie with one half (for a tie by a split, the best-backed
+            option's share, at most 0.5); inconsistent: a fixed 0.5, because the judge contradicted itself (every pair's two
+            orders disagreed, under any protocol), so always with position_consistent false; floored: 0.5, because the calls
+            that picked an A or B winner put its probability below one half (a three-way share with ties can), and a winner
+            is never named below 0.5
         pairs_run (int):
         position_consistent (bool | None): true when every swap pair that voted picked the same response in both display
             orders; false when one changed its pick with the order (it voted tie); null for single, which shows one order

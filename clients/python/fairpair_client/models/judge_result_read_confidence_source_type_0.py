@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class JudgeResultReadConfidenceSourceType0(StrEnum):
+    FLOORED = "floored"
     INCONSISTENT = "inconsistent"
     LOGPROBS = "logprobs"
     MIXED = "mixed"

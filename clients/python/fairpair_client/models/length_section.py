@@ -27,11 +27,16 @@ class LengthSection:
         p_value (float | None): exact binomial p of the longer-win rate
         reason (LengthSectionReasonType0 | None):
         sampled (bool): Spearman used only the most recent n_used comparisons
-        significant (bool):
+        significant (bool): spearman_p_adjusted < 0.05 and |ρ| ≥ the correlation floor: the traffic's outcomes go with
+            length; descriptive, it raises no flag (see `length_bias`)
         spearman (float | None):
         spearman_p (float | None):
         tier (LengthSectionTier):
         p_value_adjusted (float | None | Unset): p_value, Holm-adjusted over judges (descriptive: no flag reads it)
+        prefers_longer (bool | None | Unset): descriptive: the judge's outcomes favour the longer response in the
+            traffic (significant and ρ > 0). Where better answers are also longer this is what a fair judge does too, so it
+            is no bias: `length_bias` is raised from human_baseline.length (the judge's excess over the labelers on the same
+            comparisons) only; null below tier preliminary
         spearman_p_adjusted (float | None | Unset): spearman_p, Holm-adjusted over judges: what `significant` reads
     """
 
@@ -49,6 +54,7 @@ class LengthSection:
     spearman_p: float | None
     tier: LengthSectionTier
     p_value_adjusted: float | None | Unset = UNSET
+    prefers_longer: bool | None | Unset = UNSET
     spearman_p_adjusted: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -103,6 +109,12 @@ class LengthSection:
         else:
             p_value_adjusted = self.p_value_adjusted
 
+        prefers_longer: bool | None | Unset
+        if isinstance(self.prefers_longer, Unset):
+            prefers_longer = UNSET
+        else:
+            prefers_longer = self.prefers_longer
+
         spearman_p_adjusted: float | None | Unset
         if isinstance(self.spearman_p_adjusted, Unset):
             spearman_p_adjusted = UNSET
@@ -130,6 +142,8 @@ class LengthSection:
         )
         if p_value_adjusted is not UNSET:
             field_dict["p_value_adjusted"] = p_value_adjusted
+        if prefers_longer is not UNSET:
+            field_dict["prefers_longer"] = prefers_longer
         if spearman_p_adjusted is not UNSET:
             field_dict["spearman_p_adjusted"] = spearman_p_adjusted
 
@@ -234,6 +248,15 @@ class LengthSection:
 
         p_value_adjusted = _parse_p_value_adjusted(d.pop("p_value_adjusted", UNSET))
 
+        def _parse_prefers_longer(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        prefers_longer = _parse_prefers_longer(d.pop("prefers_longer", UNSET))
+
         def _parse_spearman_p_adjusted(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -258,6 +281,7 @@ class LengthSection:
             spearman_p=spearman_p,
             tier=tier,
             p_value_adjusted=p_value_adjusted,
+            prefers_longer=prefers_longer,
             spearman_p_adjusted=spearman_p_adjusted,
         )
 
