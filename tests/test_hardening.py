@@ -22,6 +22,7 @@ from app.params import parse_age
 from app.retention import purge
 from tests.conftest import SIM_JUDGES, write_judges_file
 from tests.support.databases import SERVER_URL
+from tests.support.provision import postgres_program
 from tests.support.proxy import TcpProxy
 
 BODY = {
@@ -250,7 +251,7 @@ async def test_privacy_mode_stores_no_text_anywhere(
     assert answer.json()["winner"] == "A"
     database = own_pg.rsplit("/", 1)[1]
     dump = subprocess.run(  # noqa: ASYNC221 - a one-off dump after the traffic
-        ["pg_dump", "-h", "127.0.0.1", "-U", "root", "--data-only", database],
+        [postgres_program("pg_dump"), "--data-only", f"--dbname={SERVER_URL}/{database}"],
         capture_output=True,
         text=True,
         check=True,

@@ -112,6 +112,12 @@ def postgres_binaries() -> PostgresBinaries:
     )
 
 
+def postgres_program(name: str) -> str:
+    """A client program (pg_dump, psql) of the binaries a throwaway server would run: version 16
+    from the wheel, which reads servers 15 and 16 alike."""
+    return str(postgres_binaries().bin_dir / name)
+
+
 async def _connect(url: str, limit_s: float) -> None:
     connection = await asyncpg.connect(url + "/postgres", timeout=limit_s)
     await connection.close()
