@@ -158,10 +158,14 @@ def _reachable(binaries: PostgresBinaries, folder: Path, as_user: _Account) -> P
         subprocess.run(command, **as_user, check=True, capture_output=True)
         return binaries.bin_dir
     except (OSError, subprocess.CalledProcessError):
-        copy = folder / "pginstall"
+        # The wheel's layout, kept: its binaries load libraries from $ORIGIN/../../../pgserver.libs.
+        install = binaries.bin_dir.parent
+        base = install.parent.parent
         ignore = shutil.ignore_patterns("include")
-        shutil.copytree(binaries.bin_dir.parent, copy, symlinks=True, ignore=ignore)
-        return copy / "bin"
+        shutil.copytree(install, folder / install.relative_to(base), symlinks=True, ignore=ignore)
+        for libs in base.glob(f"{install.parent.name}.libs"):
+            shutil.copytree(libs, folder / libs.name, symlinks=True)
+        return folder / install.relative_to(base) / "bin"
 
 
 def _die_with_parent() -> None:
