@@ -68,8 +68,8 @@ def test_throwaway_postgres_answers_then_leaves_nothing_behind() -> None:
 
 @pytest.mark.parametrize(("signum", "to_group"), [(signal.SIGTERM, False), (signal.SIGINT, True)])
 def test_interrupted_run_stops_and_deletes_its_postgres(signum: int, to_group: bool) -> None:
-    """SIGTERM to the runner is passed on; Ctrl-C at a terminal reaches the whole group. Either
-    way the command ends, then the server is stopped and its folder deleted."""
+    """SIGTERM to the runner reaches the command as SIGINT; Ctrl-C at a terminal reaches the whole
+    group. Either way the command ends, then the server is stopped and its folder deleted."""
     command = (
         "import os, time; print(os.environ['FAIRPAIR_TEST_POSTGRES'], flush=True); time.sleep(60)"
     )
@@ -91,7 +91,7 @@ def test_interrupted_run_stops_and_deletes_its_postgres(signum: int, to_group: b
         os.killpg(runner.pid, signum)
     else:
         runner.send_signal(signum)
-    assert runner.wait(timeout=60) == 128 + signum
+    assert runner.wait(timeout=60) == 128 + signal.SIGINT
     assert _gone(postmaster)
     assert not data.parent.exists()
     assert "running on a throwaway PostgreSQL 1" in runner.stderr.read()  # type: ignore[union-attr]

@@ -236,13 +236,16 @@ def _exit_on(signum: int, frame: FrameType | None) -> None:
 
 
 def _run(command: list[str]) -> int:
-    """Run `command` to its end and return its status. SIGTERM and SIGHUP are passed on; a Ctrl-C
-    at the terminal reaches it directly, and is not this process's business until it ends."""
+    """Run `command` to its end and return its status. A Ctrl-C at the terminal reaches it
+    directly; a SIGTERM or SIGHUP to this process reaches it as SIGINT, so that pytest stops as on
+    Ctrl-C and its fixtures stop the servers they started (a second one is passed on as it is)."""
     children: list[subprocess.Popen[bytes]] = []
+    passed: list[int] = []
 
     def pass_on(signum: int, frame: FrameType | None) -> None:
         for child in children:
-            child.send_signal(signum)
+            child.send_signal(signum if passed else signal.SIGINT)
+        passed.append(signum)
 
     # Handlers, not SIG_IGN: the command must not inherit an ignored SIGINT.
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
