@@ -29,6 +29,7 @@ from tests.support.databases import (
     drop_database,
     sqlalchemy_url,
 )
+from tests.support.provision import rerun_unless_postgres_answers
 
 
 def wait_for_consumers(port: int, count: int, timeout_s: float = 180) -> None:
@@ -93,4 +94,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    rerun_unless_postgres_answers("FAIRPAIR_TEST_POSTGRES")
     main()

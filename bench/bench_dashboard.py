@@ -34,6 +34,7 @@ from app.config import Settings
 from app.main import create_app
 from app.schema import upgrade
 from tests.support.live import LiveApp
+from tests.support.provision import rerun_unless_postgres_answers
 
 
 async def timed(client: httpx2.AsyncClient, path: str) -> float:
@@ -99,4 +100,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    rerun_unless_postgres_answers("FAIRPAIR_BENCH_POSTGRES")
     asyncio.run(main())

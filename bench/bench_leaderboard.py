@@ -35,6 +35,7 @@ from app.config import Settings
 from app.main import create_app
 from app.schema import upgrade
 from tests.support.live import LiveApp
+from tests.support.provision import rerun_unless_postgres_answers
 
 SERVER = os.environ.get("FAIRPAIR_BENCH_POSTGRES", "postgresql://root@127.0.0.1:5432")
 COLUMNS = [
@@ -218,4 +219,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    rerun_unless_postgres_answers("FAIRPAIR_BENCH_POSTGRES")
     asyncio.run(main())

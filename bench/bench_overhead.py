@@ -47,6 +47,7 @@ from tests.support.databases import (
     sqlalchemy_url,
 )
 from tests.support.processes import FAIRPAIR, free_port, run_cli, wait_until_up
+from tests.support.provision import redis_server_binary, rerun_unless_postgres_answers
 
 HERE = Path(__file__).resolve()
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -471,7 +472,7 @@ def redis_server(folder: Path) -> Iterator[str]:
     port = free_port()
     with open(folder / "redis.log", "wb") as out:
         proc = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+            [redis_server_binary(), "--port", str(port), "--save", "", "--appendonly", "no"],
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -651,4 +652,5 @@ def soak(
 
 
 if __name__ == "__main__":
+    rerun_unless_postgres_answers("FAIRPAIR_TEST_POSTGRES")
     main()

@@ -41,6 +41,7 @@ from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.reports.bias import build_report
 from app.schema import upgrade
+from tests.support.provision import rerun_unless_postgres_answers
 
 SERVER = os.environ.get("FAIRPAIR_BENCH_POSTGRES", "postgresql://root@127.0.0.1:5432")
 JUDGES = [
@@ -429,4 +430,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    rerun_unless_postgres_answers("FAIRPAIR_BENCH_POSTGRES")
     asyncio.run(main())

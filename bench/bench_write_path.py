@@ -36,6 +36,7 @@ from tests.support.databases import (
     drop_database,
     sqlalchemy_url,
 )
+from tests.support.provision import rerun_unless_postgres_answers
 from tests.support.rows import call_row, comparison_row
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -120,6 +121,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    rerun_unless_postgres_answers("FAIRPAIR_TEST_POSTGRES")
     print("| comparisons | concurrency | comparisons/s | API CPU ms/cmp | PostgreSQL CPU ms/cmp "
           "| commits/cmp | load |")  # fmt: skip
     print("|---|---|---|---|---|---|---|")

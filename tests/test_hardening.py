@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2
 import pytest
@@ -20,6 +21,8 @@ from app.db import create_engine, create_sessionmaker, utcnow
 from app.params import parse_age
 from app.retention import purge
 from tests.conftest import SIM_JUDGES, write_judges_file
+from tests.support.databases import SERVER_URL
+from tests.support.provision import postgres_program
 from tests.support.proxy import TcpProxy
 
 BODY = {
@@ -38,9 +41,11 @@ def slow_sim(latency_ms: int) -> str:
 @pytest.fixture
 async def proxied(own_pg: str, tmp_path: Path) -> AsyncIterator[tuple[TcpProxy, str]]:
     """A proxy in front of PostgreSQL, and the test database's URL through it."""
-    proxy = TcpProxy("127.0.0.1", 5432)
+    server = urlsplit(SERVER_URL)
+    proxy = TcpProxy(server.hostname or "127.0.0.1", server.port or 5432)
     await proxy.open()
-    yield proxy, own_pg.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+    address = server.netloc.rpartition("@")[2]
+    yield proxy, own_pg.replace(f"@{address}/", f"@127.0.0.1:{proxy.port}/", 1)
     await proxy.close()
 
 
@@ -246,7 +251,7 @@ async def test_privacy_mode_stores_no_text_anywhere(
     assert answer.json()["winner"] == "A"
     database = own_pg.rsplit("/", 1)[1]
     dump = subprocess.run(  # noqa: ASYNC221 - a one-off dump after the traffic
-        ["pg_dump", "-h", "127.0.0.1", "-U", "root", "--data-only", database],
+        [postgres_program("pg_dump"), "--data-only", f"--dbname={SERVER_URL}/{database}"],
         capture_output=True,
         text=True,
         check=True,

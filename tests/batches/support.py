@@ -19,6 +19,7 @@ from app.comparisons.models import JudgeCall
 from app.db import create_engine, create_sessionmaker
 from app.scoring.models import ScoreCall
 from tests.support.processes import free_port
+from tests.support.provision import redis_server_binary
 
 
 def compare_item(i: int, **extra: Any) -> dict[str, Any]:
@@ -139,7 +140,8 @@ async def item_rows(url: str, batch_id: str) -> list[BatchItem]:
 
 
 class RedisServer:
-    """A `redis-server` of the test's own on a free port, without persistence."""
+    """A `redis-server` of the test's own on a free port, without persistence (the binary:
+    `redis_server_binary`)."""
 
     def __init__(self) -> None:
         self.port = free_port()
@@ -149,7 +151,7 @@ class RedisServer:
     def start(self) -> None:
         """Start it (again, empty) and wait until it answers."""
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            [redis_server_binary(), "--port", str(self.port), "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

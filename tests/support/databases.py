@@ -8,8 +8,10 @@ import uuid
 import asyncpg
 
 from app.schema import upgrade
+from tests.support.provision import DEFAULT_POSTGRES
 
-SERVER_URL = os.environ.get("FAIRPAIR_TEST_POSTGRES", "postgresql://root@127.0.0.1:5432")
+# scripts/test names a throwaway server here when nothing answers at the one named.
+SERVER_URL = os.environ.get("FAIRPAIR_TEST_POSTGRES", DEFAULT_POSTGRES)
 
 
 def sqlalchemy_url(name: str) -> str:
