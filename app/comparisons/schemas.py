@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
 from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue
-from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
+from app.jobs.schemas import CriterionIn, DeadlineSeconds, JobRequestIn, ResponseOrText
 
 Winner = Literal["A", "B", "tie"]
 # `waiting`: a provider-mode batch item whose calls are at a provider's batch job.
@@ -51,7 +51,7 @@ class CompareRequest(JobRequestIn):
     protocol: ProtocolIn = Field(default_factory=ProtocolIn)
     tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)
     self_preference: SelfPreferencePolicy | None = None
-    timeout_s: float | None = Field(None, gt=0, le=3600)
+    timeout_s: DeadlineSeconds = None
 
 
 class CallRead(BaseModel):
