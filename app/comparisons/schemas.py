@@ -172,7 +172,26 @@ class ComparisonRead(BaseModel):
     self_preference_risk: bool
     judges: list[JudgeEntry]
     excluded: list[ExcludedRead]
-    conflicted: list[str] = Field(description="conflicted judges that voted (policy warn/allow)")
+    conflicted: list[str] = Field(
+        description="every judge of the requested panel that shares a family with a response, "
+        "whatever the policy did with it; what that was: `conflicted_voters`, "
+        "`conflicted_audits`, `conflicted_excluded`"
+    )
+    conflicted_voters: list[str] = Field(
+        default_factory=list,
+        description="conflicted judges that voted (policy warn or allow; under exclude or "
+        "substitute, every judge when no other could vote: `self_preference_risk`)",
+    )
+    conflicted_audits: list[str] = Field(
+        default_factory=list,
+        description="conflicted judges that ran and are stored but did not vote (policy audit, "
+        "and exclude's audit share)",
+    )
+    conflicted_excluded: list[str] = Field(
+        default_factory=list,
+        description="conflicted judges that did not run (policy exclude, or substitute: "
+        "replaced by a judge of the default panel); reasons in `excluded`",
+    )
     error_kind: str | None = None
     protocol: ProtocolIn
     tags: dict[str, str]
