@@ -54,7 +54,7 @@ def test_the_schema_states_the_deadline_bound_the_server_enforces() -> None:
     120 by default, the operator's value otherwise (it advertised 3600)."""
     committed = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
     assert deadline_maxima(committed) == {"CompareRequest": [120.0], "ScoreRequest": [120.0]}
-    app = create_app(Settings(_env_file=None, compare_timeout_s=30))  # type: ignore[call-arg]
+    app = create_app(Settings(_env_file=None, compare_timeout_s=30))
     assert deadline_maxima(app.openapi()) == {"CompareRequest": [30.0], "ScoreRequest": [30.0]}
     judge = app.openapi()["components"]["schemas"]["JudgeUpdate"]["properties"]["timeout_s"]
     assert [b.get("maximum") for b in judge["anyOf"]] == [600.0, None]  # a judge's own bound
