@@ -16,6 +16,7 @@ from app.config import Settings, get_settings
 from app.dashboard.router import router as dashboard_router
 from app.fields import LIMITS
 from app.health.router import router as health_router
+from app.jobs.schemas import DEADLINE_DESCRIPTION
 from app.judges.registry import TransportFactory
 from app.judges.router import router as judges_router
 from app.labels.router import router as labels_router
@@ -79,7 +80,7 @@ def create_app(
     app.add_middleware(AnswerCancelledRequests)
     for router in ROUTERS:
         app.include_router(router)
-    document_problems(app)
+    document_problems(app, settings.compare_timeout_s)
     return app
 
 
@@ -89,13 +90,26 @@ def serving_app(settings: Settings | None = None) -> FastAPI:
     return create_app(settings, freeze_heap=True)
 
 
-def document_problems(app: FastAPI) -> None:
-    """Serve the schema with error answers typed application/problem+json."""
+def document_problems(app: FastAPI, max_timeout_s: float) -> None:
+    """Serve the schema with error answers typed application/problem+json, and with the
+    deadline's bound this server enforces."""
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = problem_media_type(build())
+            app.openapi_schema = state_deadline_bound(problem_media_type(build()), max_timeout_s)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def state_deadline_bound(openapi: dict[str, Any], max_timeout_s: float) -> dict[str, Any]:
+    """Every request's `timeout_s` says `maximum` = the setting (a model cannot know it)."""
+    for schema in openapi.get("components", {}).get("schemas", {}).values():
+        field = schema.get("properties", {}).get("timeout_s", {})
+        if field.get("description") != DEADLINE_DESCRIPTION:
+            continue  # a judge's own timeout_s is another field, with its own fixed bound
+        for branch in field.get("anyOf", []):
+            if branch.get("type") == "number":
+                branch["maximum"] = max_timeout_s
+    return openapi

@@ -52,7 +52,8 @@ def counter(name: str, documentation: str, labels: list[str]) -> Counter:
 
 CANARY_DRIFT = Gauge(
     "fairpair_canary_drift",
-    "1 when the judge's latest settled run of the canary flagged drift, else 0 (every process "
+    "1 from the judge's run of the canary that flagged drift until acknowledged, else 0; absent "
+    "before a run had an earlier one to compare with (every process "
     "publishes the same value from the database: aggregate with max).",
     ["judge", "canary"],
     registry=REGISTRY,

@@ -5,8 +5,13 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import importlib.util
+import json
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+from app.config import Settings
+from app.main import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 REGENERATE = "run scripts/export-openapi, then regenerate the client as README says"
@@ -33,3 +38,23 @@ def test_python_client_was_generated_from_the_committed_document() -> None:
     digest = hashlib.sha256((ROOT / "openapi.json").read_bytes()).hexdigest()
     recorded = (ROOT / "clients" / "python" / ".openapi-sha256").read_text().strip()
     assert recorded == digest, REGENERATE
+
+
+def deadline_maxima(document: dict[str, Any]) -> dict[str, list[float]]:
+    """Per request schema with a deadline, the `maximum` its `timeout_s` advertises."""
+    found = {}
+    for name in ("CompareRequest", "ScoreRequest"):
+        field = document["components"]["schemas"][name]["properties"]["timeout_s"]
+        found[name] = [b["maximum"] for b in field["anyOf"] if b.get("type") == "number"]
+    return found
+
+
+def test_the_schema_states_the_deadline_bound_the_server_enforces() -> None:
+    """`timeout_s` above FAIRPAIR_COMPARE_TIMEOUT_S is refused (422), so the schema says so:
+    120 by default, the operator's value otherwise (it advertised 3600)."""
+    committed = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
+    assert deadline_maxima(committed) == {"CompareRequest": [120.0], "ScoreRequest": [120.0]}
+    app = create_app(Settings(_env_file=None, compare_timeout_s=30))
+    assert deadline_maxima(app.openapi()) == {"CompareRequest": [30.0], "ScoreRequest": [30.0]}
+    judge = app.openapi()["components"]["schemas"]["JudgeUpdate"]["properties"]["timeout_s"]
+    assert [b.get("maximum") for b in judge["anyOf"]] == [600.0, None]  # a judge's own bound

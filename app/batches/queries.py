@@ -31,12 +31,20 @@ from app.scoring.schemas import ScoreSessionRead
 
 
 def batch_status(batch: Batch, counts: BatchCounts) -> BatchStatus:
-    """Derived from the items: nothing is written to the batch row as items finish."""
-    if batch.cancelled_at is not None:
-        return "cancelled"
+    """Derived from the items: nothing is written to the batch row as items finish.
+
+    A cancellation says what happened to the items: while items it could not stop still run
+    the batch is `running` (with `cancelled_at` set), and it ends `cancelled` only when it
+    stopped something: an item never started, or in provider mode the calls of waiting items
+    (those items end `failed`, their calls `cancelled`). A cancel that came after every live
+    item had started changed nothing, and the batch ends `completed` or `failed` like any other.
+    """
     if counts.queued + counts.running + counts.waiting:
         started = counts.running + counts.waiting + counts.completed + counts.failed
-        return "running" if started else "queued"
+        return "running" if started or batch.cancelled_at is not None else "queued"
+    stopped = counts.cancelled or (batch.mode == "provider" and counts.failed)
+    if batch.cancelled_at is not None and stopped:
+        return "cancelled"
     return "failed" if counts.failed and not counts.completed else "completed"
 
 
@@ -115,8 +123,11 @@ async def provider_jobs(session: AsyncSession, batch: Batch) -> list[ProviderJob
             state=job.state,
             provider_state=job.provider_state,
             requests=job.request_count,
-            succeeded=job.succeeded,
-            failed=job.failed,
+            # A job that failed whole (or was refused) ran none of its requests: the provider's
+            # own counts say 0 failed, but every request failed in it (and was submitted again
+            # or failed as a call).
+            succeeded=0 if job.state == "failed" else job.succeeded,
+            failed=job.request_count if job.state == "failed" else job.failed,
             submitted_at=job.submitted_at,
             ended_at=job.ended_at,
             expires_at=job.expires_at,

@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime
@@ -69,6 +78,15 @@ class CanaryJudge(Base):
     # what the report, the dashboard and the gauge read without loading every run.
     last_run: Mapped[int | None] = mapped_column(Integer, nullable=True)
     last_drift: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # The run every later run of the same judge version is also compared with (a slow drift
+    # passes each step's test), and the version it judged: the first run of a version, unless
+    # an admin pinned another run.
+    baseline_run: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    baseline_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    baseline_pinned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The run that flagged drift, kept until an admin acknowledges it or pins a baseline: a
+    # change stays visible after the next run no longer differs from it.
+    drift_run: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class CanaryRun(Base):

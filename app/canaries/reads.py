@@ -7,9 +7,15 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.canaries import runs, service
+from app.canaries import runs, service, stats
 from app.canaries.models import Canary, CanaryJudge, CanaryRun
-from app.canaries.schemas import CanaryDriftRead, CanaryRead, CanaryRunRead, JudgeRunRead
+from app.canaries.schemas import (
+    CanaryDriftRead,
+    CanaryJudgeRead,
+    CanaryRead,
+    CanaryRunRead,
+    JudgeRunRead,
+)
 from app.errors import ValidationProblem
 from app.params import decode_name_cursor, encode_name_cursor
 
@@ -24,6 +30,12 @@ async def canary_read(session: AsyncSession, canary: Canary, min_effect: float) 
         .limit(1)
     )
     golds = await service.gold_counts(session, [canary.id])
+    states = {
+        state.judge: state
+        for state in await session.scalars(
+            select(CanaryJudge).where(CanaryJudge.canary_id == canary.id)
+        )
+    }
     return CanaryRead(
         name=canary.name,
         created_at=canary.created_at,
@@ -33,6 +45,7 @@ async def canary_read(session: AsyncSession, canary: Canary, min_effect: float) 
         item_count=canary.item_count,
         gold_count=golds.get(canary.id, 0),
         last_run=run_read(latest) if latest is not None else None,
+        judge_states=[judge_state(states[j]) for j in canary.judges if j in states],
     )
 
 
@@ -74,24 +87,67 @@ def run_read(run: CanaryRun) -> CanaryRunRead:
 
 
 def judge_read(judge: str, entry: dict[str, Any]) -> JudgeRunRead:
-    """One judge's stored figures, as the API shows them (the per-item results stay stored)."""
+    """One judge's stored figures, as the API shows them (the per-item results stay stored),
+    each rate with its tier: withheld below the tier's lower bound."""
     drift = entry.get("drift")
+    baseline = entry.get("baseline_drift")
+    # Runs settled before baselines existed have no `flagged`: their flag is the previous run's.
+    flagged = entry["flagged"] if "flagged" in entry else (drift["drift"] if drift else None)
     return JudgeRunRead(
         judge=judge,
-        figures=entry["summary"],
+        figures=tiered(entry["summary"]),
         previous_run=entry.get("previous_run"),
         items_compared=drift["n_items"] if drift else 0,
         verdict_agreement=drift["verdict_agreement"] if drift else None,
         tests=drift["tests"] if drift else [],
-        drift=drift["drift"] if drift else None,
+        drift=flagged,
+        version=entry.get("version"),
+        baseline_run=entry.get("baseline_run"),
+        baseline_items_compared=baseline["n_items"] if baseline else 0,
+        baseline_tests=baseline["tests"] if baseline else [],
     )
+
+
+def tiered(summary: dict[str, Any]) -> dict[str, Any]:
+    """A run's stored figures with each rate's tier; an `insufficient` one has its value and CI
+    withheld (`reason: insufficient_data`), its counts kept. Call accuracy counts labelled
+    items (its CI's clusters), not calls."""
+    figures = dict(summary)
+    for name in stats.FIGURE_UNITS:
+        rate = dict(figures[name])
+        n = summary["n_labelled_items"] if name == "call_accuracy" else rate["n"]
+        rate["tier"] = stats.figure_tier(name, n)
+        if rate["tier"] == "insufficient":
+            rate |= {"value": None, "ci95": None, "reason": "insufficient_data"}
+        figures[name] = rate
+    return figures
+
+
+def judge_state(state: CanaryJudge) -> CanaryJudgeRead:
+    """Where a judge of the canary stands: its baseline and its drift flag."""
+    return CanaryJudgeRead(
+        judge=state.judge,
+        last_run=state.last_run,
+        baseline_run=state.baseline_run,
+        baseline_pinned=state.baseline_pinned,
+        drift=sticky_drift(state),
+        drift_since_run=state.drift_run,
+    )
+
+
+def sticky_drift(state: CanaryJudge) -> bool | None:
+    """Set from the run that flagged drift until acknowledged; null while no run of the judge
+    had another to compare with."""
+    if state.drift_run is not None:
+        return True
+    return None if state.last_drift is None else False
 
 
 async def latest_drift(session: AsyncSession) -> dict[str, list[CanaryDriftRead]]:
     """Per judge, its latest settled run of each canary (by canary name): what the bias report
     and the judge's dashboard page show; one run read per (canary, judge)."""
     rows = await session.execute(
-        select(CanaryJudge.judge, Canary.name, CanaryRun)
+        select(CanaryJudge, Canary.name, CanaryRun)
         .join(Canary, Canary.id == CanaryJudge.canary_id)
         .join(
             CanaryRun,
@@ -101,19 +157,24 @@ async def latest_drift(session: AsyncSession) -> dict[str, list[CanaryDriftRead]
         .order_by(CanaryJudge.judge, Canary.name)
     )
     by_judge: dict[str, list[CanaryDriftRead]] = {}
-    for judge, name, run in rows:
+    for state, name, run in rows:
         assert run.finished_at is not None
         assert run.figures is not None
-        read = judge_read(judge, run.figures[judge])
-        by_judge.setdefault(judge, []).append(
+        read = judge_read(state.judge, run.figures[state.judge])
+        tests = [*read.tests, *read.baseline_tests]
+        by_judge.setdefault(state.judge, []).append(
             CanaryDriftRead(
                 canary=name,
                 run=run.number,
                 trigger=run.trigger,
                 finished_at=run.finished_at,
                 previous_run=read.previous_run,
-                drift=read.drift,
-                drifted=[t.name for t in read.tests if t.significant],
+                drift=sticky_drift(state),
+                drifted=list(dict.fromkeys(t.name for t in tests if t.significant)),
+                run_drift=read.drift,
+                drift_since_run=state.drift_run,
+                baseline_run=state.baseline_run,
+                baseline_pinned=state.baseline_pinned,
                 call_accuracy=read.figures.call_accuracy,
                 position_consistency=read.figures.position_consistency,
                 first_pick_rate=read.figures.first_pick_rate,

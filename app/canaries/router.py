@@ -7,14 +7,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from app.batches.queue import BatchQueueDep
-from app.canaries import reads, runs, service
+from app.canaries import baselines, reads, runs, service
 from app.canaries.schemas import (
+    BaselinePin,
     CanaryCreate,
     CanaryList,
     CanaryRead,
     CanaryRunCreate,
     CanaryRunList,
     CanaryRunRead,
+    DriftAcknowledgement,
 )
 from app.deps import AdminKey, KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.errors import ValidationProblem
@@ -26,8 +28,8 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
     for code, text in [
         (401, "no valid key"),
         (403, "missing scope"),
-        (404, "no such canary"),
-        (409, "a canary with this name exists"),
+        (404, "no such canary (or run)"),
+        (409, "a canary with this name exists, or the run to pin has not finished"),
         (422, "invalid request, or privacy mode (canaries need the texts)"),
     ]
 }
@@ -104,3 +106,30 @@ async def list_canary_runs(
         session, canary, settings.min_effect, limit=limit, cursor=cursor
     )
     return CanaryRunList(items=[reads.run_read(r) for r in page], next_cursor=next_cursor)
+
+
+@router.post("/{name}/baseline", operation_id="pin_canary_baseline", responses=PROBLEMS)
+async def pin_canary_baseline(
+    name: str, body: BaselinePin, _: AdminKey, session: SessionDep, settings: SettingsDep
+) -> CanaryRead:
+    """Pin a finished run as its judges' baseline: later runs of the same judge version are
+    compared with it as well as with their previous run. Clears their drift flags."""
+    canary = await service.get(session, name)
+    await baselines.pin(session, canary, body, settings.min_effect)
+    return await reads.canary_read(session, canary, settings.min_effect)
+
+
+@router.post("/{name}/acknowledge", operation_id="acknowledge_canary_drift", responses=PROBLEMS)
+async def acknowledge_canary_drift(
+    name: str,
+    _: AdminKey,
+    session: SessionDep,
+    settings: SettingsDep,
+    body: DriftAcknowledgement | None = None,
+) -> CanaryRead:
+    """Clear the drift flag of the canary's judges (or some of them): it stays set from the
+    run that raised it until then. A later run that still differs from the baseline flags
+    again; pin a baseline to accept a change as the new normal."""
+    canary = await service.get(session, name)
+    await baselines.acknowledge(session, canary, body or DriftAcknowledgement())
+    return await reads.canary_read(session, canary, settings.min_effect)

@@ -5,7 +5,10 @@ process otherwise, with the batch's leases, retries and reconciler. Its items ar
 origin `canary`, so the report, the leaderboard and the labeling queue leave them out unless
 asked. Once no item is queued or running, the first process to look settles the run: per judge,
 the figures of `app.canaries.stats` and the paired tests against the judge's previous run of the
-canary, on the items both runs have. The per-item results are kept with the figures, so a later
+canary on the items both runs have, and against its baseline run (the first run of its judge
+version, or one an admin pinned), so that a slow drift whose every step is too small to flag
+still shows. Drift, once flagged, stays set on the judge (`CanaryJudge.drift_run`) until an admin
+acknowledges it or pins a baseline. The per-item results are kept with the figures, so a later
 run is compared with them even after the comparisons are purged.
 """
 
@@ -204,30 +207,32 @@ async def settle(session: AsyncSession, run: CanaryRun, min_effect: float) -> bo
         await session.refresh(run)
         return True
     current = await _item_results(session, run)
+    versions = await _run_versions(session, run)
     states = await session.scalars(
         select(CanaryJudge).where(
             CanaryJudge.canary_id == run.canary_id, CanaryJudge.judge.in_(run.judges)
         )
     )
-    last_runs = {state.judge: state.last_run for state in states}
-    figures = {
-        judge: await _judge_figures(
-            session, run, judge, current[judge], last_runs.get(judge), min_effect
+    by_judge = {state.judge: state for state in states}
+    figures: dict[str, Any] = {}
+    changes: dict[str, dict[str, Any]] = {}
+    for judge in run.judges:
+        state = by_judge.get(judge) or CanaryJudge(judge=judge, baseline_pinned=False)
+        figures[judge], changes[judge] = await _judge_figures(
+            session, run, state, current[judge], versions.get(judge), min_effect
         )
-        for judge in run.judges
-    }
     await session.execute(
         update(CanaryRun)
         .where(CanaryRun.id == run.id)
         .values(figures=figures, item_results=current, finished_at=utcnow())
         .execution_options(synchronize_session=False)
     )
-    for judge, entry in figures.items():
-        drift = entry.get("drift")
+    for judge, values in changes.items():
         await session.execute(
             update(CanaryJudge)
             .where(CanaryJudge.canary_id == run.canary_id, CanaryJudge.judge == judge)
-            .values(last_run=run.number, last_drift=drift["drift"] if drift else None)
+            .values(**values)
+            .execution_options(synchronize_session=False)
         )
     await session.commit()
     await session.refresh(run)
@@ -275,24 +280,66 @@ async def _waiting(session: AsyncSession, run: CanaryRun) -> bool:
 async def _judge_figures(
     session: AsyncSession,
     run: CanaryRun,
-    judge: str,
+    state: CanaryJudge,
     items: list[StoredItem],
-    previous: int | None,
+    version: int | None,
     min_effect: float,
-) -> dict[str, Any]:
-    """One judge's figures in the run and, after a settled run of it, the paired tests."""
-    entry: dict[str, Any] = {"summary": asdict(stats.summarize(_results(items)))}
-    if previous is None:
-        return entry
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One judge's figures in the run and the paired tests against its previous run and its
+    baseline; and the judge's new state: its latest run, its baseline (this run, when it is the
+    first of a judge version) and its drift flag, which stays set once raised."""
+    current = _results(items)
+    entry: dict[str, Any] = {"summary": asdict(stats.summarize(current)), "version": version}
+    values: dict[str, Any] = {"last_run": run.number}
+    previous, baseline = state.last_run, state.baseline_run
+    if baseline is None or version != state.baseline_version:
+        baseline = None  # a new judge version (or none yet): this run is its baseline
+        values |= {"baseline_run": run.number, "baseline_version": version}
+        values["baseline_pinned"] = False
+    entry["baseline_run"] = baseline if baseline is not None else run.number
+    # A baseline that is the previous run is compared with once, as the previous run.
+    separate = baseline if baseline != previous else None
+    before = await _stored_results(session, run.canary_id, state.judge, previous)
+    since = await _stored_results(session, run.canary_id, state.judge, separate)
+    drift, from_baseline = stats.compare_with(current, before, since, min_effect)
+    if drift is not None:
+        entry["previous_run"] = previous
+        entry["drift"] = asdict(drift)
+    if from_baseline is not None:
+        entry["baseline_drift"] = asdict(from_baseline)
+    compared = [d for d in (drift, from_baseline) if d is not None]
+    flagged = any(d.drift for d in compared) if compared else None
+    entry["flagged"] = flagged
+    values["last_drift"] = flagged
+    if flagged and state.drift_run is None:
+        values["drift_run"] = run.number
+    return entry, values
+
+
+async def _stored_results(
+    session: AsyncSession, canary_id: str, judge: str, number: int | None
+) -> list[stats.ItemResult] | None:
+    """A settled run's per-item results of one judge; None for no run."""
+    if number is None:
+        return None
     stored = await session.scalar(
         select(CanaryRun.item_results).where(
-            CanaryRun.canary_id == run.canary_id, CanaryRun.number == previous
+            CanaryRun.canary_id == canary_id, CanaryRun.number == number
         )
     )
-    before = _results((stored or {}).get(judge, []))
-    entry["previous_run"] = previous
-    entry["drift"] = asdict(stats.compare_runs(before, _results(items), min_effect))
-    return entry
+    return _results((stored or {}).get(judge, []))
+
+
+async def _run_versions(session: AsyncSession, run: CanaryRun) -> dict[str, int]:
+    """Per judge, the judge version of the run's calls (the newest, should a PATCH have landed
+    while the run ran)."""
+    rows = await session.execute(
+        select(JudgeCall.judge_name, func.max(JudgeCall.judge_version))
+        .join(BatchItem, BatchItem.target_id == JudgeCall.comparison_id)
+        .where(BatchItem.batch_id == run.batch_id)
+        .group_by(JudgeCall.judge_name)
+    )
+    return {judge: int(version) for judge, version in rows}
 
 
 def _results(items: Sequence[StoredItem]) -> list[stats.ItemResult]:

@@ -57,17 +57,18 @@ async def tick(services: Services, queue: ItemQueue) -> None:
 
 
 async def publish_drift(session: AsyncSession) -> None:
-    """`fairpair_canary_drift{judge,canary}`: 1 when the judge's latest settled run of the
-    canary flagged drift, else 0 (every process publishes the same value: alert on `max`); a
-    deleted canary's series go."""
+    """`fairpair_canary_drift{judge,canary}`: 1 from the run that flagged drift until an admin
+    acknowledges it or pins a baseline, else 0 (every process publishes the same value: alert
+    on `max`). Absent, not 0, while no run of the judge had an earlier one to compare with
+    (nothing was tested); a deleted canary's series go."""
     rows = await session.execute(
-        select(CanaryJudge.judge, Canary.name, CanaryJudge.last_drift)
+        select(CanaryJudge.judge, Canary.name, CanaryJudge.drift_run)
         .join(Canary, Canary.id == CanaryJudge.canary_id)
-        .where(CanaryJudge.last_run.is_not(None))
+        .where(CanaryJudge.last_drift.is_not(None) | CanaryJudge.drift_run.is_not(None))
     )
     CANARY_DRIFT.clear()  # no await until the values are set again: a scrape sees all or none
-    for judge, name, drift in rows:
-        CANARY_DRIFT.labels(judge=judge, canary=name).set(1 if drift else 0)
+    for judge, name, drift_run in rows:
+        CANARY_DRIFT.labels(judge=judge, canary=name).set(0 if drift_run is None else 1)
 
 
 async def advance(services: Services, queue: ItemQueue, canary: Canary, now: datetime) -> None:

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.fields import Name, ShortText
+from app.stats import Tier
 
 Trigger = Literal["manual", "schedule", "version", "model"]
 Gold = Literal["A", "B", "tie"]
@@ -56,12 +57,18 @@ Interval = tuple[float, float]
 
 
 class RateRead(BaseModel):
-    """k of n, the rate (null when n = 0) and its 95% CI."""
+    """k of n, the rate and its 95% CI; both null when n = 0 or the tier is `insufficient`."""
 
     k: int
     n: int
     value: float | None
     ci95: Interval | None
+    tier: Tier | None = Field(
+        None,
+        description="evidence tier by the figure's unit (STATISTICS.md's bounds: labelled items "
+        "for accuracy, swap pairs for consistency, decisive calls for the first-pick rate)",
+    )
+    reason: str | None = Field(None, description="`insufficient_data` when withheld")
 
 
 class RunFiguresRead(BaseModel):
@@ -97,7 +104,8 @@ class PairedTestRead(BaseModel):
 
 
 class JudgeRunRead(BaseModel):
-    """One judge in one run: its figures, and the paired tests against its previous run."""
+    """One judge in one run: its figures, and the paired tests against its previous run and
+    against its baseline run (Holm over both together)."""
 
     judge: str
     figures: RunFiguresRead
@@ -106,10 +114,23 @@ class JudgeRunRead(BaseModel):
     verdict_agreement: RateRead | None = Field(
         description="items with the same verdict in both runs, over items with a verdict in both"
     )
-    tests: list[PairedTestRead]
+    tests: list[PairedTestRead] = Field(description="against the previous run")
     drift: bool | None = Field(
-        description="a paired change significant after Holm and at least the minimum effect; "
-        "null without a previous run"
+        description="a paired change, against the previous run or the baseline, significant "
+        "after Holm and at least the minimum effect; null with neither to compare with"
+    )
+    version: int | None = Field(None, description="the judge version the run's calls used")
+    baseline_run: int | None = Field(
+        None,
+        description="the judge's baseline when this run settled: the first run of its version "
+        "unless an admin pinned another (POST /v1/canaries/{name}/baseline)",
+    )
+    baseline_items_compared: int = Field(
+        0, description="items present in this run and the baseline"
+    )
+    baseline_tests: list[PairedTestRead] = Field(
+        default_factory=list,
+        description="against the baseline; empty when the baseline is this run or the previous one",
     )
 
 
@@ -126,6 +147,41 @@ class CanaryRunRead(BaseModel):
     results: list[JudgeRunRead] = Field(description="per judge; empty while running")
 
 
+class CanaryJudgeRead(BaseModel):
+    """Where one judge of the canary stands: its baseline and its drift flag."""
+
+    judge: str
+    last_run: int | None = Field(description="its latest settled run")
+    baseline_run: int | None = Field(description="the run later runs are also compared with")
+    baseline_pinned: bool = Field(description="pinned by an admin, not the version's first run")
+    drift: bool | None = Field(
+        description="true from the first run that flagged drift until an admin acknowledges it "
+        "or pins a baseline; null while no run had another to compare with"
+    )
+    drift_since_run: int | None = Field(description="the run that raised the flag")
+
+
+class BaselinePin(BaseModel):
+    """Pin a settled run as the baseline its judges' later runs are compared with."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run: int = Field(ge=1, le=10**9, description="the run's number")
+    judges: list[Name] | None = Field(
+        None, min_length=1, max_length=20, description="default: the run's judges"
+    )
+
+
+class DriftAcknowledgement(BaseModel):
+    """Clear the drift flag of some or all of the canary's judges."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    judges: list[Name] | None = Field(
+        None, min_length=1, max_length=20, description="default: all the canary's judges"
+    )
+
+
 class CanaryRead(BaseModel):
     """A canary, and its latest run."""
 
@@ -139,6 +195,9 @@ class CanaryRead(BaseModel):
     item_count: int
     gold_count: int = Field(description="items with a gold label (accuracy needs them)")
     last_run: CanaryRunRead | None
+    judge_states: list[CanaryJudgeRead] = Field(
+        default_factory=list, description="per judge: its baseline and its drift flag"
+    )
 
 
 class CanaryList(BaseModel):
@@ -163,8 +222,16 @@ class CanaryDriftRead(BaseModel):
     trigger: Trigger
     finished_at: datetime
     previous_run: int | None
-    drift: bool | None = Field(description="null without a previous run to compare with")
-    drifted: list[str] = Field(description="the paired tests that are significant")
+    drift: bool | None = Field(
+        description="true from the run that flagged drift (against the previous run or the "
+        "baseline) until an admin acknowledges it or pins a baseline; null while no run had "
+        "another to compare with"
+    )
+    drifted: list[str] = Field(description="the paired tests of this run that are significant")
+    run_drift: bool | None = Field(None, description="this run's own flag")
+    drift_since_run: int | None = Field(None, description="the run that raised `drift`")
+    baseline_run: int | None = Field(None, description="the judge's baseline run")
+    baseline_pinned: bool = Field(False, description="pinned by an admin")
     call_accuracy: RateRead
     position_consistency: RateRead
     first_pick_rate: RateRead

@@ -353,25 +353,69 @@ def _tested(counts: _Counts, p_adjusted: float, min_effect: float) -> PairedTest
     )
 
 
-def compare_runs(
-    previous: Sequence[ItemResult], current: Sequence[ItemResult], min_effect: float
-) -> Drift:
-    """Paired tests of one judge's current run against its previous run, on the items of both."""
-    pairs = _paired_items(previous, current)
-    family = [
+def _family(pairs: Sequence[Pair]) -> list[_Counts]:
+    return [
         _mcnemar("verdict_accuracy", _accuracy_states(pairs)),
         _mcnemar("position_consistency", _consistency_states(pairs)),
         _mcnemar("verdict_direction", _direction_states(pairs)),
         _first_pick_counts(pairs),
     ]
-    # A test without discordant units has p = 1 and stays in the family, as in the report.
-    adjusted = stats.holm([stats.mcnemar_exact_p(t.b, t.c) for t in family])
-    tests = [
-        _tested(t, p, min_effect) for t, p in zip(family, adjusted, strict=True) if p is not None
+
+
+def compare_runs(
+    previous: Sequence[ItemResult], current: Sequence[ItemResult], min_effect: float
+) -> Drift:
+    """Paired tests of one judge's current run against its previous run, on the items of both."""
+    drift, _ = compare_with(current, previous, None, min_effect)
+    assert drift is not None
+    return drift
+
+
+def compare_with(
+    current: Sequence[ItemResult],
+    previous: Sequence[ItemResult] | None,
+    baseline: Sequence[ItemResult] | None,
+    min_effect: float,
+) -> tuple[Drift | None, Drift | None]:
+    """Paired tests of one judge's current run against its previous run and its baseline run
+    (each None when there is none to compare with), Holm-adjusted together: looking twice must
+    not double the chance of a false flag. The previous run sees a sudden change, the baseline a
+    slow one whose steps are each too small to flag."""
+    compared = [
+        _paired_items(before, current) if before is not None else None
+        for before in (previous, baseline)
     ]
-    return Drift(
-        n_items=len(pairs),
-        verdict_agreement=_verdict_agreement(pairs),
-        tests=tests,
-        drift=any(t.significant for t in tests),
-    )
+    families = [_family(pairs) if pairs is not None else [] for pairs in compared]
+    # A test without discordant units has p = 1 and stays in the family, as in the report.
+    adjusted = iter(stats.holm([stats.mcnemar_exact_p(t.b, t.c) for f in families for t in f]))
+    drifts: list[Drift | None] = []
+    for pairs, family in zip(compared, families, strict=True):
+        if pairs is None:
+            drifts.append(None)
+            continue
+        tested = [(t, next(adjusted)) for t in family]
+        tests = [_tested(t, p, min_effect) for t, p in tested if p is not None]
+        drifts.append(
+            Drift(
+                n_items=len(pairs),
+                verdict_agreement=_verdict_agreement(pairs),
+                tests=tests,
+                drift=any(t.significant for t in tests),
+            )
+        )
+    return drifts[0], drifts[1]
+
+
+# Tiers: a canary's figures count items, calls and swap pairs of a few hundred items at most;
+# below STATISTICS.md's lower bound for the unit the estimate is withheld (counts stay).
+FIGURE_UNITS: dict[str, stats.TierUnit] = {
+    "call_accuracy": "labelled",  # counted in labelled items (the bootstrap's clusters)
+    "verdict_accuracy": "labelled",
+    "position_consistency": "swap_pairs",
+    "first_pick_rate": "decisive_calls",
+}
+
+
+def figure_tier(name: str, n: int) -> stats.Tier:
+    """The evidence tier of a canary figure that counts n of its unit."""
+    return stats.tier(FIGURE_UNITS[name], n)

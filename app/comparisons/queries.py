@@ -118,7 +118,7 @@ def to_read(
         confidence_source=panel_confidence_source(panel, comparison.winner),
         judges=entries,
         excluded=[ExcludedRead(judge=n, reason=r) for n, r in comparison.panel["excluded"]],
-        conflicted=comparison.panel.get("conflicted", []),
+        **conflicted_roles(comparison.panel),
         error_kind=comparison.error_kind,
         protocol=ProtocolIn.model_validate(comparison.protocol_params),
         tags=tags,
@@ -126,6 +126,19 @@ def to_read(
         created_at=comparison.created_at,
         completed_at=comparison.completed_at,
     )
+
+
+def conflicted_roles(panel: dict[str, Any]) -> dict[str, list[str]]:
+    """The panel's conflicted judges, and split by what the policy did with each: voted, ran
+    as an audit, or did not run (excluded or substituted)."""
+    conflicted: list[str] = panel.get("conflicted", [])
+    roles = {name: role for name, _, role in panel["judges"]}
+    return {
+        "conflicted": conflicted,
+        "conflicted_voters": [n for n in conflicted if roles.get(n) == "voter"],
+        "conflicted_audits": [n for n in conflicted if roles.get(n) == "audit"],
+        "conflicted_excluded": [n for n in conflicted if n not in roles],
+    }
 
 
 async def read_many(

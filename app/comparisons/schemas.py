@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
 from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue
-from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
+from app.jobs.schemas import CriterionIn, DeadlineSeconds, JobRequestIn, ResponseOrText
 
 Winner = Literal["A", "B", "tie"]
 # `waiting`: a provider-mode batch item whose calls are at a provider's batch job.
@@ -51,7 +51,7 @@ class CompareRequest(JobRequestIn):
     protocol: ProtocolIn = Field(default_factory=ProtocolIn)
     tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)
     self_preference: SelfPreferencePolicy | None = None
-    timeout_s: float | None = Field(None, gt=0, le=3600)
+    timeout_s: DeadlineSeconds = None
 
 
 class CallRead(BaseModel):
@@ -176,7 +176,26 @@ class ComparisonRead(BaseModel):
     self_preference_risk: bool
     judges: list[JudgeEntry]
     excluded: list[ExcludedRead]
-    conflicted: list[str] = Field(description="conflicted judges that voted (policy warn/allow)")
+    conflicted: list[str] = Field(
+        description="every judge of the requested panel that shares a family with a response, "
+        "whatever the policy did with it; what that was: `conflicted_voters`, "
+        "`conflicted_audits`, `conflicted_excluded`"
+    )
+    conflicted_voters: list[str] = Field(
+        default_factory=list,
+        description="conflicted judges that voted (policy warn or allow; under exclude or "
+        "substitute, every judge when no other could vote: `self_preference_risk`)",
+    )
+    conflicted_audits: list[str] = Field(
+        default_factory=list,
+        description="conflicted judges that ran and are stored but did not vote (policy audit, "
+        "and exclude's audit share)",
+    )
+    conflicted_excluded: list[str] = Field(
+        default_factory=list,
+        description="conflicted judges that did not run (policy exclude, or substitute: "
+        "replaced by a judge of the default panel); reasons in `excluded`",
+    )
     error_kind: str | None = None
     protocol: ProtocolIn
     tags: dict[str, str]

@@ -451,7 +451,7 @@ async def reserve(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) ->
         holder = await idempotency.find_holder(
             session, kind.tables.job, job.row.api_key_id, job.row.idempotency_key
         )
-        raise idempotency.in_progress(holder) from exc
+        raise await idempotency.in_progress(session, kind.tables.job, holder) from exc
 
 
 async def reopen(
@@ -481,7 +481,7 @@ async def find_replay(
             return None
         await closing.close_if_orphaned(session, kind.tables, row, services.settings.sweep_grace_s)
         if row.status == "running":
-            raise idempotency.in_progress(row)
+            raise await idempotency.in_progress(session, kind.tables.job, row)
         if row.idempotency_key is None:  # closed without a result: the key is released
             return None
         idempotency.check_body(row, services.keeper.token(digest))

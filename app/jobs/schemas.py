@@ -31,6 +31,19 @@ ResponseOrText = Annotated[
 ]
 
 
+DEADLINE_DESCRIPTION = (
+    "seconds before calls still running are cancelled and stored failed; default and maximum "
+    "`FAIRPAIR_COMPARE_TIMEOUT_S` (120 unless the operator set it)"
+)
+# A request's deadline. Its upper bound is a setting (`FAIRPAIR_COMPARE_TIMEOUT_S`), checked when
+# the job is prepared (422 naming /timeout_s); `app.main` writes it into the served schema as
+# `maximum`, so that the schema states the bound the server enforces.
+DeadlineSeconds = Annotated[
+    Annotated[float, Field(gt=0, allow_inf_nan=False)] | None,
+    Field(description=DEADLINE_DESCRIPTION),
+]
+
+
 class CriterionIn(BaseModel):
     """One weighted criterion."""
 

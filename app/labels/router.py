@@ -17,7 +17,13 @@ router = APIRouter(tags=["labels"])
     "/v1/comparisons/{comparison_id}/labels",
     operation_id="create_label",
     status_code=201,
-    responses={200: {"model": LabelRead, "description": "the labeler's earlier label replaced"}},
+    responses={
+        200: {"model": LabelRead, "description": "the labeler's earlier label replaced"},
+        409: {
+            "description": "a placebo, failed or drift-canary comparison takes no label",
+            "content": {"application/problem+json": {}},
+        },
+    },
 )
 async def create_label(
     # Any string, as `GET /v1/comparisons/{id}` takes it: an unknown id is 404 on both.

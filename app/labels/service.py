@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.models import Comparison
 from app.db import utcnow, values_of
-from app.errors import NotFound
+from app.errors import Conflict, NotFound
 from app.labels import queries
 from app.labels.models import Label
 from app.labels.schemas import (
@@ -76,8 +76,12 @@ async def create_label(
 ) -> tuple[LabelRead, bool]:
     """Store the label (with the labeler's note, which only the dashboard's labeling page asks
     for); also whether it is new (rather than replacing the labeler's last)."""
-    if await session.get(Comparison, comparison_id) is None:
+    comparison = await session.get(Comparison, comparison_id)
+    if comparison is None:
         raise NotFound(f"no comparison with id '{comparison_id}'")
+    refusal = label_refusal(comparison)
+    if refusal is not None:
+        raise Conflict(refusal)
     try:
         stored = (await session.execute(upsert(session, comparison_id, body, note))).one()
     except IntegrityError as exc:  # the comparison was purged in between
@@ -91,6 +95,27 @@ async def create_label(
         gold=gold_read(gold),
     )
     return label, stored.created_at == stored.updated_at
+
+
+def label_refusal(comparison: Comparison) -> str | None:
+    """Why the comparison takes no label (409), or None: a gold label must be a human verdict
+    on a real choice that some judge's verdict can be held against."""
+    if comparison.origin == "canary":
+        return (
+            f"comparison '{comparison.id}' is a drift canary's re-run of a frozen item: label "
+            "the traffic comparison it copies (canary items take their gold from it)"
+        )
+    if comparison.placebo:
+        return (
+            f"comparison '{comparison.id}' is a placebo (both responses are the same text): "
+            "there is no better response to label"
+        )
+    if comparison.status == "failed":
+        return (
+            f"comparison '{comparison.id}' failed (no judge produced a result): there is no "
+            "verdict to hold a label against"
+        )
+    return None
 
 
 def texts_withheld(comparison: Comparison) -> TextsWithheld | None:

@@ -227,8 +227,9 @@ class JudgeReport(BaseModel):
     canaries: list[CanaryDriftRead] = Field(
         default_factory=list,
         description="the judge's latest settled run of each drift canary, whatever the window: "
-        "its figures on the canary's items and `drift` against its previous run on the same "
-        "items (details: GET /v1/canaries/{name}/runs)",
+        "its figures on the canary's items and `drift`, set from the run that flagged a change "
+        "against its previous run or its baseline until an admin acknowledges it "
+        "(details: GET /v1/canaries/{name}/runs)",
     )
     flags: list[Flag]
 

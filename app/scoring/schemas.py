@@ -22,7 +22,7 @@ from app.fields import (
     TagKey,
     TagValue,
 )
-from app.jobs.schemas import CriterionIn, JobRequestIn, ResponseOrText
+from app.jobs.schemas import CriterionIn, DeadlineSeconds, JobRequestIn, ResponseOrText
 from app.scoring.stats import Classification, PooledCorrelationRead
 from app.stats import Interval, Tier
 
@@ -84,7 +84,7 @@ class ScoreRequest(JobRequestIn):
     length_normalize: bool = Field(False, description="also return length-normalized scores")
     length_target: int = Field(500, ge=1, le=1_000_000, description="characters")
     tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)
-    timeout_s: float | None = Field(None, gt=0, le=3600)
+    timeout_s: DeadlineSeconds = None
 
 
 # The answer

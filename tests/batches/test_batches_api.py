@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -210,7 +211,9 @@ async def test_cancel_leaves_never_started_items_cancelled_and_running_ones_fini
     await wait_for_batch(client, batch["id"], comparer, until=("running",), timeout_s=20)
     cancelled = await client.delete(f"/v1/batches/{batch['id']}", headers=comparer)
     assert cancelled.status_code == 200
-    assert cancelled.json()["status"] == "cancelled"
+    assert cancelled.json()["cancelled_at"]
+    # An item still runs: the status says so until it finished, then `cancelled`.
+    assert cancelled.json()["status"] in ("running", "cancelled")
     done = await wait_for_batch(client, batch["id"], comparer)
     counts = done["counts"]
     assert counts["cancelled"] >= 7
@@ -219,6 +222,34 @@ async def test_cancel_leaves_never_started_items_cancelled_and_running_ones_fini
     assert (done["status"], done["progress"]) == ("cancelled", 1.0)
     total, distinct = await call_stats(clean_pg, batch["id"])
     assert total == distinct == 2 * counts["completed"]
+
+
+async def test_cancelling_a_batch_whose_items_all_run_cancels_nothing_and_says_so(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+) -> None:
+    """Every item had started: the DELETE cancels none of them, so the batch is `running` while
+    they run and `completed` when they end, never `cancelled` with `cancelled: 0` (issue 37)."""
+    client = await live_factory(settings_factory(SLOW_SIM, worker_concurrency=8))
+    items = [compare_item(i) for i in range(3)]
+    batch = (await client.post("/v1/batches", headers=comparer, json={"items": items})).json()
+    path = f"/v1/batches/{batch['id']}"
+    for _ in range(200):
+        counts = (await client.get(path, headers=comparer)).json()["counts"]
+        if counts["running"] == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert counts["running"] == 3, counts
+    cancelled = (await client.delete(path, headers=comparer)).json()
+    assert cancelled["cancelled_at"]
+    assert (cancelled["status"], cancelled["counts"]["cancelled"]) == ("running", 0)
+    done = await wait_for_batch(client, batch["id"], comparer)
+    assert (done["status"], done["counts"]["completed"], done["counts"]["cancelled"]) == (
+        "completed",
+        3,
+        0,
+    )
 
 
 async def test_privacy_mode_keeps_payloads_encrypted_until_processed_then_deletes_them(

@@ -329,6 +329,9 @@ async def test_a_job_failed_whole_is_retried_once_then_its_calls_fail(
     )
 
     assert [job["state"] for job in done["provider_jobs"]] == ["failed", "failed"]
+    # Every request of a job failed whole failed in it, whatever counts the provider reported.
+    counts = [(job["requests"], job["succeeded"], job["failed"]) for job in done["provider_jobs"]]
+    assert counts == [(6, 0, 6), (6, 0, 6)]
     assert sim_stats(failing_sim)["openai"]["jobs_created"] == 2
     calls = await stored_calls(clean_pg, done["id"])
     assert [c[8] for c in calls] == ["batch_failed"] * 6

@@ -1,5 +1,6 @@
 """Canary drift statistics against independent oracles (scipy, statsmodels, published values)."""
 
+import itertools
 import random
 from random import Random
 from typing import Any
@@ -18,6 +19,7 @@ from app.canaries.stats import (
     ItemResult,
     PairedTest,
     compare_runs,
+    compare_with,
     newcombe_paired_ci,
     summarize,
 )
@@ -395,3 +397,46 @@ def test_a_judge_with_a_new_position_bias_drifts() -> None:
     assert first_picks.difference is not None
     assert first_picks.difference > 0.1
     assert paired(drift, "position_consistency").difference < 0  # type: ignore[operator]
+
+
+# A slow drift: every step too small to flag, the sum of them plain
+
+
+def drifting_run(wrong: int, size: int = 400) -> list[ItemResult]:
+    """A run whose first `wrong` items are judged wrong (B) in both orders, the rest right (A)."""
+    right = (("A", "A"), ("first", "second"), "A")
+    bad = (("B", "B"), ("second", "first"), "B")
+    return [item(f"{n:04d}", "A", *(bad if n < wrong else right)) for n in range(size)]
+
+
+def test_a_slow_drift_passes_each_step_but_not_the_baseline() -> None:
+    """12 more of 400 items go wrong each run: a 0.03 step stays under the minimum effect against
+    the previous run, while three steps (0.09) against the baseline are a plain drift."""
+    runs = [drifting_run(12 * k) for k in range(4)]
+    for before, now in itertools.pairwise(runs):
+        step, _ = compare_with(now, before, None, MIN_EFFECT)
+        assert step is not None
+        assert not step.drift
+    step, since = compare_with(runs[3], runs[2], runs[0], MIN_EFFECT)
+    assert step is not None
+    assert since is not None
+    assert not step.drift
+    assert since.drift
+    accuracy = paired(since, "verdict_accuracy")
+    assert (accuracy.b, accuracy.c) == (36, 0)
+    assert accuracy.difference == pytest.approx(-0.09)
+
+
+def test_previous_and_baseline_tests_are_holm_adjusted_together() -> None:
+    rng = np.random.default_rng(3)
+    golds = list(rng.choice(["A", "B"], size=200))
+    skill = rng.beta(6, 2, size=200)
+    first, second, third = (simulate_run(rng, golds, skill, b) for b in (0.0, 0.15, 0.3))
+    step, since = compare_with(third, second, first, MIN_EFFECT)
+    assert step is not None
+    assert since is not None
+    tests = [*step.tests, *since.tests]
+    assert len(tests) == 8
+    expected = multipletests([t.p_value for t in tests], method="holm")[1]
+    assert [t.p_adjusted for t in tests] == pytest.approx(list(expected))
+    assert compare_with(third, None, None, MIN_EFFECT) == (None, None)

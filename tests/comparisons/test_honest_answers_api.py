@@ -206,3 +206,61 @@ async def test_schema_accepts_a_response_as_plain_text_or_an_object(
         forms = request[side]["anyOf"]
         assert [form.get("type") for form in forms if "$ref" not in form] == ["string"]
         assert {"$ref": "#/components/schemas/ResponseIn"} in forms
+
+
+SUBSTITUTE_JUDGES = """
+default_panel = ["gpt-sim", "other-sim"]
+
+[[judges]]
+name = "gpt-sim"
+provider = "sim"
+model = "gpt-sim-1"
+
+[[judges]]
+name = "plain-sim"
+provider = "sim"
+model = "plain-sim-1"
+
+[[judges]]
+name = "other-sim"
+provider = "sim"
+model = "other-sim-1"
+"""
+
+
+async def test_conflicted_judges_are_split_by_what_each_policy_did_with_them(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+) -> None:
+    """`conflicted` lists the conflicted judges under every policy; the added fields say which
+    voted, which ran as audits and which did not run (issue 37)."""
+    settings = settings_factory(SUBSTITUTE_JUDGES, self_preference_audit_rate=0.0)
+    client = await live_factory(settings)
+    body = {
+        **BODY,
+        "response_a": {"text": "4\n[sim q=4]", "model": "gpt-4o"},
+        "response_b": {"text": "5\n[sim q=-4]", "model": "claude-3-5-sonnet"},
+        "judges": ["gpt-sim", "plain-sim"],
+    }
+    expected = {
+        "allow": (["gpt-sim"], [], []),
+        "warn": (["gpt-sim"], [], []),
+        "audit": ([], ["gpt-sim"], []),
+        "exclude": ([], [], ["gpt-sim"]),
+        "substitute": ([], [], ["gpt-sim"]),
+    }
+    for policy, split in expected.items():
+        answer = await client.post(
+            "/v1/compare", headers=comparer, json={**body, "self_preference": policy}
+        )
+        assert answer.status_code == 200, answer.text
+        for read in (
+            answer.json(),
+            (await client.get(f"/v1/comparisons/{answer.json()['id']}", headers=comparer)).json(),
+        ):
+            assert read["conflicted"] == ["gpt-sim"], policy
+            fields = ("conflicted_voters", "conflicted_audits", "conflicted_excluded")
+            assert tuple(read[f] for f in fields) == split, (policy, read)
+    schema = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    assert "that voted" not in schema["ComparisonRead"]["properties"]["conflicted"]["description"]

@@ -169,6 +169,39 @@ async def test_a_conflict_in_progress_answers_retry_after_with_the_work_left(
     assert 25 <= int(again.headers["Retry-After"]) <= 31
 
 
+async def test_a_conflict_in_progress_retries_after_the_typical_duration_not_the_deadline(
+    api: httpx2.AsyncClient, kind: KindUnderTest, admin: dict[str, str], clean_pg: str
+) -> None:
+    """Keyed jobs of this kind took 4 s; one has run 1 s of its 30 s deadline: the repeat is
+    told about 3 s, not the 29 s its deadline leaves (issue 37)."""
+    now = utcnow()
+    for index in range(5):
+        done = await post(api, kind, admin, f"done-{index}")
+        assert done.status_code == 200
+        start = now - timedelta(minutes=10, seconds=index)
+        finished = {"created_at": start, "completed_at": start + timedelta(seconds=4)}
+        await set_row(clean_pg, kind, done.json()["id"], **finished)
+    first = await post(api, kind, admin, "k-1")
+    assert first.status_code == 200
+    now = utcnow()
+    running = {"status": "running", "completed_at": None, "timeout_s": 30}
+    await set_row(
+        clean_pg,
+        kind,
+        first.json()["id"],
+        **running,
+        created_at=now - timedelta(seconds=1),
+        deadline_at=now + timedelta(seconds=29),
+    )
+    again = await post(api, kind, admin, "k-1")
+    assert again.status_code == 409
+    assert 2 <= int(again.headers["Retry-After"]) <= 4, again.headers["Retry-After"]
+    # Past the typical duration it backs off by half the time run so far, within the deadline.
+    await set_row(clean_pg, kind, first.json()["id"], created_at=now - timedelta(seconds=20))
+    later = await post(api, kind, admin, "k-1")
+    assert 9 <= int(later.headers["Retry-After"]) <= 11, later.headers["Retry-After"]
+
+
 async def test_a_waiting_job_is_not_swept(
     api: httpx2.AsyncClient, kind: KindUnderTest, admin: dict[str, str], clean_pg: str
 ) -> None:

@@ -75,12 +75,13 @@ class Rows:
         placebo: bool = False,
         tags: dict[str, str] | None = None,
         at: datetime = BASE_TIME,
+        origin: str = "traffic",
     ) -> str:
         """A swap comparison judged by `swaps`; returns its id."""
         comparison_id = str(uuid.uuid4())
         self.comparisons.append(
             comparison_row(
-                comparison_id, at, status=status, placebo=placebo,
+                comparison_id, at, status=status, placebo=placebo, origin=origin,
                 prompt=f"prompt {comparison_id}", criteria=None, self_preference_risk=False,
                 simulated=False,
                 panel={"judges": [[s.judge, 1, s.role] for s in swaps], "excluded": []},

@@ -114,6 +114,29 @@ async def test_labels_need_the_label_scope_an_existing_comparison_and_a_valid_bo
     assert queue.status_code == 403
 
 
+async def test_placebo_failed_and_canary_comparisons_take_no_label(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    """A gold label is a verdict on a real choice that a judge's verdict can be held against
+    (issue 37): identical texts have none, a failed comparison has no verdict, and a canary's
+    re-run takes its gold from the traffic it copies."""
+    rows = Rows()
+    refused = {
+        "placebo": rows.comparison(Swap("judge-a", "first", "first"), placebo=True),
+        "failed": rows.comparison(Swap("judge-a", "first", "second"), status="failed"),
+        "drift canary": rows.comparison(Swap("judge-a", "first", "second"), origin="canary"),
+    }
+    partial = rows.comparison(Swap("judge-a", "first", "second"), status="partial")
+    await rows.insert(clean_pg)
+    for what, comparison_id in refused.items():
+        response = await post_label(client, labeler, comparison_id, "ann", "A")
+        assert response.status_code == 409, (what, response.text)
+        problem = response.json()
+        assert problem["type"].rsplit("/", 1)[-1] == "conflict"
+        assert what in problem["detail"], problem
+    assert (await post_label(client, labeler, partial, "ann", "A")).status_code == 201
+
+
 async def test_queue_offers_only_unlabelled_complete_comparisons_of_the_judge(
     client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
 ) -> None:

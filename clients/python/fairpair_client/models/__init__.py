@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .baseline_pin import BaselinePin
 from .baseline_win_rate import BaselineWinRate
 from .baseline_win_rate_reason_type_0 import BaselineWinRateReasonType0
 from .batch_counts import BatchCounts
@@ -27,6 +28,7 @@ from .call_read_pick_type_0 import CallReadPickType0
 from .canary_create import CanaryCreate
 from .canary_drift_read import CanaryDriftRead
 from .canary_drift_read_trigger import CanaryDriftReadTrigger
+from .canary_judge_read import CanaryJudgeRead
 from .canary_list import CanaryList
 from .canary_read import CanaryRead
 from .canary_read_selector import CanaryReadSelector
@@ -51,6 +53,7 @@ from .consistency_section import ConsistencySection
 from .consistency_section_reason_type_0 import ConsistencySectionReasonType0
 from .consistency_section_tier import ConsistencySectionTier
 from .criterion_in import CriterionIn
+from .drift_acknowledgement import DriftAcknowledgement
 from .excluded_read import ExcludedRead
 from .excluded_reviewer_read import ExcludedReviewerRead
 from .get_bias_report_bucket import GetBiasReportBucket
@@ -151,6 +154,7 @@ from .queue_item_tags import QueueItemTags
 from .queue_item_texts_withheld_type_0 import QueueItemTextsWithheldType0
 from .queue_lengths import QueueLengths
 from .rate_read import RateRead
+from .rate_read_tier_type_0 import RateReadTierType0
 from .reliability_bin_read import ReliabilityBinRead
 from .report_filters_read import ReportFiltersRead
 from .report_filters_read_bucket import ReportFiltersReadBucket
@@ -197,6 +201,7 @@ from .sim_settings_offsets import SimSettingsOffsets
 from .source_calibration import SourceCalibration
 
 __all__ = (
+    "BaselinePin",
     "BaselineWinRate",
     "BaselineWinRateReasonType0",
     "BatchCounts",
@@ -224,6 +229,7 @@ __all__ = (
     "CanaryCreate",
     "CanaryDriftRead",
     "CanaryDriftReadTrigger",
+    "CanaryJudgeRead",
     "CanaryList",
     "CanaryRead",
     "CanaryReadSelector",
@@ -248,6 +254,7 @@ __all__ = (
     "ConsistencySectionReasonType0",
     "ConsistencySectionTier",
     "CriterionIn",
+    "DriftAcknowledgement",
     "ExcludedRead",
     "ExcludedReviewerRead",
     "GetBiasReportBucket",
@@ -348,6 +355,7 @@ __all__ = (
     "QueueItemTextsWithheldType0",
     "QueueLengths",
     "RateRead",
+    "RateReadTierType0",
     "ReliabilityBinRead",
     "ReportFiltersRead",
     "ReportFiltersReadBucket",

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.canary_drift_read_trigger import CanaryDriftReadTrigger
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.rate_read import RateRead
@@ -21,16 +22,22 @@ class CanaryDriftRead:
     """A judge's latest settled run of one canary, as the bias report and the dashboard show it.
 
     Attributes:
-        call_accuracy (RateRead): k of n, the rate (null when n = 0) and its 95% CI.
+        call_accuracy (RateRead): k of n, the rate and its 95% CI; both null when n = 0 or the tier is `insufficient`.
         canary (str):
-        drift (bool | None): null without a previous run to compare with
-        drifted (list[str]): the paired tests that are significant
+        drift (bool | None): true from the run that flagged drift (against the previous run or the baseline) until an
+            admin acknowledges it or pins a baseline; null while no run had another to compare with
+        drifted (list[str]): the paired tests of this run that are significant
         finished_at (datetime.datetime):
-        first_pick_rate (RateRead): k of n, the rate (null when n = 0) and its 95% CI.
-        position_consistency (RateRead): k of n, the rate (null when n = 0) and its 95% CI.
+        first_pick_rate (RateRead): k of n, the rate and its 95% CI; both null when n = 0 or the tier is `insufficient`.
+        position_consistency (RateRead): k of n, the rate and its 95% CI; both null when n = 0 or the tier is
+            `insufficient`.
         previous_run (int | None):
         run (int):
         trigger (CanaryDriftReadTrigger):
+        baseline_pinned (bool | Unset): pinned by an admin Default: False.
+        baseline_run (int | None | Unset): the judge's baseline run
+        drift_since_run (int | None | Unset): the run that raised `drift`
+        run_drift (bool | None | Unset): this run's own flag
     """
 
     call_accuracy: RateRead
@@ -43,6 +50,10 @@ class CanaryDriftRead:
     previous_run: int | None
     run: int
     trigger: CanaryDriftReadTrigger
+    baseline_pinned: bool | Unset = False
+    baseline_run: int | None | Unset = UNSET
+    drift_since_run: int | None | Unset = UNSET
+    run_drift: bool | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,6 +79,26 @@ class CanaryDriftRead:
 
         trigger = self.trigger.value
 
+        baseline_pinned = self.baseline_pinned
+
+        baseline_run: int | None | Unset
+        if isinstance(self.baseline_run, Unset):
+            baseline_run = UNSET
+        else:
+            baseline_run = self.baseline_run
+
+        drift_since_run: int | None | Unset
+        if isinstance(self.drift_since_run, Unset):
+            drift_since_run = UNSET
+        else:
+            drift_since_run = self.drift_since_run
+
+        run_drift: bool | None | Unset
+        if isinstance(self.run_drift, Unset):
+            run_drift = UNSET
+        else:
+            run_drift = self.run_drift
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -84,6 +115,14 @@ class CanaryDriftRead:
                 "trigger": trigger,
             }
         )
+        if baseline_pinned is not UNSET:
+            field_dict["baseline_pinned"] = baseline_pinned
+        if baseline_run is not UNSET:
+            field_dict["baseline_run"] = baseline_run
+        if drift_since_run is not UNSET:
+            field_dict["drift_since_run"] = drift_since_run
+        if run_drift is not UNSET:
+            field_dict["run_drift"] = run_drift
 
         return field_dict
 
@@ -122,6 +161,35 @@ class CanaryDriftRead:
 
         trigger = CanaryDriftReadTrigger(d.pop("trigger"))
 
+        baseline_pinned = d.pop("baseline_pinned", UNSET)
+
+        def _parse_baseline_run(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        baseline_run = _parse_baseline_run(d.pop("baseline_run", UNSET))
+
+        def _parse_drift_since_run(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        drift_since_run = _parse_drift_since_run(d.pop("drift_since_run", UNSET))
+
+        def _parse_run_drift(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        run_drift = _parse_run_drift(d.pop("run_drift", UNSET))
+
         canary_drift_read = cls(
             call_accuracy=call_accuracy,
             canary=canary,
@@ -133,6 +201,10 @@ class CanaryDriftRead:
             previous_run=previous_run,
             run=run,
             trigger=trigger,
+            baseline_pinned=baseline_pinned,
+            baseline_run=baseline_run,
+            drift_since_run=drift_since_run,
+            run_drift=run_drift,
         )
 
         canary_drift_read.additional_properties = d

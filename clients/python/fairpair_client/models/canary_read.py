@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
+    from ..models.canary_judge_read import CanaryJudgeRead
     from ..models.canary_read_selector import CanaryReadSelector
     from ..models.canary_run_read import CanaryRunRead
 
@@ -28,6 +31,7 @@ class CanaryRead:
         last_run (CanaryRunRead | None):
         name (str):
         selector (CanaryReadSelector): how the items were chosen: `{tag, limit}`, or `{comparison_ids: <count>}`
+        judge_states (list[CanaryJudgeRead] | Unset): per judge: its baseline and its drift flag
     """
 
     created_at: datetime.datetime
@@ -38,6 +42,7 @@ class CanaryRead:
     last_run: CanaryRunRead | None
     name: str
     selector: CanaryReadSelector
+    judge_states: list[CanaryJudgeRead] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +69,13 @@ class CanaryRead:
 
         selector = self.selector.to_dict()
 
+        judge_states: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.judge_states, Unset):
+            judge_states = []
+            for judge_states_item_data in self.judge_states:
+                judge_states_item = judge_states_item_data.to_dict()
+                judge_states.append(judge_states_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -78,11 +90,14 @@ class CanaryRead:
                 "selector": selector,
             }
         )
+        if judge_states is not UNSET:
+            field_dict["judge_states"] = judge_states
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.canary_judge_read import CanaryJudgeRead  # noqa: PLC0415
         from ..models.canary_read_selector import CanaryReadSelector  # noqa: PLC0415
         from ..models.canary_run_read import CanaryRunRead  # noqa: PLC0415
 
@@ -121,6 +136,15 @@ class CanaryRead:
 
         selector = CanaryReadSelector.from_dict(d.pop("selector"))
 
+        _judge_states = d.pop("judge_states", UNSET)
+        judge_states: list[CanaryJudgeRead] | Unset = UNSET
+        if _judge_states is not UNSET:
+            judge_states = []
+            for judge_states_item_data in _judge_states:
+                judge_states_item = CanaryJudgeRead.from_dict(judge_states_item_data)
+
+                judge_states.append(judge_states_item)
+
         canary_read = cls(
             created_at=created_at,
             gold_count=gold_count,
@@ -130,6 +154,7 @@ class CanaryRead:
             last_run=last_run,
             name=name,
             selector=selector,
+            judge_states=judge_states,
         )
 
         canary_read.additional_properties = d

@@ -33,7 +33,8 @@ class CompareRequest:
         reference (None | str | Unset):
         self_preference (CompareRequestSelfPreferenceType0 | None | Unset):
         tags (CompareRequestTags | Unset):
-        timeout_s (float | None | Unset):
+        timeout_s (float | None | Unset): seconds before calls still running are cancelled and stored failed; default
+            and maximum `FAIRPAIR_COMPARE_TIMEOUT_S` (120 unless the operator set it)
     """
 
     prompt: str

@@ -35,7 +35,8 @@ class ComparisonRead:
         completed_at (datetime.datetime | None):
         confidence (float | None): the probability of `winner`: the mean confidence of the voting judges whose winner it
             is (0.5 for an even split), so never below 0.5 for A or B
-        conflicted (list[str]): conflicted judges that voted (policy warn/allow)
+        conflicted (list[str]): every judge of the requested panel that shares a family with a response, whatever the
+            policy did with it; what that was: `conflicted_voters`, `conflicted_audits`, `conflicted_excluded`
         created_at (datetime.datetime):
         excluded (list[ExcludedRead]):
         id (str):
@@ -52,6 +53,12 @@ class ComparisonRead:
         winner (ComparisonReadWinnerType0 | None):
         confidence_source (ComparisonReadConfidenceSourceType0 | None | Unset): where `confidence` comes from: the
             backing judges' one source, mixed when they differ, votes for an even split of the panel
+        conflicted_audits (list[str] | Unset): conflicted judges that ran and are stored but did not vote (policy audit,
+            and exclude's audit share)
+        conflicted_excluded (list[str] | Unset): conflicted judges that did not run (policy exclude, or substitute:
+            replaced by a judge of the default panel); reasons in `excluded`
+        conflicted_voters (list[str] | Unset): conflicted judges that voted (policy warn or allow; under exclude or
+            substitute, every judge when no other could vote: `self_preference_risk`)
         error_kind (None | str | Unset):
     """
 
@@ -73,6 +80,9 @@ class ComparisonRead:
     tags: ComparisonReadTags
     winner: ComparisonReadWinnerType0 | None
     confidence_source: ComparisonReadConfidenceSourceType0 | None | Unset = UNSET
+    conflicted_audits: list[str] | Unset = UNSET
+    conflicted_excluded: list[str] | Unset = UNSET
+    conflicted_voters: list[str] | Unset = UNSET
     error_kind: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -137,6 +147,18 @@ class ComparisonRead:
         else:
             confidence_source = self.confidence_source
 
+        conflicted_audits: list[str] | Unset = UNSET
+        if not isinstance(self.conflicted_audits, Unset):
+            conflicted_audits = self.conflicted_audits
+
+        conflicted_excluded: list[str] | Unset = UNSET
+        if not isinstance(self.conflicted_excluded, Unset):
+            conflicted_excluded = self.conflicted_excluded
+
+        conflicted_voters: list[str] | Unset = UNSET
+        if not isinstance(self.conflicted_voters, Unset):
+            conflicted_voters = self.conflicted_voters
+
         error_kind: None | str | Unset
         if isinstance(self.error_kind, Unset):
             error_kind = UNSET
@@ -168,6 +190,12 @@ class ComparisonRead:
         )
         if confidence_source is not UNSET:
             field_dict["confidence_source"] = confidence_source
+        if conflicted_audits is not UNSET:
+            field_dict["conflicted_audits"] = conflicted_audits
+        if conflicted_excluded is not UNSET:
+            field_dict["conflicted_excluded"] = conflicted_excluded
+        if conflicted_voters is not UNSET:
+            field_dict["conflicted_voters"] = conflicted_voters
         if error_kind is not UNSET:
             field_dict["error_kind"] = error_kind
 
@@ -290,6 +318,12 @@ class ComparisonRead:
 
         confidence_source = _parse_confidence_source(d.pop("confidence_source", UNSET))
 
+        conflicted_audits = cast(list[str], d.pop("conflicted_audits", UNSET))
+
+        conflicted_excluded = cast(list[str], d.pop("conflicted_excluded", UNSET))
+
+        conflicted_voters = cast(list[str], d.pop("conflicted_voters", UNSET))
+
         def _parse_error_kind(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -318,6 +352,9 @@ class ComparisonRead:
             tags=tags,
             winner=winner,
             confidence_source=confidence_source,
+            conflicted_audits=conflicted_audits,
+            conflicted_excluded=conflicted_excluded,
+            conflicted_voters=conflicted_voters,
             error_kind=error_kind,
         )
 

@@ -44,8 +44,8 @@ class JudgeReport:
             same comparisons.
         versions (list[int]):
         canaries (list[CanaryDriftRead] | Unset): the judge's latest settled run of each drift canary, whatever the
-            window: its figures on the canary's items and `drift` against its previous run on the same items (details: GET
-            /v1/canaries/{name}/runs)
+            window: its figures on the canary's items and `drift`, set from the run that flagged a change against its
+            previous run or its baseline until an admin acknowledges it (details: GET /v1/canaries/{name}/runs)
         confidence (ConfidenceSection | None | Unset):
         human_agreement (HumanAgreementSection | None | Unset):
         human_baseline (HumanBaselineSection | None | Unset):

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.paired_test_read import PairedTestRead
     from ..models.rate_read import RateRead
@@ -17,17 +19,24 @@ T = TypeVar("T", bound="JudgeRunRead")
 
 @_attrs_define
 class JudgeRunRead:
-    """One judge in one run: its figures, and the paired tests against its previous run.
+    """One judge in one run: its figures, and the paired tests against its previous run and
+    against its baseline run (Holm over both together).
 
-    Attributes:
-        drift (bool | None): a paired change significant after Holm and at least the minimum effect; null without a
-            previous run
-        figures (RunFiguresRead): One judge's figures on the canary's items in one run.
-        items_compared (int): items present in both runs
-        judge (str):
-        previous_run (int | None): the run compared with; null for a first run
-        tests (list[PairedTestRead]):
-        verdict_agreement (None | RateRead): items with the same verdict in both runs, over items with a verdict in both
+        Attributes:
+            drift (bool | None): a paired change, against the previous run or the baseline, significant after Holm and at
+                least the minimum effect; null with neither to compare with
+            figures (RunFiguresRead): One judge's figures on the canary's items in one run.
+            items_compared (int): items present in both runs
+            judge (str):
+            previous_run (int | None): the run compared with; null for a first run
+            tests (list[PairedTestRead]): against the previous run
+            verdict_agreement (None | RateRead): items with the same verdict in both runs, over items with a verdict in both
+            baseline_items_compared (int | Unset): items present in this run and the baseline Default: 0.
+            baseline_run (int | None | Unset): the judge's baseline when this run settled: the first run of its version
+                unless an admin pinned another (POST /v1/canaries/{name}/baseline)
+            baseline_tests (list[PairedTestRead] | Unset): against the baseline; empty when the baseline is this run or the
+                previous one
+            version (int | None | Unset): the judge version the run's calls used
     """
 
     drift: bool | None
@@ -37,6 +46,10 @@ class JudgeRunRead:
     previous_run: int | None
     tests: list[PairedTestRead]
     verdict_agreement: None | RateRead
+    baseline_items_compared: int | Unset = 0
+    baseline_run: int | None | Unset = UNSET
+    baseline_tests: list[PairedTestRead] | Unset = UNSET
+    version: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -65,6 +78,27 @@ class JudgeRunRead:
         else:
             verdict_agreement = self.verdict_agreement
 
+        baseline_items_compared = self.baseline_items_compared
+
+        baseline_run: int | None | Unset
+        if isinstance(self.baseline_run, Unset):
+            baseline_run = UNSET
+        else:
+            baseline_run = self.baseline_run
+
+        baseline_tests: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.baseline_tests, Unset):
+            baseline_tests = []
+            for baseline_tests_item_data in self.baseline_tests:
+                baseline_tests_item = baseline_tests_item_data.to_dict()
+                baseline_tests.append(baseline_tests_item)
+
+        version: int | None | Unset
+        if isinstance(self.version, Unset):
+            version = UNSET
+        else:
+            version = self.version
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -78,6 +112,14 @@ class JudgeRunRead:
                 "verdict_agreement": verdict_agreement,
             }
         )
+        if baseline_items_compared is not UNSET:
+            field_dict["baseline_items_compared"] = baseline_items_compared
+        if baseline_run is not UNSET:
+            field_dict["baseline_run"] = baseline_run
+        if baseline_tests is not UNSET:
+            field_dict["baseline_tests"] = baseline_tests
+        if version is not UNSET:
+            field_dict["version"] = version
 
         return field_dict
 
@@ -131,6 +173,35 @@ class JudgeRunRead:
 
         verdict_agreement = _parse_verdict_agreement(d.pop("verdict_agreement"))
 
+        baseline_items_compared = d.pop("baseline_items_compared", UNSET)
+
+        def _parse_baseline_run(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        baseline_run = _parse_baseline_run(d.pop("baseline_run", UNSET))
+
+        _baseline_tests = d.pop("baseline_tests", UNSET)
+        baseline_tests: list[PairedTestRead] | Unset = UNSET
+        if _baseline_tests is not UNSET:
+            baseline_tests = []
+            for baseline_tests_item_data in _baseline_tests:
+                baseline_tests_item = PairedTestRead.from_dict(baseline_tests_item_data)
+
+                baseline_tests.append(baseline_tests_item)
+
+        def _parse_version(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        version = _parse_version(d.pop("version", UNSET))
+
         judge_run_read = cls(
             drift=drift,
             figures=figures,
@@ -139,6 +210,10 @@ class JudgeRunRead:
             previous_run=previous_run,
             tests=tests,
             verdict_agreement=verdict_agreement,
+            baseline_items_compared=baseline_items_compared,
+            baseline_run=baseline_run,
+            baseline_tests=baseline_tests,
+            version=version,
         )
 
         judge_run_read.additional_properties = d

@@ -18,12 +18,14 @@ class RunFiguresRead:
     """One judge's figures on the canary's items in one run.
 
     Attributes:
-        call_accuracy (RateRead): k of n, the rate (null when n = 0) and its 95% CI.
-        first_pick_rate (RateRead): k of n, the rate (null when n = 0) and its 95% CI.
+        call_accuracy (RateRead): k of n, the rate and its 95% CI; both null when n = 0 or the tier is `insufficient`.
+        first_pick_rate (RateRead): k of n, the rate and its 95% CI; both null when n = 0 or the tier is `insufficient`.
         n_items (int): canary items the judge was asked about
         n_labelled_items (int): gold items with at least one parsed design call
-        position_consistency (RateRead): k of n, the rate (null when n = 0) and its 95% CI.
-        verdict_accuracy (RateRead): k of n, the rate (null when n = 0) and its 95% CI.
+        position_consistency (RateRead): k of n, the rate and its 95% CI; both null when n = 0 or the tier is
+            `insufficient`.
+        verdict_accuracy (RateRead): k of n, the rate and its 95% CI; both null when n = 0 or the tier is
+            `insufficient`.
     """
 
     call_accuracy: RateRead

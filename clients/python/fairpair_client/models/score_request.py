@@ -32,7 +32,8 @@ class ScoreRequest:
         rubric (None | RubricIn | Unset): default: 1..5 with a conciseness level
         self_preference (None | ScoreRequestSelfPreferenceType0 | Unset):
         tags (ScoreRequestTags | Unset):
-        timeout_s (float | None | Unset):
+        timeout_s (float | None | Unset): seconds before calls still running are cancelled and stored failed; default
+            and maximum `FAIRPAIR_COMPARE_TIMEOUT_S` (120 unless the operator set it)
     """
 
     prompt: str

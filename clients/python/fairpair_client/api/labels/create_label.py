@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -34,7 +34,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> LabelRead | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | LabelRead | Problem | None:
     if response.status_code == 200:
         response_200 = LabelRead.from_dict(response.json())
 
@@ -66,8 +68,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_404
 
     if response.status_code == 409:
-        response_409 = Problem.from_dict(response.json())
-
+        response_409 = cast(Any, None)
         return response_409
 
     if response.status_code == 413:
@@ -101,7 +102,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[LabelRead | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | LabelRead | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -115,7 +118,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: LabelIn,
-) -> Response[LabelRead | Problem]:
+) -> Response[Any | LabelRead | Problem]:
     """Create Label
 
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
@@ -129,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[LabelRead | Problem]
+        Response[Any | LabelRead | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -149,7 +152,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: LabelIn,
-) -> LabelRead | Problem | None:
+) -> Any | LabelRead | Problem | None:
     """Create Label
 
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
@@ -163,7 +166,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        LabelRead | Problem
+        Any | LabelRead | Problem
     """
 
     return sync_detailed(
@@ -178,7 +181,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: LabelIn,
-) -> Response[LabelRead | Problem]:
+) -> Response[Any | LabelRead | Problem]:
     """Create Label
 
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
@@ -192,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[LabelRead | Problem]
+        Response[Any | LabelRead | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -210,7 +213,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: LabelIn,
-) -> LabelRead | Problem | None:
+) -> Any | LabelRead | Problem | None:
     """Create Label
 
      Attach a human's verdict to a stored comparison; the gold label is its labelers' majority.
@@ -224,7 +227,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        LabelRead | Problem
+        Any | LabelRead | Problem
     """
 
     return (

@@ -1,0 +1,238 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.baseline_pin import BaselinePin
+from ...models.canary_read import CanaryRead
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    name: str,
+    *,
+    body: BaselinePin,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/canaries/{name}/baseline".format(
+            name=quote(str(name), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | CanaryRead | Problem | None:
+    if response.status_code == 200:
+        response_200 = CanaryRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = cast(Any, None)
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = cast(Any, None)
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = cast(Any, None)
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = cast(Any, None)
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = cast(Any, None)
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 502:
+        response_502 = Problem.from_dict(response.json())
+
+        return response_502
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | CanaryRead | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: BaselinePin,
+) -> Response[Any | CanaryRead | Problem]:
+    """Pin Canary Baseline
+
+     Pin a finished run as its judges' baseline: later runs of the same judge version are
+    compared with it as well as with their previous run. Clears their drift flags.
+
+    Args:
+        name (str):
+        body (BaselinePin): Pin a settled run as the baseline its judges' later runs are compared
+            with.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | CanaryRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: BaselinePin,
+) -> Any | CanaryRead | Problem | None:
+    """Pin Canary Baseline
+
+     Pin a finished run as its judges' baseline: later runs of the same judge version are
+    compared with it as well as with their previous run. Clears their drift flags.
+
+    Args:
+        name (str):
+        body (BaselinePin): Pin a settled run as the baseline its judges' later runs are compared
+            with.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | CanaryRead | Problem
+    """
+
+    return sync_detailed(
+        name=name,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: BaselinePin,
+) -> Response[Any | CanaryRead | Problem]:
+    """Pin Canary Baseline
+
+     Pin a finished run as its judges' baseline: later runs of the same judge version are
+    compared with it as well as with their previous run. Clears their drift flags.
+
+    Args:
+        name (str):
+        body (BaselinePin): Pin a settled run as the baseline its judges' later runs are compared
+            with.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | CanaryRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: BaselinePin,
+) -> Any | CanaryRead | Problem | None:
+    """Pin Canary Baseline
+
+     Pin a finished run as its judges' baseline: later runs of the same judge version are
+    compared with it as well as with their previous run. Clears their drift flags.
+
+    Args:
+        name (str):
+        body (BaselinePin): Pin a settled run as the baseline its judges' later runs are compared
+            with.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | CanaryRead | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            name=name,
+            client=client,
+            body=body,
+        )
+    ).parsed
