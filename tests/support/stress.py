@@ -61,6 +61,9 @@ async def one_run(number: int, path: str, args: argparse.Namespace, logs: Path) 
     try:
         async with asyncio.timeout(args.limit * 4):  # the watchdog's limit is per test phase
             output, _ = await process.communicate()
+    except asyncio.CancelledError:  # stress itself was stopped: leave no run behind
+        process.kill()
+        raise
     except TimeoutError:
         process.kill()
         output, _ = await process.communicate()
