@@ -98,3 +98,23 @@ async def test_the_schema_advertises_which_texts_must_not_be_blank(
     schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
     for model, field in (("CompareRequest", "prompt"), ("ResponseIn", "text")):
         assert schemas[model]["properties"][field]["pattern"] == r"\S", (model, field)
+
+
+@pytest.mark.parametrize("route", ["/v1/compare", "/v1/score"])
+async def test_a_criteria_list_past_20_is_422_without_validating_the_rest(
+    client: httpx2.AsyncClient, admin: dict[str, str], route: str
+) -> None:
+    # Issue 36: the bound is in the schema, so validation stops at the 21st; the invalid
+    # criteria after it are never looked at (each would be an error of its own).
+    good = [{"name": f"c{i}", "weight": 1} for i in range(21)]
+    body = {"prompt": "p", "response_a": "a", "response_b": "b", "responses": ["r"]}
+    body = {k: v for k, v in body.items() if (k == "responses") == (route == "/v1/score")}
+    body["prompt"] = "p"
+    response = await client.post(
+        route, headers=admin, json={**body, "criteria": good + [{"name": ""}] * 5000}
+    )
+    assert response.status_code == 422, response.text
+    pointers = [error["pointer"] for error in response.json()["errors"]]
+    # One error per form `criteria` may take (a text, a list), none per criterion.
+    assert len(pointers) == 2
+    assert all(pointer.startswith("/criteria") for pointer in pointers)

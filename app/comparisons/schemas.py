@@ -10,7 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
 from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue
-from app.jobs.schemas import CriterionIn, DeadlineSeconds, JobRequestIn, ResponseOrText
+from app.jobs.schemas import (
+    CriteriaList,
+    DeadlineSeconds,
+    JobRequestIn,
+    ResponseOrText,
+)
 
 Winner = Literal["A", "B", "tie"]
 # `waiting`: a provider-mode batch item whose calls are at a provider's batch job.
@@ -45,7 +50,7 @@ class CompareRequest(JobRequestIn):
     prompt: NonEmptyText
     response_a: ResponseOrText
     response_b: ResponseOrText
-    criteria: CriteriaText | list[CriterionIn] | None = None
+    criteria: CriteriaText | CriteriaList | None = None
     reference: NonEmptyText | None = None
     judges: list[Name] | None = Field(None, min_length=1, max_length=50)
     protocol: ProtocolIn = Field(default_factory=ProtocolIn)

@@ -54,16 +54,14 @@ class CriterionIn(BaseModel):
     description: Description = ""
 
 
+# 1 to 20: the bound is in the schema, so that pydantic stops at the 21st criterion instead of
+# validating millions of them first (issue 36: 2 million took 40 s before a validator refused).
+CriteriaList = Annotated[list[CriterionIn], Field(min_length=1, max_length=20)]
+
+
 class JobRequestIn(BaseModel):
     """The checks every kind's request makes of the fields they share (each kind declares the
     fields, in its own order: the answer schema's property order is part of the contract)."""
-
-    @field_validator("criteria", mode="after", check_fields=False)
-    @classmethod
-    def _criteria_list_not_empty(cls, value: Any) -> Any:
-        if isinstance(value, list) and not 1 <= len(value) <= 20:
-            raise ValueError("give 1 to 20 criteria")
-        return value
 
     @field_validator("judges", mode="after", check_fields=False)
     @classmethod

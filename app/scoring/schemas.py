@@ -22,7 +22,12 @@ from app.fields import (
     TagKey,
     TagValue,
 )
-from app.jobs.schemas import CriterionIn, DeadlineSeconds, JobRequestIn, ResponseOrText
+from app.jobs.schemas import (
+    CriteriaList,
+    DeadlineSeconds,
+    JobRequestIn,
+    ResponseOrText,
+)
 from app.scoring.stats import Classification, PooledCorrelationRead
 from app.stats import Interval, Tier
 
@@ -78,7 +83,7 @@ class ScoreRequest(JobRequestIn):
     prompt: NonEmptyText
     responses: list[ResponseOrText] = Field(min_length=1, max_length=MAX_RESPONSES)
     rubric: RubricIn | None = Field(None, description="default: 1..5 with a conciseness level")
-    criteria: CriteriaText | list[CriterionIn] | None = None
+    criteria: CriteriaText | CriteriaList | None = None
     judges: list[Name] | None = Field(None, min_length=1, max_length=50)
     self_preference: SelfPreferencePolicy | None = None
     length_normalize: bool = Field(False, description="also return length-normalized scores")
