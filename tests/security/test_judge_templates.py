@@ -5,8 +5,7 @@ runs off the event loop, and a template that fails on some inputs fails those ca
 
 from __future__ import annotations
 
-import asyncio
-import time
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +14,8 @@ import pytest
 
 from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
+from app.judging import prompts
+from app.judging.sandbox import render_within_budget
 from tests.hardening.support import all_rows
 
 JUDGE = {"name": "posted", "provider": "sim", "model": "m"}
@@ -78,29 +79,20 @@ async def test_templates_and_keys_have_length_limits_and_name_the_field(
     ],
     ids=["nested ranges", "repeated string", "long output", "wide filter", "huge power"],
 )
+@pytest.mark.time_limit(60)
 async def test_a_template_over_its_budget_on_the_sample_is_refused_quickly(
     settings_factory: Callable[..., Settings],
     live_factory: Callable[..., Any],
     admin: dict[str, str],
     source: str,
 ) -> None:
+    # Unbudgeted, these ran for minutes; the watchdog's limit below is a hang guard, not a
+    # measurement (the budget is 0.5 s a render).
     client = await live_factory(settings_factory())
-    started = time.monotonic()
     templates = {"pairwise_system": source}
     created = await client.post("/v1/judges", headers=admin, json={**JUDGE, "templates": templates})
     assert created.status_code == 422, created.text
     assert created.json()["errors"][0]["pointer"] == "/templates/pairwise_system"
-    assert time.monotonic() - started < 3
-
-
-async def heartbeat_gaps(stop: asyncio.Event) -> float:
-    """The longest the event loop went without running this task, until `stop`."""
-    longest, last = 0.0, time.monotonic()
-    while not stop.is_set():
-        await asyncio.sleep(0.01)
-        now = time.monotonic()
-        longest, last = max(longest, now - last), now
-    return longest
 
 
 # Cheap on the sample task ("task"), costly or broken on the compared prompt.
@@ -131,20 +123,24 @@ async def test_a_template_failing_on_the_inputs_fails_the_calls_off_the_loop(
     clean_pg: str,
     source: str,
     prompt: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     client: httpx2.AsyncClient = await live_factory(settings_factory())
     templates = {"pairwise_user": source}
     created = await client.post("/v1/judges", headers=admin, json={**JUDGE, "templates": templates})
     assert created.status_code == 201, created.text
 
-    stop = asyncio.Event()
-    gaps = asyncio.create_task(heartbeat_gaps(stop))
+    # Off the loop, shown by where the render runs rather than by timing the loop (the project
+    # makes no timed assertions; on a loaded CI machine a 0.25 s bound on the loop's gaps failed).
+    threads: list[bool] = []
+
+    def recording(*args: Any, **kwargs: Any) -> str:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return render_within_budget(*args, **kwargs)
+
+    monkeypatch.setattr(prompts, "render_within_budget", recording)
     body = {"prompt": prompt, "response_a": "a", "response_b": "b", "judges": ["posted"]}
-    started = time.monotonic()
     response = await client.post("/v1/compare", headers=admin, json=body)
-    elapsed = time.monotonic() - started
-    stop.set()
-    longest_gap = await gaps
 
     assert response.status_code == 502, response.text
     comparison_id = response.json()["comparison_id"]
@@ -153,5 +149,5 @@ async def test_a_template_failing_on_the_inputs_fails_the_calls_off_the_loop(
     assert all(c.error and "template" in c.error for c in stored)
     [row] = await all_rows(clean_pg, Comparison, Comparison.id == comparison_id)
     assert row.status == "failed"
-    assert elapsed < 3
-    assert longest_gap < 0.25
+    assert threads
+    assert not any(threads)  # never on the event loop's thread
