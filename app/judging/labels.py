@@ -10,7 +10,8 @@ from app.textpatterns import compile_linear
 # Letters that read as order (A, B, C), as digits (I, O, L) or as roman numerals (V, X, D, M)
 # are left out of scoring labels; pairs of neighbouring letters ("EF") are too.
 _SCORE_LABEL_LETTERS = "EFGHJKNPQRSTUWYZ"
-_LABEL_PATTERN = compile_linear(r"[A-Za-z]{1,16}")
+_LABEL_MAX_CHARS = 16
+_LABEL_PATTERN = compile_linear(rf"[A-Za-z]{{1,{_LABEL_MAX_CHARS}}}")
 # Labels that name an order or a slot, or collide with the answer "tie" (JUDGING.md: no A/B,
 # no digits, no first/second).
 _FORBIDDEN_LABELS = frozenset({"a", "b", "first", "second", "one", "two", "left", "right", "tie"})
@@ -24,8 +25,9 @@ def validate_label_pool(pool: LabelPool) -> None:
         if len(pair) != 2:
             raise ValueError(f"label pool entry {pair!r} is not a pair")
         for label in pair:
-            if not _LABEL_PATTERN.fullmatch(label):
-                raise ValueError(f"label {label!r} must be 1-16 letters")
+            # Length first: a label is short, and an error never echoes megabytes back.
+            if len(label) > _LABEL_MAX_CHARS or not _LABEL_PATTERN.fullmatch(label):
+                raise ValueError(f"label {label[: _LABEL_MAX_CHARS + 1]!r} must be 1-16 letters")
             if label.casefold() in _FORBIDDEN_LABELS:
                 raise ValueError(f"label {label!r} suggests an order or is 'tie'")
         if pair[0].casefold() == pair[1].casefold():

@@ -6,7 +6,7 @@ applies a pattern to outside text costs time linear in that text, on inputs buil
 backtracking engine explode (long digit runs, repeated separators, near-misses that fail at the
 very end) and on units that hypothesis draws, all up to the size limits. Growth is measured, never
 absolute time: `time.process_time`, median of 5, on inputs that take >= 10 ms (a call is repeated
-until it does); 10x the input may cost at most 20x the time.
+until it does); 10x the input may cost at most 20x the time, in the best of three tries.
 
 Pydantic `pattern=` constraints (`app/fields.py`, `app/judges/schemas.py`, `app/batches/router.py`)
 are not converted: pydantic-core compiles them with Rust's `regex` crate, a linear engine too, as
@@ -108,10 +108,19 @@ def _repeats_for(call: Callable[[], object]) -> int:
 
 
 def growth(entry: Callable[[str], object], make: Callable[[int], str], limit: int) -> float:
-    """CPU time of `entry` on an input of `limit` characters over one of `limit // 10`."""
+    """CPU time of `entry` on an input of `limit` characters over one of `limit // 10`.
+
+    Noise (a stolen CPU, a cache the large input outgrows) only ever inflates the ratio, so a
+    ratio over MAX_GROWTH is measured again, up to three times, and the smallest counts: a
+    quadratic cost stays near 100 in every try.
+    """
     small, large = make(limit // 10), make(limit)
     repeats = _repeats_for(lambda: entry(small))
-    return _median_cpu(lambda: entry(large), repeats) / _median_cpu(lambda: entry(small), repeats)
+    ratios: list[float] = []
+    while len(ratios) < 3 and min(ratios, default=float("inf")) > MAX_GROWTH:
+        large_s = _median_cpu(lambda: entry(large), repeats)
+        ratios.append(large_s / _median_cpu(lambda: entry(small), repeats))
+    return min(ratios)
 
 
 def shaped(prefix: str, unit: str, suffix: str = "") -> Callable[[int], str]:
