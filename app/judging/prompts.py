@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, StrictUndefined, Template, TemplateError
 
 from app.judging.anonymize import Anonymizer
+from app.judging.blocks import parse_response_blocks
 from app.judging.labels import (
     draw_label_assignment,
     draw_nonce,
@@ -109,6 +110,21 @@ def _criteria_context(criteria: Criteria | None) -> dict[str, Any]:
     return {"criteria": list(criteria or DEFAULT_CRITERIA), "criteria_text": None}
 
 
+def _check_blocks(prompt: RenderedPrompt) -> None:
+    """The prompt shows each response once, whole, in its labelled nonce block: a template that
+    leaves one out, cuts one or repeats one would have the judge choose blind or be parsed
+    wrong."""
+    shown = [
+        (block.label, block.nonce, block.text)
+        for block in parse_response_blocks(f"{prompt.system}\n{prompt.user}")
+    ]
+    if shown != list(zip(prompt.labels, prompt.nonces, prompt.texts, strict=True)):
+        raise ValueError(
+            "invalid judge template: the prompt must show every response in its block, as the"
+            " packaged template does ({% for r in responses %} with r.label, r.nonce and r.text)"
+        )
+
+
 class PromptRenderer:
     """Renders pairwise and scoring prompts for one judge configuration."""
 
@@ -140,11 +156,15 @@ class PromptRenderer:
         """Render once with sample values, so a broken template fails when the judge is built."""
         rng = random.Random(0)
         try:
-            self.render_pair("task", "one", "two", rng=rng, reference="reference")
-            self.render_pair("task", "one", "two", rng=rng, criteria="criteria")
-            self.render_scores("task", ["one", "two"], _SAMPLE_RUBRIC, rng=rng, max_chars=100)
+            samples = [
+                self.render_pair("task", "one", "two", rng=rng, reference="reference"),
+                self.render_pair("task", "one", "two", rng=rng, criteria="criteria"),
+                self.render_scores("task", ["one", "two"], _SAMPLE_RUBRIC, rng=rng, max_chars=100),
+            ]
         except (TemplateError, TemplateRenderError) as err:
             raise ValueError(f"invalid judge template: {err}") from err
+        for prompt in samples:
+            _check_blocks(prompt)
 
     def _hash(self, system: TemplateName, user: TemplateName) -> str:
         return _sha256_json([self.sources[system], self.sources[user]])

@@ -209,14 +209,20 @@ def test_scoring_call_over_the_character_limit_is_refused(renderer: PromptRender
         )
 
 
+BLOCKS = (
+    '{% for r in responses %}<response label="{{ r.label }}" nonce="{{ r.nonce }}">\n'
+    '{{ r.text }}\n</response nonce="{{ r.nonce }}">\n{% endfor %}'
+)
+
+
 def test_custom_template_and_label_pool_are_used() -> None:
     renderer = PromptRenderer(
-        {"pairwise_user": "T={{ task }} L={{ labels | join('|') }}"},
+        {"pairwise_user": "T={{ task }} L={{ labels | join('|') }}\n" + BLOCKS},
         (("KM", "RS"),),
         NO_ANONYMIZATION,
     )
     rendered = renderer.render_pair("hello", "a", "b", rng=random.Random(1))
-    assert rendered.user in {"T=hello L=KM|RS", "T=hello L=RS|KM"}
+    assert rendered.user.split("\n")[0] in {"T=hello L=KM|RS", "T=hello L=RS|KM"}
     assert rendered.label_pair == "KM/RS"
     assert (
         rendered.template_hash
@@ -228,6 +234,12 @@ def test_custom_template_and_label_pool_are_used() -> None:
     ("templates", "pool"),
     [
         ({"pairwise_user": "{% if %}"}, DEFAULT_LABEL_POOL),
+        # Without both response blocks the judge would choose blind (issue 37).
+        ({"pairwise_user": "T={{ task }} L={{ labels | join('|') }}"}, DEFAULT_LABEL_POOL),
+        ({"pairwise_user": "{{ responses[0].text }}"}, DEFAULT_LABEL_POOL),
+        ({"scoring_user": "Score {{ labels | join(', ') }}"}, DEFAULT_LABEL_POOL),
+        ({"pairwise_user": BLOCKS + BLOCKS}, DEFAULT_LABEL_POOL),
+        ({"pairwise_user": BLOCKS.replace("r.text", "r.text[:1]")}, DEFAULT_LABEL_POOL),
         ({"no_such_template": "x"}, DEFAULT_LABEL_POOL),
         ({}, (("tie", "Q"),)),
         ({}, (("P", "p"),)),

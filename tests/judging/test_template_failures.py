@@ -35,7 +35,7 @@ async def test_a_pairwise_template_failing_on_the_inputs_is_a_template_error(
 async def test_a_scoring_template_failing_on_the_inputs_is_a_template_error(
     deadline_in: Deadline,
 ) -> None:
-    judge = build_judge(_sim(scoring_user=FAILS_ON_SHORT_TASKS))
+    judge = build_judge(_sim(scoring_system=FAILS_ON_SHORT_TASKS))
     result = await judge.judge_scores(
         "ok", ["a", "b"], DEFAULT_RUBRIC, deadline=deadline_in(5), rng=random.Random(1)
     )
