@@ -346,7 +346,7 @@ async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[s
     """The report from the local database, by the function the route uses."""
     from app.keyring.service import text_keeper
     from app.reports.bias import build_report
-    from app.reports.params import check_known_judge, report_filters
+    from app.reports.params import check_known_names, report_filters
 
     # Tag values are matched as stored: their HMACs in privacy mode.
     engine = session.bind
@@ -363,7 +363,7 @@ async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[s
         keeper=keeper,
         origin=params.get("origin", "traffic"),
     )
-    await check_known_judge(session, filters)
+    await check_known_names(session, filters)
     report = await build_report(session, filters, get_settings())
     return report.model_dump(mode="json")
 

@@ -116,9 +116,8 @@ def unix_time(text: str, name: str) -> datetime:
 
 def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
     """`text` as a UTC moment: an age like `7d`, `24h` or `30m` before `now`, else ISO 8601
-    (naive means UTC), else Unix seconds (`unix_time`). The bias report's route and
-    `fairpair report` read their times through it; the other lists' `since`/`until` are plain
-    datetimes."""
+    (naive means UTC), else Unix seconds (`unix_time`). Every `since`/`until` the API, the
+    dashboard and `fairpair report` take is read through it."""
     if AGE.fullmatch(text.strip()):
         try:
             return as_utc(now - parse_age(text), name)
@@ -129,6 +128,16 @@ def parse_moment(text: str, name: str, *, now: datetime) -> datetime:
     except ValueError:
         moment = unix_time(text.strip(), name)
     return as_utc(moment, name)
+
+
+def parse_since_until(
+    since: str | None, until: str | None, *, now: datetime
+) -> tuple[datetime | None, datetime | None]:
+    """A list's `since`/`until` (each as `parse_moment` reads it), `until` after `since`."""
+    start = None if since is None else parse_moment(since, "since", now=now)
+    end = None if until is None else parse_moment(until, "until", now=now)
+    check_order(start, end)
+    return start, end
 
 
 def encode_name_cursor(kind: str, position: str) -> str:

@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.errors import (
     DATABASE_ERRORS,
@@ -106,6 +107,9 @@ def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
 
 async def handle_app_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
+    extra = exc.extra
+    if exc.status == 422 and "errors" not in extra:
+        extra = {**extra, "errors": [pointed_error(exc.detail)]}
     return problem(
         exc.status,
         exc.slug,
@@ -113,8 +117,17 @@ async def handle_app_error(request: Request, exc: Exception) -> JSONResponse:
         exc.detail,
         instance=request.url.path,
         headers=exc.headers,
-        **exc.extra,
+        **extra,
     )
+
+
+def pointed_error(detail: str) -> dict[str, str]:
+    """Every 422 carries `errors[]`: one read from a `/pointer: message` detail, or with the
+    pointer `""` (the whole request) when the detail names none."""
+    pointer, sep, message = detail.partition(": ")
+    if sep and pointer.startswith("/") and " " not in pointer:
+        return {"pointer": pointer, "message": message}
+    return {"pointer": "", "message": detail}
 
 
 def _undecodable(exc: RequestValidationError) -> str | None:
@@ -195,11 +208,21 @@ def http_problem_type(status: int) -> tuple[str, str]:
     return InternalError.slug, InternalError.title
 
 
-def _http_detail(request: Request, exc: StarletteHTTPException) -> str:
-    if exc.status_code == 405:
-        allowed = (exc.headers or {}).get("Allow", "")
-        return f"{request.method} is not allowed on {request.url.path}; allowed: {allowed}"
-    return str(exc.detail)
+# The methods a 405's `Allow` may list (a route's HEAD comes with its GET in Starlette).
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route serves on the request's path. Starlette answers a 405 from the
+    first route whose path matches, and FastAPI makes one route per method, so its own `Allow`
+    names one of them (`GET` for `/v1/judges`, which also takes `POST`): ask every route."""
+    routes = request.app.router.routes
+    allowed = [
+        method
+        for method in METHODS
+        if any(r.matches({**request.scope, "method": method})[0] == Match.FULL for r in routes)
+    ]
+    return ", ".join(allowed)
 
 
 async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -208,13 +231,12 @@ async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
         detail = _decode_failure(exc)
         return problem(400, BadRequest.slug, BadRequest.title, detail, instance=request.url.path)
     slug, title = http_problem_type(exc.status_code)
+    headers, detail = dict(exc.headers or {}), str(exc.detail)
+    if exc.status_code == 405:
+        headers["Allow"] = allowed = allowed_methods(request)
+        detail = f"{request.method} is not allowed on {request.url.path}; allowed: {allowed}"
     return problem(
-        exc.status_code,
-        slug,
-        title,
-        _http_detail(request, exc),
-        instance=request.url.path,
-        headers=dict(exc.headers) if exc.headers else None,
+        exc.status_code, slug, title, detail, instance=request.url.path, headers=headers or None
     )
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from app.comparisons import queries, service
+from app.comparisons.models import JudgeCall
 from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
+from app.db import utcnow
 from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, SettingsDep
+from app.jobs.known import check_known_judge
 from app.jobs.lifecycle import AnsweringDep, IdempotencyKeyHeader, JobsDep, read_job
-from app.params import parse_tag_filters
+from app.params import JudgeParam, MomentParam, TagParams, parse_since_until, parse_tag_filters
 
 router = APIRouter(tags=["comparisons"])
 
@@ -50,15 +52,17 @@ async def list_comparisons(
     _: ReadKey,
     session: SessionDep,
     keeper: KeeperDep,
-    judge: Annotated[str | None, Query(max_length=100)] = None,
-    tag: Annotated[list[str] | None, Query(max_length=16)] = None,
+    judge: JudgeParam = None,
+    tag: TagParams = None,
     status: Status | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: MomentParam = None,
+    until: MomentParam = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query(max_length=500)] = None,
 ) -> ComparisonList:
     """Stored comparisons, newest first; tags are `key:value` and ANDed."""
+    start, end = parse_since_until(since, until, now=utcnow())
+    await check_known_judge(session, judge, None, (JudgeCall,))
     return await queries.list_comparisons(
         session,
         limit=limit,
@@ -66,6 +70,6 @@ async def list_comparisons(
         judge=judge,
         tags=parse_tag_filters(tag or [], keeper),
         status=status,
-        since=since,
-        until=until,
+        since=start,
+        until=end,
     )

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import queries
 from app.comparisons.callscope import Origin
-from app.comparisons.models import Comparison
+from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.queries import SWAP_CLASSES, ExploreFilters, SwapClass
 from app.comparisons.schemas import CallRead, ComparisonRead, JudgeEntry, Status
 from app.comparisons.service import COMPARISONS
@@ -30,6 +30,7 @@ from app.dashboard.rendering import html, login_redirect
 from app.db import utcnow
 from app.deps import KeeperDep, SessionDep, SettingsDep
 from app.errors import NotFound, ValidationProblem
+from app.jobs.known import check_known_judge
 from app.jobs.lifecycle import read_job
 from app.params import TagParams, check_order, parse_tag_filters
 from app.privacy import TextKeeper
@@ -157,6 +158,7 @@ async def show_comparisons(
     context: dict[str, Any] = {"view": {"title": "Comparisons"}, "page": "comparisons"}
     try:
         filters = explore_filters(given, keeper)
+        await check_known_judge(session, filters.judge, None, (JudgeCall,))
         listed, total = await queries.explore_comparisons(
             session, filters, limit=parse_limit(given.limit), cursor=cursor or None
         )

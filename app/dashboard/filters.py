@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Annotated
 from urllib.parse import urlencode
@@ -11,11 +11,11 @@ from fastapi import Depends, Query
 
 from app.comparisons.callscope import ReportFilters
 from app.db import utcnow
-from app.deps import KeeperDep
+from app.deps import KeeperDep, SessionDep
 from app.errors import ValidationProblem
-from app.params import JudgeParam, TagParams, as_utc
+from app.params import JudgeParam, MomentParam, TagParams, as_utc, parse_since_until
 from app.privacy import KEEP_TEXTS, TextKeeper
-from app.reports.params import report_filters
+from app.reports.params import check_known_names, report_filters
 from app.scoring.queries import ScoringFilters
 from app.textpatterns import compile_linear
 
@@ -94,26 +94,29 @@ class PageFilters:
         return urlencode(pairs)
 
 
-def page_filters(
+async def page_filters(
     keeper: KeeperDep,
+    session: SessionDep,
     judge: JudgeParam = None,
     window: Annotated[str | None, Query(max_length=8)] = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: MomentParam = None,
+    until: MomentParam = None,
     tag: TagParams = None,
     rubric: Annotated[str | None, Query(max_length=100)] = None,
 ) -> PageFilters:
     """The filters of a page request; empty form fields count as absent."""
+    start, end = parse_since_until(since or None, until or None, now=utcnow())
     filters = PageFilters(
         judge=judge or None,
         window=window or None,
-        since=since,
-        until=until,
+        since=start,
+        until=end,
         tags=tuple(t for t in tag or [] if t),
         rubric=rubric or None,
         keeper=keeper,
     )
-    filters.report()  # validate early: 422 before any query runs
+    # Validate early, as the JSON report does: 422 before any page query runs.
+    await check_known_names(session, replace(filters.report(), rubric=filters.rubric))
     return filters
 
 

@@ -13,9 +13,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.models import Comparison
+from app.comparisons.models import Comparison, JudgeCall
 from app.db import utcnow, values_of
 from app.errors import Conflict, NotFound
+from app.jobs.known import check_known_judge
 from app.labels import queries
 from app.labels.models import Label
 from app.labels.schemas import (
@@ -28,7 +29,9 @@ from app.labels.schemas import (
     TextsWithheld,
 )
 
-MAX_SEED = 2**63 - 1
+# The largest integer every JSON reader keeps exactly (a double's 53-bit mantissa): a seed a
+# JavaScript client rounds would draw another sample.
+MAX_SEED = 2**53 - 1
 
 
 def upsert(
@@ -147,7 +150,8 @@ async def labeling_queue(
 ) -> LabelingQueue:
     """A uniform random sample (without replacement) of `n` unlabelled complete comparisons;
     the same seed draws the same sample while the candidates stay the same."""
-    seed = secrets.randbelow(MAX_SEED) if seed is None else seed
+    await check_known_judge(session, judge, None, (JudgeCall,))
+    seed = secrets.randbelow(MAX_SEED + 1) if seed is None else seed
     available = await queries.count_candidates(session, judge)
     positions = random.Random(seed).sample(range(available), min(n, available))
     comparisons = await queries.candidates_at(session, judge, positions)

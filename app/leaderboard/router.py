@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import AfterValidator, StringConstraints
 
 from app.comparisons.callscope import Origin
+from app.db import utcnow
 from app.deps import KeeperDep, ReadKey, SessionmakerDep
 from app.fields import check_text
 from app.leaderboard.params import leaderboard_query
 from app.leaderboard.schemas import Leaderboard
 from app.leaderboard.service import LeaderboardCacheDep, get_leaderboard
+from app.params import MomentParam, parse_since_until
 
 router = APIRouter(tags=["leaderboard"])
 PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -36,8 +37,8 @@ async def read_leaderboard(
     cache: LeaderboardCacheDep,
     keeper: KeeperDep,
     baseline: Annotated[ModelName | None, Query()] = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: MomentParam = None,
+    until: MomentParam = None,
     tag: Annotated[list[TagFilter] | None, Query(max_length=16)] = None,
     origin: Annotated[
         Origin,
@@ -45,5 +46,6 @@ async def read_leaderboard(
     ] = "traffic",
 ) -> Leaderboard:
     """Bradley-Terry ratings with bootstrap CIs; raw and length-controlled win rates vs baseline."""
-    query = leaderboard_query(baseline, since, until, tag, keeper, origin)
+    start, end = parse_since_until(since, until, now=utcnow())
+    query = leaderboard_query(baseline, start, end, tag, keeper, origin)
     return await get_leaderboard(sessionmaker, cache, query)

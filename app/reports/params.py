@@ -5,9 +5,9 @@ The comparisons' origin defaults to `traffic`: a drift canary's runs re-judge fr
 counted with the callers' traffic they would count those items again; `canary` reads only them,
 `all` both.
 
-A judge is *known* when it is configured (the `judges` table, enabled or not) or has stored calls
-(pairwise or scoring): a judge deleted since keeps its history. Any other name is a typo, and a
-422 says so instead of an empty report that reads like a judge without bias.
+A judge, version or rubric the filters name must exist (`check_known_names`; the judge rule is
+the kernel's, `app/jobs/known.py`): any other name is a typo, and a 422 says so instead of an
+empty report that reads like a judge without bias.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import cast, get_args
 
-from sqlalchemy import exists, literal, select, union_all
+from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons.callscope import Bucket, Origin, ReportFilters
@@ -23,10 +23,10 @@ from app.comparisons.models import JudgeCall
 from app.comparisons.protocols import ProtocolKind
 from app.db import utcnow
 from app.errors import ValidationProblem
-from app.judges.models import Judge
+from app.jobs.known import check_known_judge
 from app.params import as_utc, check_order, check_version, parse_moment, parse_tag_filters
 from app.privacy import TextKeeper
-from app.scoring.models import ScoreCall
+from app.scoring.models import ScoreCall, ScoreSession
 
 DEFAULT_WINDOW = timedelta(days=30)
 PROTOCOLS: tuple[str, ...] = get_args(ProtocolKind)
@@ -87,19 +87,13 @@ def report_filters(
     )
 
 
-async def is_known_judge(session: AsyncSession, name: str) -> bool:
-    """Configured now, or with stored calls: three index lookups."""
-    found = union_all(
-        select(literal(1)).where(exists().where(Judge.name == name)),
-        select(literal(1)).where(exists().where(JudgeCall.judge_name == name)),
-        select(literal(1)).where(exists().where(ScoreCall.judge_name == name)),
-    )
-    return (await session.execute(select(exists(found.subquery())))).scalar_one()
-
-
-async def check_known_judge(session: AsyncSession, filters: ReportFilters) -> None:
-    """422 for a judge filter that names no judge ever configured or called."""
-    if filters.judge is not None and not await is_known_judge(session, filters.judge):
-        raise ValidationProblem(
-            f"/judge: no judge named {filters.judge!r} is configured or has stored calls"
-        )
+async def check_known_names(session: AsyncSession, filters: ReportFilters) -> None:
+    """422 for a judge, version or rubric the filters name and nothing has: a judge or version
+    configured or with stored calls (pairwise or scoring, `check_known_judge`), a rubric some
+    score request used."""
+    await check_known_judge(session, filters.judge, filters.judge_version, (JudgeCall, ScoreCall))
+    if filters.rubric is None:
+        return
+    used = select(exists().where(ScoreSession.rubric_id == filters.rubric))
+    if not (await session.execute(used)).scalar_one():
+        raise ValidationProblem(f"/rubric: no score request used rubric {filters.rubric!r}")

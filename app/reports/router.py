@@ -10,7 +10,7 @@ from app.comparisons.callscope import Bucket, Origin
 from app.deps import KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.params import JudgeParam, MomentParam, TagParams
 from app.reports.bias import build_report
-from app.reports.params import check_known_judge, report_filters
+from app.reports.params import check_known_names, report_filters
 from app.reports.schemas import BiasReport
 
 router = APIRouter(tags=["reports"])
@@ -53,7 +53,7 @@ async def get_bias_report(
         keeper=keeper,
         origin=origin,
     )
-    await check_known_judge(session, filters)
+    await check_known_names(session, filters)
     return await build_report(session, filters, settings)
 
 

@@ -129,7 +129,9 @@ async def test_the_explorer_finds_a_comparison_by_tag_and_judge(
     assert listed_ids(both_tags.text) == [wanted]
     by_tag = (await app_off.get("/dashboard/comparisons?tag=case:c-1")).text
     assert (total(by_tag), set(listed_ids(by_tag))) == (2, {wanted, other_judge})
-    assert total((await app_off.get("/dashboard/comparisons?judge=nobody")).text) == 0
+    nobody = await app_off.get("/dashboard/comparisons?judge=nobody")
+    assert nobody.status_code == 422  # a typo, not a judge without comparisons (issue 37)
+    assert "/judge: no judge named" in html.unescape(nobody.text)
     canaries = (await app_off.get("/dashboard/comparisons?origin=canary")).text
     assert total(canaries) == 0
     assert total((await app_off.get("/dashboard/comparisons?origin=all")).text) == 3

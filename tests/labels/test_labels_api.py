@@ -184,6 +184,24 @@ async def test_queue_draw_is_reproducible_with_its_seed(
     assert replayed["items"] == unseeded["items"]
 
 
+async def test_queue_seeds_are_integers_json_keeps_exactly(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
+) -> None:
+    """A seed past 2**53 - 1 would come back rounded to a JavaScript client, and replaying the
+    rounded seed would draw another sample: refused, and never drawn by the server."""
+    await stored(clean_pg, 3)
+    largest = 2**53 - 1
+    kept = await client.get("/v1/labeling-queue", headers=labeler, params={"seed": largest})
+    assert (kept.status_code, kept.json()["seed"]) == (200, largest)
+    refused = await client.get("/v1/labeling-queue", headers=labeler, params={"seed": largest + 1})
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["pointer"] == "/seed"
+    drawn = [
+        (await client.get("/v1/labeling-queue", headers=labeler)).json()["seed"] for _ in range(20)
+    ]
+    assert all(0 <= seed <= largest for seed in drawn)
+
+
 async def test_queue_is_a_uniform_sample(clean_pg: str) -> None:
     """χ² over 600 draws of 5 out of 20: every comparison equally likely to be offered."""
     ids = await stored(clean_pg, 20)

@@ -431,12 +431,21 @@ def test_the_body_check_finds_every_nul_and_lone_surrogate(tokens: list[str]) ->
 
 
 async def test_405_is_method_not_allowed(app: httpx2.AsyncClient, admin: dict[str, str]) -> None:
-    for method, route in (("PUT", "/v1/compare"), ("DELETE", "/v1/judges"), ("POST", "/healthz")):
+    """`Allow` lists every method the path takes: FastAPI makes one route per method, and
+    Starlette's own header named only the first (`GET` for `/v1/judges`)."""
+    for method, route, allowed in (
+        ("PUT", "/v1/compare", "POST"),
+        ("DELETE", "/v1/judges", "GET, POST"),
+        ("PUT", "/v1/judges/sim-a", "GET, PATCH"),
+        ("PUT", "/v1/batches/x", "GET, DELETE"),
+        ("POST", "/healthz", "GET"),
+    ):
         response = await app.request(method, route, headers=admin)
         assert response.status_code == 405
         assert response.headers["content-type"] == PROBLEM
         assert response.json()["type"] == "method-not-allowed"
-        assert "allow" in response.headers
+        assert response.headers["allow"] == allowed, route
+        assert response.json()["detail"].endswith(f"allowed: {allowed}")
 
 
 async def test_unknown_routes_are_404_problems(app: httpx2.AsyncClient) -> None:

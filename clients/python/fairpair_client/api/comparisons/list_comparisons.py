@@ -1,4 +1,3 @@
-import datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -17,8 +16,8 @@ def _get_kwargs(
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -54,8 +53,6 @@ def _get_kwargs(
     json_since: None | str | Unset
     if isinstance(since, Unset):
         json_since = UNSET
-    elif isinstance(since, datetime.datetime):
-        json_since = since.isoformat()
     else:
         json_since = since
     params["since"] = json_since
@@ -63,8 +60,6 @@ def _get_kwargs(
     json_until: None | str | Unset
     if isinstance(until, Unset):
         json_until = UNSET
-    elif isinstance(until, datetime.datetime):
-        json_until = until.isoformat()
     else:
         json_until = until
     params["until"] = json_until
@@ -170,8 +165,8 @@ def sync_detailed(
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 ) -> Response[ComparisonList | Problem]:
@@ -183,8 +178,10 @@ def sync_detailed(
         judge (None | str | Unset):
         tag (list[str] | None | Unset):
         status (ListComparisonsStatusType0 | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
 
@@ -219,8 +216,8 @@ def sync(
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 ) -> ComparisonList | Problem | None:
@@ -232,8 +229,10 @@ def sync(
         judge (None | str | Unset):
         tag (list[str] | None | Unset):
         status (ListComparisonsStatusType0 | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
 
@@ -263,8 +262,8 @@ async def asyncio_detailed(
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 ) -> Response[ComparisonList | Problem]:
@@ -276,8 +275,10 @@ async def asyncio_detailed(
         judge (None | str | Unset):
         tag (list[str] | None | Unset):
         status (ListComparisonsStatusType0 | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
 
@@ -310,8 +311,8 @@ async def asyncio(
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
 ) -> ComparisonList | Problem | None:
@@ -323,8 +324,10 @@ async def asyncio(
         judge (None | str | Unset):
         tag (list[str] | None | Unset):
         status (ListComparisonsStatusType0 | None | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
 

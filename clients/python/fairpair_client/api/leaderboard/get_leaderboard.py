@@ -1,4 +1,3 @@
-import datetime
 from http import HTTPStatus
 from typing import Any, cast
 
@@ -15,8 +14,8 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     baseline: None | str | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> dict[str, Any]:
@@ -33,8 +32,6 @@ def _get_kwargs(
     json_since: None | str | Unset
     if isinstance(since, Unset):
         json_since = UNSET
-    elif isinstance(since, datetime.datetime):
-        json_since = since.isoformat()
     else:
         json_since = since
     params["since"] = json_since
@@ -42,8 +39,6 @@ def _get_kwargs(
     json_until: None | str | Unset
     if isinstance(until, Unset):
         json_until = UNSET
-    elif isinstance(until, datetime.datetime):
-        json_until = until.isoformat()
     else:
         json_until = until
     params["until"] = json_until
@@ -151,8 +146,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     baseline: None | str | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Response[Any | Leaderboard | Problem]:
@@ -162,8 +157,10 @@ def sync_detailed(
 
     Args:
         baseline (None | str | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
             `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
@@ -195,8 +192,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     baseline: None | str | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Any | Leaderboard | Problem | None:
@@ -206,8 +203,10 @@ def sync(
 
     Args:
         baseline (None | str | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
             `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
@@ -234,8 +233,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     baseline: None | str | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Response[Any | Leaderboard | Problem]:
@@ -245,8 +244,10 @@ async def asyncio_detailed(
 
     Args:
         baseline (None | str | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
             `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
@@ -276,8 +277,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     baseline: None | str | Unset = UNSET,
-    since: datetime.datetime | None | Unset = UNSET,
-    until: datetime.datetime | None | Unset = UNSET,
+    since: None | str | Unset = UNSET,
+    until: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     origin: GetLeaderboardOrigin | Unset = GetLeaderboardOrigin.TRAFFIC,
 ) -> Any | Leaderboard | Problem | None:
@@ -287,8 +288,10 @@ async def asyncio(
 
     Args:
         baseline (None | str | Unset):
-        since (datetime.datetime | None | Unset):
-        until (datetime.datetime | None | Unset):
+        since (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
+        until (None | str | Unset): ISO 8601 (naive means UTC), an age before now (7d, 24h, 30m)
+            or Unix seconds
         tag (list[str] | None | Unset):
         origin (GetLeaderboardOrigin | Unset): whose comparisons: callers' `traffic`, drift
             `canary` runs, or `all` Default: GetLeaderboardOrigin.TRAFFIC.
