@@ -5,11 +5,16 @@ ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /srv/fairpair
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
-COPY pyproject.toml constraints.txt README.md alembic.ini ./
+# The same install commands CI runs outside a container (.ci/dockerfile-commands). Every file pip
+# fetches must match a sha256 in requirements.lock, and only wheels are taken, so nothing but
+# fairpair itself is built; the dependencies' layer is rebuilt only when the lock changes.
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps --only-binary :all: -r requirements.lock
+COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
-# The same install command CI runs outside a container (.ci/dockerfile-commands).
-RUN pip install -c constraints.txt -e .
+# No resolution and no build environment: the dependencies and setuptools come from the lock.
+RUN pip install --no-deps --no-build-isolation -e .
 
 # Run stage: the virtualenv and the source, as a non-root user.
 FROM python:3.11-slim

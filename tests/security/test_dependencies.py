@@ -1,4 +1,4 @@
-"""Dependencies: floors above known-vulnerable releases, one lock file that every install uses."""
+"""Dependencies: floors above known-vulnerable releases, and the lock files every install uses."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "constraints.txt"
+# The deployable install's hashed lock (tests/security/test_requirements_lock.py checks the rest).
+HASHED_LOCK = ROOT / "requirements.lock"
 
 # The first release without a known advisory that matters here (sandbox escapes in Jinja2 render
 # judge templates posted through the API; the rest parse what clients and judges send).
@@ -49,8 +51,8 @@ def _declared() -> dict[str, Requirement]:
     return {canonicalize_name(r.name): r for r in map(Requirement, lines)}
 
 
-def _locked() -> dict[str, Version]:
-    pins = re.findall(r"^([A-Za-z0-9_.\-]+)==([^\s;]+)", LOCK.read_text(), flags=re.MULTILINE)
+def _locked(lock: Path = LOCK) -> dict[str, Version]:
+    pins = re.findall(r"^([A-Za-z0-9_.\-]+)==([^\s;]+)", lock.read_text(), flags=re.MULTILINE)
     return {canonicalize_name(name): Version(version) for name, version in pins}
 
 
@@ -75,10 +77,17 @@ def _just_below(floor: str) -> str:
 def test_the_lock_pins_every_package_at_or_above_its_floor() -> None:
     locked = _locked()
     for name, floor in LOCKED_FLOORS.items():
-        if name == "setuptools":  # a build requirement: pip resolves it in the build environment
+        if name == "setuptools":  # a build requirement: only the hashed lock pins it
             continue
         assert name in locked, f"{name} is not pinned in constraints.txt"
         assert locked[name] >= Version(floor), f"{name}=={locked[name]} is below {floor}"
+
+
+def test_the_hashed_lock_pins_the_build_backend_above_its_floor() -> None:
+    """The image and scripts/serve build fairpair with the setuptools requirements.lock pins."""
+    pinned = _locked(HASHED_LOCK).get("setuptools")
+    assert pinned is not None, "requirements.lock does not pin setuptools"
+    assert pinned >= Version(DECLARED_FLOORS["setuptools"]), f"setuptools=={pinned}"
 
 
 def test_the_lock_satisfies_what_the_project_declares() -> None:
@@ -110,15 +119,30 @@ def _installed(name: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize(
-    "path", ["Dockerfile", ".ci/run", "scripts/test", "scripts/serve", ".ci/dockerfile-commands"]
-)
-def test_every_install_command_uses_the_lock(path: str) -> None:
-    text = (ROOT / path).read_text()
-    installs = [line for line in text.splitlines() if re.search(r"pip install\b.*-e\b", line)]
-    if path == ".ci/dockerfile-commands":
-        assert "constraints.txt" in text, "the Dockerfile's build context must carry the lock"
-        return
+def _pip_installs(path: str) -> list[str]:
+    lines = [line.strip() for line in (ROOT / path).read_text().splitlines()]
+    return [line for line in lines if re.search(r"\bpip install\b", line) and line[:1] != "#"]
+
+
+@pytest.mark.parametrize("path", [".ci/run", "scripts/test"])
+def test_the_dev_installs_use_the_constraints(path: str) -> None:
+    installs = [line for line in _pip_installs(path) if re.search(r"\s-e\b", line)]
     assert installs, f"{path} installs nothing"
     for line in installs:
-        assert "-c constraints.txt" in line, f"{path}: '{line.strip()}' ignores the lock"
+        assert "-c constraints.txt" in line, f"{path}: '{line}' ignores the lock"
+
+
+@pytest.mark.parametrize("path", ["Dockerfile", "scripts/serve"])
+def test_the_deployable_installs_are_hash_checked(path: str) -> None:
+    """Every pip install: the hashed lock, wheels only, then fairpair with nothing resolved."""
+    installs = [re.sub(r"^(RUN |\.venv/bin/)", "", line) for line in _pip_installs(path)]
+    installs = [line.replace(" -q ", " ") for line in installs]
+    assert installs == [
+        "pip install --require-hashes --no-deps --only-binary :all: -r requirements.lock",
+        "pip install --no-deps --no-build-isolation -e .",
+    ], f"{path}: {installs}"
+
+
+def test_the_image_build_context_carries_the_hashed_lock() -> None:
+    """.ci/dockerfile-commands copies what the COPY lines name, then runs the pip installs."""
+    assert re.search(r"^COPY .*\brequirements\.lock\b", (ROOT / "Dockerfile").read_text(), re.M)
