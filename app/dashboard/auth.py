@@ -1,7 +1,7 @@
 """Who may see the dashboard: a `read` key's session cookie or an `Authorization` header.
 
 A `label` key may log in too, but sees only the labeling page (/dashboard/label); the labeler is
-the key's id (with auth off: `LABELER_WITHOUT_AUTH`).
+the key's id (`app.labels.service.labeler_name`).
 
 The cookie holds a session token (app/auth/sessions.py), never the API key. Logging in and out
 are refused when the form comes from another origin: a browser sends `Origin` with every POST,
@@ -31,8 +31,6 @@ COOKIE = "fairpair_key"
 COOKIE_MAX_AGE_S = int(SESSION_LIFETIME.total_seconds())
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
 LABEL_PAGE = "/dashboard/label"
-# Who labels when auth is off: everyone at the browser is the same single user.
-LABELER_WITHOUT_AUTH = "dashboard"
 
 
 def may_read(principal: Principal) -> bool:
@@ -53,11 +51,6 @@ def may_log_in(principal: Principal) -> bool:
 def landing(principal: Principal, target: str) -> str:
     """Where a login goes: `target`, but the labeling page for a key that may only label."""
     return target if may_read(principal) else LABEL_PAGE
-
-
-def labeler_name(principal: Principal) -> str:
-    """Who labels: the key's id (never its secret), or the one user when auth is off."""
-    return principal.key_id or LABELER_WITHOUT_AUTH
 
 
 async def verify_session(keys: KeyCheck, token: str) -> Principal | None:

@@ -40,7 +40,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.comparisons.models import Comparison
 from app.config import Settings
-from app.dashboard.auth import Visitor, check_origin, labeler_name, may_label
+from app.dashboard.auth import Visitor, check_origin, may_label
 from app.dashboard.rendering import SECURITY_HEADERS, html, login_redirect
 from app.deps import SessionDep, SettingsDep
 from app.errors import NotFound
@@ -213,7 +213,7 @@ async def show_label(
         skipped = parse_skips(skip)
     except BadForm as exc:
         return refusal_page(settings, 422, f"{exc}.")
-    labeler = labeler_name(visitor)
+    labeler = service.labeler_name(visitor)
     progress = await service.labeler_progress(session, labeler)
     rng = draw_rng(settings, labeler, progress.labelled, skipped)
     item = await service.next_item(session, labeler, settings.label_overlap, rng, skipped)
@@ -288,7 +288,7 @@ async def post_label(
         return refusal_page(settings, 403, "This page needs an API key with the label scope.")
     if settings.privacy == "hash":
         return labeling_page(auth=settings.auth == "on", privacy=PRIVACY_NOTE)
-    labeler = labeler_name(visitor)
+    labeler = service.labeler_name(visitor)
     fields = form_fields(await request.body())
     try:
         choice = checked_choice(fields)

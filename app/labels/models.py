@@ -33,3 +33,17 @@ class Label(Base):
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class QueueDraw(Base):
+    """A comparison `GET /v1/labeling-queue` offered to a key: a label from that key may say
+    `from_queue` only for one of these (the random sample is the server's draw, not a claim)."""
+
+    __tablename__ = "queue_draws"
+
+    # The key's id; "" when auth is off (one trusted user on loopback).
+    key_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    comparison_id: Mapped[str] = mapped_column(
+        ForeignKey("comparisons.id", ondelete="CASCADE"), primary_key=True
+    )
+    drawn_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

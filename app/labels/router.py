@@ -19,6 +19,10 @@ router = APIRouter(tags=["labels"])
     status_code=201,
     responses={
         200: {"model": LabelRead, "description": "the labeler's earlier label replaced"},
+        403: {
+            "description": "a key without `admin` named a labeler other than itself",
+            "content": {"application/problem+json": {}},
+        },
         409: {
             "description": "a placebo, failed or drift-canary comparison takes no label",
             "content": {"application/problem+json": {}},
@@ -29,12 +33,12 @@ async def create_label(
     # Any string, as `GET /v1/comparisons/{id}` takes it: an unknown id is 404 on both.
     comparison_id: Annotated[str, Path(description="the comparison's id")],
     body: LabelIn,
-    _: LabelKey,
+    principal: LabelKey,
     session: SessionDep,
     response: Response,
 ) -> LabelRead:
     """Attach a human's verdict to a stored comparison; the gold label is its labelers' majority."""
-    label, created = await service.create_label(session, comparison_id, body)
+    label, created = await service.label_from_api(session, principal, comparison_id, body)
     if not created:
         response.status_code = 200
     return label
@@ -42,7 +46,7 @@ async def create_label(
 
 @router.get("/v1/labeling-queue", operation_id="get_labeling_queue")
 async def get_labeling_queue(
-    _: LabelKey,
+    principal: LabelKey,
     session: SessionDep,
     judge: Annotated[str | None, Query(max_length=100)] = None,
     n: Annotated[int, Query(ge=1, le=200)] = 20,
@@ -50,4 +54,4 @@ async def get_labeling_queue(
 ) -> LabelingQueue:
     """A uniform random sample of unlabelled complete comparisons (of `judge`), so that the
     calibration set is a random sample; the same `seed` draws the same sample."""
-    return await service.labeling_queue(session, judge, n, seed)
+    return await service.labeling_queue(session, judge, n, seed, principal.key_id)

@@ -39,11 +39,16 @@ class LabelIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     winner: Winner
-    labeler: Labeler = Field(
-        description="who labels; a new label by the same labeler replaces the old one"
+    labeler: Labeler | None = Field(
+        None,
+        description="who labels; a new label by the same labeler replaces the old one. A key "
+        "labels as itself (its id, the default); naming another labeler (a team's annotators "
+        "behind one tool) takes the `admin` scope. With auth off, any name.",
     )
     from_queue: bool = Field(
-        False, description="the comparison came from GET /v1/labeling-queue (a random draw)"
+        False,
+        description="the comparison came from GET /v1/labeling-queue (a random draw): only for "
+        "a comparison the queue offered to this key in the last 7 days",
     )
     shown_first: Side | None = Field(
         None,

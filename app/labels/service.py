@@ -6,19 +6,21 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Insert
+from sqlalchemy import Insert, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.keys import Principal
 from app.comparisons.models import Comparison, JudgeCall
 from app.db import utcnow, values_of
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, Forbidden, NotFound, ValidationProblem
 from app.jobs.known import check_known_judge
 from app.labels import queries
-from app.labels.models import Label
+from app.labels.models import Label, QueueDraw
 from app.labels.schemas import (
     GoldRead,
     LabelIn,
@@ -32,6 +34,75 @@ from app.labels.schemas import (
 # The largest integer every JSON reader keeps exactly (a double's 53-bit mantissa): a seed a
 # JavaScript client rounds would draw another sample.
 MAX_SEED = 2**53 - 1
+
+
+# Who labels when auth is off: the one user on loopback, on the API and the labeling page alike.
+LABELER_WITHOUT_AUTH = "dashboard"
+# How long a queue draw lets a label say `from_queue`: a labeling session, with room to spare.
+DRAW_TTL = timedelta(days=7)
+
+
+def labeler_name(principal: Principal) -> str:
+    """Who labels: the key's id (never its secret), or the one user when auth is off."""
+    return principal.key_id or LABELER_WITHOUT_AUTH
+
+
+def labeler_of(principal: Principal, given: str | None) -> str:
+    """Who a label from this key is by: the key itself (its id), unless it may name others (the
+    `admin` scope, or auth off); 403 for a `label` key that names someone else."""
+    own = labeler_name(principal)
+    if given is None or given == own:
+        return own
+    if principal.key_id and "admin" not in principal.scopes:
+        raise Forbidden(
+            f"/labeler: a key labels as itself ('{own}'); naming another labeler takes the"
+            " admin scope"
+        )
+    return given
+
+
+async def record_draws(session: AsyncSession, key_id: str, comparison_ids: Sequence[str]) -> None:
+    """Remember what the queue offered this key (and forget draws past DRAW_TTL)."""
+    now = utcnow()
+    await session.execute(delete(QueueDraw).where(QueueDraw.drawn_at < now - DRAW_TTL))
+    if comparison_ids:
+        insert = (
+            postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+        )
+        rows = [{"key_id": key_id, "comparison_id": c, "drawn_at": now} for c in comparison_ids]
+        statement = insert(QueueDraw).values(rows)
+        await session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[QueueDraw.key_id, QueueDraw.comparison_id],
+                set_={"drawn_at": statement.excluded.drawn_at},
+            )
+        )
+    await session.commit()
+
+
+async def check_drawn(session: AsyncSession, key_id: str, comparison_id: str) -> None:
+    """422 unless the queue offered `comparison_id` to this key within DRAW_TTL."""
+    drawn = await session.scalar(
+        select(QueueDraw.drawn_at).where(
+            QueueDraw.key_id == key_id, QueueDraw.comparison_id == comparison_id
+        )
+    )
+    if drawn is None or drawn < utcnow() - DRAW_TTL:
+        raise ValidationProblem(
+            f"/from_queue: comparison '{comparison_id}' was not offered to this key by"
+            " GET /v1/labeling-queue in the last 7 days"
+        )
+
+
+async def label_from_api(
+    session: AsyncSession, principal: Principal, comparison_id: str, body: LabelIn
+) -> tuple[LabelRead, bool]:
+    """`POST /v1/comparisons/{id}/labels`: the labeler bound to the key, `from_queue` to a draw
+    the server made, then `create_label`."""
+    labeler = labeler_of(principal, body.labeler)
+    if body.from_queue:
+        await check_drawn(session, principal.key_id, comparison_id)
+    return await create_label(session, comparison_id, body.model_copy(update={"labeler": labeler}))
 
 
 def upsert(
@@ -146,16 +217,19 @@ def queue_item(comparison: Comparison, tags: dict[str, str]) -> QueueItem:
 
 
 async def labeling_queue(
-    session: AsyncSession, judge: str | None, n: int, seed: int | None
+    session: AsyncSession, judge: str | None, n: int, seed: int | None, key_id: str | None = None
 ) -> LabelingQueue:
     """A uniform random sample (without replacement) of `n` unlabelled complete comparisons;
-    the same seed draws the same sample while the candidates stay the same."""
+    the same seed draws the same sample while the candidates stay the same. The draw is
+    recorded for `key_id` (the API's caller), whose labels of it may then say `from_queue`."""
     await check_known_judge(session, judge, None, (JudgeCall,))
     seed = secrets.randbelow(MAX_SEED + 1) if seed is None else seed
     available = await queries.count_candidates(session, judge)
     positions = random.Random(seed).sample(range(available), min(n, available))
     comparisons = await queries.candidates_at(session, judge, positions)
     tags = await queries.tags_of(session, [c.id for c in comparisons])
+    if key_id is not None:
+        await record_draws(session, key_id, [c.id for c in comparisons])
     return LabelingQueue(
         items=[queue_item(c, tags[c.id]) for c in comparisons],
         next_cursor=None,

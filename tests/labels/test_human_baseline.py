@@ -279,11 +279,11 @@ async def test_labels_record_and_replace_the_response_shown_first(
     comparison_id = rows.comparison(Swap(JUDGE, "first", "second"))
     await rows.insert(clean_pg)
     url = f"/v1/comparisons/{comparison_id}/labels"
-    body: dict[str, Any] = {"winner": "A", "labeler": "ann", "shown_first": "B"}
+    body: dict[str, Any] = {"winner": "A", "shown_first": "B"}
     first = await client.post(url, headers=labeler, json=body)
     assert first.status_code == 201, first.text
     assert first.json()["shown_first"] == "B"
-    again = await client.post(url, headers=labeler, json={"winner": "B", "labeler": "ann"})
+    again = await client.post(url, headers=labeler, json={"winner": "B"})
     assert (again.status_code, again.json()["shown_first"]) == (200, None)
     wrong = await client.post(url, headers=labeler, json={**body, "shown_first": "tie"})
     assert wrong.status_code == 422

@@ -35,31 +35,77 @@ async def post_label(
     client: httpx2.AsyncClient,
     headers: dict[str, str],
     comparison_id: str,
-    labeler: str,
+    labeler: str | None,
     winner: str,
     **extra: object,
 ) -> httpx2.Response:
-    body = {"winner": winner, "labeler": labeler, **extra}
+    """A label by `labeler`, or by the key itself when None."""
+    body = {"winner": winner, **extra} | ({} if labeler is None else {"labeler": labeler})
     return await client.post(f"/v1/comparisons/{comparison_id}/labels", headers=headers, json=body)
+
+
+def key_id(headers: dict[str, str]) -> str:
+    """The id of the key in `Authorization: Bearer fp_<id>_<secret>`."""
+    return headers["Authorization"].split("_")[1]
 
 
 async def test_a_new_label_by_the_same_labeler_replaces_the_old_one(
     client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str]
 ) -> None:
     (comparison_id,) = await stored(clean_pg)
-    first = await post_label(client, labeler, comparison_id, "ann", "A")
+    await client.get("/v1/labeling-queue", headers=labeler)  # draws it, so from_queue holds
+    first = await post_label(client, labeler, comparison_id, None, "A")
     assert first.status_code == 201, first.text
+    assert first.json()["labeler"] == key_id(labeler)
     assert first.json()["gold"] == {
         "winner": "A",
         "disputed": False,
         "labelers": 1,
         "votes": {"A": 1, "B": 0, "tie": 0},
     }
-    again = await post_label(client, labeler, comparison_id, "ann", "B", from_queue=True)
-    assert again.status_code == 200
+    again = await post_label(client, labeler, comparison_id, key_id(labeler), "B", from_queue=True)
+    assert again.status_code == 200, again.text
     body = again.json()
     assert (body["winner"], body["from_queue"], body["gold"]["labelers"]) == ("B", True, 1)
     assert body["created_at"] == first.json()["created_at"] < body["updated_at"]
+
+
+async def test_a_key_labels_as_itself_unless_it_may_name_labelers(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str], admin: dict[str, str]
+) -> None:
+    """Issue 37: `labeler` was whatever the client said, so one key could stuff the gold labels
+    with any number of "labelers". A `label` key is its own labeler; an `admin` key (a tool
+    importing a team's labels) may name others."""
+    (comparison_id,) = await stored(clean_pg)
+    posing = await post_label(client, labeler, comparison_id, "ann", "A")
+    assert posing.status_code == 403
+    assert posing.json()["detail"].startswith("/labeler: a key labels as itself")
+    for name in ("ann", "bob"):
+        named = await post_label(client, admin, comparison_id, name, "B")
+        assert (named.status_code, named.json()["labeler"]) == (201, name)
+    assert named.json()["gold"]["labelers"] == 2
+
+
+async def test_from_queue_holds_only_for_what_the_queue_offered_this_key(
+    client: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str], admin: dict[str, str]
+) -> None:
+    """Issue 37: `from_queue` marks the random sample the human baseline trusts; a client could
+    set it on any comparison it picked. Now it needs a draw the server made for that key."""
+    offered, other = await stored(clean_pg, 2)
+    unoffered = await post_label(client, labeler, offered, None, "A", from_queue=True)
+    assert unoffered.status_code == 422
+    assert unoffered.json()["errors"][0]["pointer"] == "/from_queue"
+    queue = await client.get("/v1/labeling-queue", headers=labeler, params={"n": 1, "seed": 3})
+    drawn = queue.json()["items"][0]["id"]
+    not_drawn = other if drawn == offered else offered
+    taken = await post_label(client, labeler, drawn, None, "A", from_queue=True)
+    assert (taken.status_code, taken.json()["from_queue"]) == (201, True)
+    refused = await post_label(client, labeler, not_drawn, None, "A", from_queue=True)
+    assert refused.status_code == 422
+    # Another key's draw is not this key's.
+    by_admin = await post_label(client, admin, drawn, None, "B", from_queue=True)
+    assert by_admin.status_code == 422
+    assert (await post_label(client, labeler, not_drawn, None, "A")).status_code == 201
 
 
 @pytest.mark.parametrize(
@@ -76,13 +122,13 @@ async def test_a_new_label_by_the_same_labeler_replaces_the_old_one(
 async def test_gold_is_the_majority_of_distinct_labelers_and_an_even_split_is_disputed(
     client: httpx2.AsyncClient,
     clean_pg: str,
-    labeler: dict[str, str],
+    admin: dict[str, str],
     labels: list[str],
     gold: str | None,
 ) -> None:
     (comparison_id,) = await stored(clean_pg)
     for i, winner in enumerate(labels):
-        response = await post_label(client, labeler, comparison_id, f"person-{i}", winner)
+        response = await post_label(client, admin, comparison_id, f"person-{i}", winner)
     assert response.json()["gold"]["winner"] == gold
     assert response.json()["gold"]["disputed"] is (gold is None)
 
@@ -96,15 +142,15 @@ async def test_labels_need_the_label_scope_an_existing_comparison_and_a_valid_bo
         403,
         "forbidden",
     )
-    missing = await post_label(client, labeler, "no-such-comparison", "ann", "A")
+    missing = await post_label(client, labeler, "no-such-comparison", None, "A")
     assert missing.status_code == 404
     assert missing.headers["content-type"].startswith("application/problem+json")
     for body in (
-        {"winner": "C", "labeler": "ann"},
+        {"winner": "C"},
         {"winner": "A", "labeler": "  "},
         {"winner": "A", "labeler": "a\x00"},
-        {"winner": "A"},
-        {"winner": "A", "labeler": "ann", "extra": 1},
+        {"labeler": "ann"},
+        {"winner": "A", "extra": 1},
     ):
         bad = await client.post(
             f"/v1/comparisons/{comparison_id}/labels", headers=labeler, json=body
@@ -129,12 +175,12 @@ async def test_placebo_failed_and_canary_comparisons_take_no_label(
     partial = rows.comparison(Swap("judge-a", "first", "second"), status="partial")
     await rows.insert(clean_pg)
     for what, comparison_id in refused.items():
-        response = await post_label(client, labeler, comparison_id, "ann", "A")
+        response = await post_label(client, labeler, comparison_id, None, "A")
         assert response.status_code == 409, (what, response.text)
         problem = response.json()
         assert problem["type"].rsplit("/", 1)[-1] == "conflict"
         assert what in problem["detail"], problem
-    assert (await post_label(client, labeler, partial, "ann", "A")).status_code == 201
+    assert (await post_label(client, labeler, partial, None, "A")).status_code == 201
 
 
 async def test_queue_offers_only_unlabelled_complete_comparisons_of_the_judge(

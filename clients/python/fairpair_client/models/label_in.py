@@ -17,24 +17,31 @@ class LabelIn:
     """A human's verdict on a stored comparison.
 
     Attributes:
-        labeler (str): who labels; a new label by the same labeler replaces the old one
         winner (LabelInWinner):
-        from_queue (bool | Unset): the comparison came from GET /v1/labeling-queue (a random draw) Default: False.
+        from_queue (bool | Unset): the comparison came from GET /v1/labeling-queue (a random draw): only for a
+            comparison the queue offered to this key in the last 7 days Default: False.
+        labeler (None | str | Unset): who labels; a new label by the same labeler replaces the old one. A key labels as
+            itself (its id, the default); naming another labeler (a team's annotators behind one tool) takes the `admin`
+            scope. With auth off, any name.
         shown_first (LabelInShownFirstType0 | None | Unset): the response the labeler saw first, when the client knows:
             the humans' own first-slot rate counts only labels whose display order is known
     """
 
-    labeler: str
     winner: LabelInWinner
     from_queue: bool | Unset = False
+    labeler: None | str | Unset = UNSET
     shown_first: LabelInShownFirstType0 | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        labeler = self.labeler
-
         winner = self.winner.value
 
         from_queue = self.from_queue
+
+        labeler: None | str | Unset
+        if isinstance(self.labeler, Unset):
+            labeler = UNSET
+        else:
+            labeler = self.labeler
 
         shown_first: None | str | Unset
         if isinstance(self.shown_first, Unset):
@@ -48,12 +55,13 @@ class LabelIn:
 
         field_dict.update(
             {
-                "labeler": labeler,
                 "winner": winner,
             }
         )
         if from_queue is not UNSET:
             field_dict["from_queue"] = from_queue
+        if labeler is not UNSET:
+            field_dict["labeler"] = labeler
         if shown_first is not UNSET:
             field_dict["shown_first"] = shown_first
 
@@ -62,11 +70,18 @@ class LabelIn:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        labeler = d.pop("labeler")
-
         winner = LabelInWinner(d.pop("winner"))
 
         from_queue = d.pop("from_queue", UNSET)
+
+        def _parse_labeler(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        labeler = _parse_labeler(d.pop("labeler", UNSET))
 
         def _parse_shown_first(data: object) -> LabelInShownFirstType0 | None | Unset:
             if data is None:
@@ -86,9 +101,9 @@ class LabelIn:
         shown_first = _parse_shown_first(d.pop("shown_first", UNSET))
 
         label_in = cls(
-            labeler=labeler,
             winner=winner,
             from_queue=from_queue,
+            labeler=labeler,
             shown_first=shown_first,
         )
 

@@ -58,8 +58,7 @@ def _parse_response(
         return response_401
 
     if response.status_code == 403:
-        response_403 = Problem.from_dict(response.json())
-
+        response_403 = cast(Any, None)
         return response_403
 
     if response.status_code == 404:
