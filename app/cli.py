@@ -23,6 +23,7 @@ from app.config import (
     get_settings,
 )
 from app.db import create_engine, create_sessionmaker
+from app.schema import NotMigratedError, check_migrated
 
 T = TypeVar("T")
 
@@ -46,7 +47,8 @@ def serve(
     try:
         check_startup_safety(settings, host)
         check_workers(settings, workers)
-    except UnsafeSettingsError as exc:
+        check_schema(settings)
+    except (UnsafeSettingsError, NotMigratedError) as exc:
         typer.echo(f"refusing to start: {exc}", err=True)
         raise typer.Exit(2) from exc
     options: dict[str, Any] = {
@@ -65,6 +67,13 @@ def serve(
     # Each process builds its own app from the environment, and takes 1/N of the bounds.
     os.environ["FAIRPAIR_SERVE_WORKERS"] = str(workers)
     uvicorn.run("app.main:serving_app", factory=True, workers=workers, **options)
+
+
+def check_schema(settings: Settings) -> None:
+    """A shared database must be migrated first (`fairpair migrate`); the embedded default
+    migrates itself as it starts."""
+    if not settings.is_embedded:
+        asyncio.run(check_migrated(settings.database_url, settings.database_timeout_s))
 
 
 def check_workers(settings: Settings, workers: int) -> None:
@@ -94,7 +103,8 @@ def worker(
         raise typer.Exit(2)
     try:
         check_startup_safety(settings, "127.0.0.1")
-    except UnsafeSettingsError as exc:
+        check_schema(settings)
+    except (UnsafeSettingsError, NotMigratedError) as exc:
         typer.echo(f"refusing to start: {exc}", err=True)
         raise typer.Exit(2) from exc
     from app.worker import main
@@ -375,9 +385,11 @@ def _cell(value: Any, digits: int = 3) -> str:
 
 
 def _rate(section: dict[str, Any], name: str, n: str) -> str:
+    """A rate with its CI, count and tier (`insufficient` figures are `—`), as the report says."""
     ci = section.get("ci95")
     interval = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""
-    return f"{_cell(section.get(name))}{interval} n={section.get(n)}"
+    tier = f" {section['tier']}" if section.get("tier") else ""
+    return f"{_cell(section.get(name))}{interval} n={section.get(n)}{tier}"
 
 
 def _judge_row(judge: dict[str, Any]) -> list[str]:
@@ -402,7 +414,7 @@ def _render_report(report: dict[str, Any]) -> str:
     head = [
         "judge",
         "calls",
-        "failed",
+        "failure-rate",
         "first-pick rate",
         "2nd-label rate",
         "PC",

@@ -98,8 +98,13 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
     assert without_time(json.loads(local)) == without_time(route)
     assert without_time(json.loads(remote), since=True) == without_time(route_all, since=True)
     header, *rows = table.splitlines()[1:]
-    assert header.split()[:3] == ["judge", "calls", "failed"]
+    # A rate is named a rate, and each figure shows its tier, as the JSON report does (issue 37).
+    assert header.split()[:3] == ["judge", "calls", "failure-rate"]
     assert [row.split()[:2] for row in rows] == [["sim-a", "24"], ["sim-b", "24"]]
+    by_judge = {j["judge"]: j for j in json.loads(remote)["judges"]}
+    for row in rows:
+        position = by_judge[row.split()[0]]["position"]
+        assert f"n={position['n']} {position['tier']}" in row, row
     assert "\x1b[" not in table  # no colour when stdout is not a terminal
     # An age is read by the server as by the local command (issue 21), and means the same window.
     for relative_report in (remote_relative, local_relative):

@@ -22,6 +22,7 @@ from app.comparisons.models import Comparison, JudgeCall
 from app.db import create_engine, create_sessionmaker
 from app.judges.models import JudgeVersion
 from tests.batches.support import redis_server
+from tests.support.databases import create_database, drop_database, sqlalchemy_url
 from tests.support.processes import (
     FAIRPAIR,
     free_port,
@@ -165,6 +166,38 @@ def test_auth_off_on_a_public_address_refuses_to_start(tmp_path: Path) -> None:
     result = run_fairpair(*args, env={"FAIRPAIR_AUTH": "off"}, cwd=tmp_path)
     assert result.returncode != 0
     assert "loopback" in result.stderr
+
+
+async def test_a_database_without_migrations_refuses_to_start_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """Issue 37: `serve` and `worker` on an unmigrated PostgreSQL printed a page of traceback
+    from the first query; now one line says what to run. An unreachable database says so, by
+    the error's class only (a driver's message may quote the URL and its password)."""
+    empty = await create_database()
+    try:
+        env = {"FAIRPAIR_DATABASE_URL": sqlalchemy_url(empty), "FAIRPAIR_SECRET_KEY": SECRET_KEY}
+        commands = (("serve", "--port", str(free_port())), ("worker",))
+        for args in commands:
+            worker_env = (
+                {"FAIRPAIR_REDIS_URL": "redis://127.0.0.1:1"} if args == ("worker",) else {}
+            )
+            result = await asyncio.to_thread(
+                run_fairpair, *args, env=env | worker_env, cwd=tmp_path
+            )
+            assert result.returncode == 2, result.stderr
+            assert "Traceback" not in result.stderr
+            assert "run `fairpair migrate` first" in result.stderr
+        unreachable = "postgresql+asyncpg://me:hunter2@127.0.0.1:1/none"
+        args = ("serve", "--port", str(free_port()))
+        result = await asyncio.to_thread(
+            run_fairpair, *args, env=env | {"FAIRPAIR_DATABASE_URL": unreachable}, cwd=tmp_path
+        )
+        assert result.returncode == 2
+        assert "the database does not answer" in result.stderr
+        assert "hunter2" not in result.stderr
+    finally:
+        await drop_database(empty)
 
 
 @pytest.mark.slow

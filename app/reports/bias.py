@@ -386,7 +386,7 @@ def length_section(data: JudgeData) -> LengthSection:
         sampled=used < n,
         n_used=used,
         tier=level,
-        reason=None,
+        reason="no_variation" if rho is None or eligible == 0 else None,
     )
 
 

@@ -25,6 +25,7 @@ from app.scoring.schemas import LengthScoreSection, PositionScoreSection, Review
 Interval = tuple[float, float]
 Tier = Literal["insufficient", "preliminary", "moderate", "high"]
 Reason = Literal["insufficient_data", "no_audit_data"]
+LengthReason = Literal["insufficient_data", "no_variation"]
 Bucket = Literal["day", "hour"]
 PositionTest = Literal["mcnemar", "binomial"]
 Flag = Literal[
@@ -189,7 +190,11 @@ class LengthSection(BaseModel):
     sampled: bool = Field(description="Spearman used only the most recent n_used comparisons")
     n_used: int
     tier: Tier
-    reason: Reason | None
+    reason: LengthReason | None = Field(
+        description="why a figure is null: `insufficient_data` (below the tier's bound), "
+        "`no_variation` (enough comparisons, but Δlen or the outcome never varies, so ρ is "
+        "undefined, or no decisive comparison has a large enough |Δlen| for the longer-win rate)"
+    )
 
 
 class SelfPreferenceSection(BaseModel):

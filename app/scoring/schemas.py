@@ -258,8 +258,14 @@ class ReviewerRead(BaseModel):
     classification: Classification | None
     tier: Tier
     reason: CalibrationReason | None
-    sampled: bool = Field(description="the CI used only the most recent n_used scores")
-    n_used: int
+    sampled: bool = Field(
+        description="the CI's covariance read only the panel's most recent n_used scores"
+    )
+    n_used: int = Field(
+        description="informative scores of the whole panel on this rubric that the CI's "
+        "cluster-robust covariance read (the offsets are fitted jointly, so every reviewer of "
+        "the rubric shows the same number); the reviewer's own count is `n`"
+    )
     self_preference: ReviewerSelfPreferenceRead | None = Field(
         None, description="in the bias report; null in calibration snapshots"
     )

@@ -77,3 +77,16 @@ async def test_without_labels_the_traffic_correlation_raises_no_flag(clean_pg: s
         assert judge.length.significant is True
         assert judge.length.prefers_longer is True
         assert not {"length_bias", "length_bias_watch"} & set(judge.flags)
+
+
+async def test_a_length_figure_that_cannot_exist_says_why(clean_pg: str) -> None:
+    """Issue 37: with enough comparisons but every pair of the same lengths, ρ and the
+    longer-win rate are undefined; the section said null with no reason."""
+    rows = Rows()
+    for i in range(COMPARISONS):
+        rows.comparison(Swap("even", *(PICK_A if i % 2 else PICK_B)))  # type: ignore[arg-type]
+        rows.comparisons[-1].update(len_a=500, len_b=500)
+    length = {j.judge: j for j in (await report_of(clean_pg, rows)).judges}["even"].length
+    assert length.tier != "insufficient"
+    assert (length.spearman, length.longer_win_rate) == (None, None)
+    assert length.reason == "no_variation"

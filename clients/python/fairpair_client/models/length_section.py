@@ -25,7 +25,9 @@ class LengthSection:
         n_used (int):
         p_adjusted (float | None): the same as spearman_p_adjusted (kept: field names are a contract)
         p_value (float | None): exact binomial p of the longer-win rate
-        reason (LengthSectionReasonType0 | None):
+        reason (LengthSectionReasonType0 | None): why a figure is null: `insufficient_data` (below the tier's bound),
+            `no_variation` (enough comparisons, but Δlen or the outcome never varies, so ρ is undefined, or no decisive
+            comparison has a large enough |Δlen| for the longer-win rate)
         sampled (bool): Spearman used only the most recent n_used comparisons
         significant (bool): spearman_p_adjusted < 0.05 and |ρ| ≥ the correlation floor: the traffic's outcomes go with
             length; descriptive, it raises no flag (see `length_bias`)

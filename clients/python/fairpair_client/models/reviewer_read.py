@@ -27,13 +27,15 @@ class ReviewerRead:
         classification (None | ReviewerReadClassificationType0):
         n (int): informative scores (items scored by >= 2 reviewers)
         n_total (int):
-        n_used (int):
+        n_used (int): informative scores of the whole panel on this rubric that the CI's cluster-robust covariance read
+            (the offsets are fitted jointly, so every reviewer of the rubric shows the same number); the reviewer's own
+            count is `n`
         offset (float | None):
         raw_mean (float | None):
         reason (None | ReviewerReadReasonType0):
         reviewer (str):
         rubric (str):
-        sampled (bool): the CI used only the most recent n_used scores
+        sampled (bool): the CI's covariance read only the panel's most recent n_used scores
         sd (float | None):
         tier (ReviewerReadTier):
         z (float | None): descriptive; not used for classification
