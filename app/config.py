@@ -114,6 +114,10 @@ class Settings(BaseSettings):
 
     # Batches (PRODUCT.md capability 7; docs/BATCHES.md).
     max_batch_bytes: int = 50_000_000
+    # A body over 1 MB is checked in a child process (app/middleware.py); past this the request
+    # is answered 503 with Retry-After and the child is killed. The largest batch body takes a
+    # few seconds on a busy machine.
+    body_check_timeout_s: float = Field(default=30.0, gt=0)
     # At most the schema's cap (app/batches/schemas.py BATCH_ITEMS_CAP), which stops validation
     # at the 10,001st item; the setting may only lower it.
     max_batch_items: int = Field(default=10_000, ge=1, le=10_000)

@@ -19,6 +19,7 @@ from app.auth.ratelimit import FailedAuthThrottle, KeyRateLimiter
 from app.config import Settings
 from app.errors import Forbidden, RateLimited, Unauthorized
 from app.privacy import TextKeeper
+from app.processes import ChildPool
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -44,6 +45,7 @@ StateKey = Literal[
     "jobs",
     "dashboard_pages",
     "dashboard_charts",
+    "body_checks",
 ]
 
 
@@ -189,6 +191,12 @@ async def admit(request: Request, scopes: tuple[str, ...]) -> Principal:
     check_scope(principal, scopes)
     request.scope[ADMITTED] = principal
     return principal
+
+
+def body_checks(request: Request) -> ChildPool:
+    """The child processes that check large bodies (for the middleware, which has no routes)."""
+    pool: ChildPool = request.scope["state"]["body_checks"]
+    return pool
 
 
 def require(*scopes: str) -> Callable[..., Awaitable[Principal]]:

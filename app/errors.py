@@ -19,7 +19,8 @@ AppError                      400 bad-request (a body that is not JSON or cannot
  ├── RateLimited              429 rate-limited
  ├── JudgesFailed             502 judges-failed
  ├── ServiceUnavailable       503 service-unavailable
- │    └── JudgeUnavailable        503 service-unavailable (a stored judge that cannot be built)
+ │    ├── JudgeUnavailable        503 service-unavailable (a stored judge that cannot be built)
+ │    └── ChildUnavailable        503 service-unavailable (a child process died or ran too long)
  └── InternalError            500 internal-error (never raised: a bug, answered by the middleware)
 """
 
@@ -125,6 +126,10 @@ class ServiceUnavailable(AppError):
 
 class JudgeUnavailable(ServiceUnavailable):
     title = "A judge named in the request cannot be called"
+
+
+class ChildUnavailable(ServiceUnavailable):
+    title = "A child process could not finish the work in time"
 
 
 class InternalError(AppError):

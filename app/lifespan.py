@@ -33,9 +33,13 @@ from app.keyring.service import text_keeper
 from app.leaderboard.service import LeaderboardCache
 from app.logs import configure_logging
 from app.privacy import TextKeeper
+from app.processes import ChildPool
 from app.schema import upgrade_async
 from app.scoring.calibration import CalibrationCache
 from app.scoring.service import ScoreKind
+
+# Large bodies checked at once by one API process; more wait for a child (within the bound).
+BODY_CHECK_CHILDREN = 2
 
 
 class State(TypedDict):
@@ -61,6 +65,8 @@ class State(TypedDict):
     jobs: Services
     dashboard_pages: PageCache
     dashboard_charts: SvgRenderer
+    # Started on the first body over 1 MB (app/middleware.py inspect_body).
+    body_checks: ChildPool
 
 
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[State]]
@@ -115,6 +121,9 @@ def lifespan_for(
         jobs = Services(settings, sessionmaker, registry, pool, writes, keeper)
         calibrations = CalibrationCache()
         batches = open_batch_queue(jobs, calibrations)
+        body_checks = ChildPool(
+            BODY_CHECK_CHILDREN, settings.body_check_timeout_s, preload=("app.middleware",)
+        )
         async with batches as batch_queue:
             state = State(
                 settings=settings,
@@ -135,6 +144,7 @@ def lifespan_for(
                 jobs=jobs,
                 dashboard_pages=PageCache(),
                 dashboard_charts=SvgRenderer(),
+                body_checks=body_checks,
             )
             kinds = [COMPARISONS.tables, ScoreKind.tables]
             sweeper = run_sweeper(
@@ -147,6 +157,7 @@ def lifespan_for(
                 yield state
                 await drain(in_flight, settings.shutdown_grace_s)
                 await writes.aclose()
+                body_checks.close()
         await registry.aclose()
         await engine.dispose()
 

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from app.auth.hosts import LoopbackHostsOnly
 from app.batches.router import SUBMIT_SCOPES
 from app.batches.router import router as batches_router
+from app.batches.schemas import batch_max_values
 from app.canaries.router import router as canaries_router
 from app.comparisons.router import router as comparisons_router
 from app.config import Settings, get_settings
@@ -75,7 +76,13 @@ def create_app(
     app.add_middleware(
         RequestContextMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        large_bodies={"/v1/batches": LargeBodies(settings.max_batch_bytes, SUBMIT_SCOPES)},
+        large_bodies={
+            "/v1/batches": LargeBodies(
+                settings.max_batch_bytes,
+                SUBMIT_SCOPES,
+                batch_max_values(settings.max_batch_items),
+            )
+        },
     )
     app.add_middleware(AnswerCancelledRequests)
     for router in ROUTERS:

@@ -9,10 +9,13 @@ app/problems.py). Anything a handler did not expect becomes a 500 problem whose 
 exception's type and place, never its message (which may quote the request or SQL parameters).
 A path that takes bodies over the normal limit (`POST /v1/batches`) checks the caller's key and
 scope before it reads one (`LargeBodies`): an outsider's 50 MB is never read, let alone parsed.
-Bodies over 1 MB are checked in a worker thread. A request cancelled before its answer started
-(server shutdown) is answered 503. A request the
-HTTP parser itself refuses (a bad request line, header or Content-Length) never reaches the app:
-`ProblemHttpProtocol` makes uvicorn answer it with the same 400 `bad-request` problem.
+Bodies over 1 MB are checked in a child process (`inspect_body`): CPython's JSON parser holds
+the GIL for a whole parse, so a thread would not free the loop. There a large path's body is also
+refused (413) when it holds more JSON values than the path's largest valid body, so what FastAPI
+then parses on the loop is bounded. A request cancelled before its answer started (server
+shutdown) is answered 503. A request the HTTP parser itself refuses (a bad request line, header
+or Content-Length) never reaches the app: `ProblemHttpProtocol` makes uvicorn answer it with the
+same 400 `bad-request` problem.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from app.deps import admit
+from app.deps import admit, body_checks
 from app.errors import AppError, BadRequest, PayloadTooLarge, ServiceUnavailable, ValidationProblem
 from app.fields import encodes_as_utf8
+from app.jsonvalues import count_json_values
 from app.problems import (
     PROBLEM_JSON,
     handle_app_error,
@@ -75,17 +79,19 @@ NOT_UTF8 = "must be UTF-8 (no lone surrogates)"
 # value (Starlette's `request.cookies`) in time quadratic in its backslashes (CVE-2024-7592):
 # 16,000 of them held the event loop for 0.6 s, 64,000 for 10 s.
 COOKIE_BACKSLASH = "must not contain a backslash (RFC 6265)"
-# A body larger than this is checked in a worker thread, so the loop serves others meanwhile
-# (what the C parser holds of the GIL, it still holds: docs/DECISIONS.md).
+# A body larger than this is checked in a child process, so the loop serves others meanwhile
+# (docs/DECISIONS.md, "Large bodies before authentication").
 OFF_LOOP_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
 class LargeBodies:
-    """A path's own body limit over the normal one, and the scopes of the keys it reads one for."""
+    """A path's own body limit over the normal one, the scopes of the keys it reads one for, and
+    the most JSON values its largest valid body holds."""
 
     max_bytes: int
     scopes: tuple[str, ...]
+    max_values: int
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,8 @@ class Refusal:
         detail = f"{self.pointer}: {self.message}" if self.pointer else self.message
         if self.status == BadRequest.status:
             return problem(400, BadRequest.slug, BadRequest.title, detail, instance=path)
+        if self.status == PayloadTooLarge.status:
+            return problem(413, PayloadTooLarge.slug, PayloadTooLarge.title, detail, instance=path)
         error = {"pointer": self.pointer or "/", "in": self.where, "message": self.message}
         return problem(
             422,
@@ -195,8 +203,7 @@ def check_body(headers: dict[bytes, bytes], body: bytes) -> Refusal | None:
     """JSON bodies as JSON; every other body as a form (the dashboard login reads any as one)."""
     if not body:
         return None
-    media_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-    if not media_type or media_type.endswith((b"/json", b"+json")):
+    if is_json(headers):
         return check_json(body)
     return check_pairs(body, "body")  # no route takes files: a multipart body is read so too
 
@@ -218,10 +225,21 @@ def may_exceed(headers: dict[bytes, bytes], limit: int) -> bool:
     return not length.isdigit() or int(length) > limit
 
 
-async def checked_body(headers: dict[bytes, bytes], body: bytes) -> Refusal | None:
-    """`check_body`, in a worker thread for a large body."""
-    if len(body) > OFF_LOOP_BYTES:
-        return await asyncio.to_thread(check_body, headers, body)
+def is_json(headers: dict[bytes, bytes]) -> bool:
+    """Whether the body is read as JSON (no media type, `*/json` or `*/*+json`)."""
+    media_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    return not media_type or media_type.endswith((b"/json", b"+json"))
+
+
+def inspect_body(
+    headers: dict[bytes, bytes], body: bytes, max_values: int | None
+) -> Refusal | None:
+    """In a child process: at most `max_values` JSON values (counted before any parse), then
+    `check_body`. It returns only the verdict: the parent parses the body again, bounded."""
+    if max_values is not None and is_json(headers):
+        if count_json_values(body, max_values) > max_values:
+            message = f"more than {max_values} JSON values: no valid body holds that many"
+            return Refusal(413, "body", "", message)
     return check_body(headers, body)
 
 
@@ -290,13 +308,29 @@ class RequestContextMiddleware:
             await limit(scope, receive, send)
             return
         body = await self._read_body(headers, receive, limit)
-        refused = None if body is None else await checked_body(headers, body)
         if body is None:
             await self._reject(scope, receive, send, limit)
-        elif refused is not None:
+            return
+        try:
+            refused = await self._check(scope, headers, body)
+        except AppError as exc:  # the child died or ran past its bound: 503, Retry-After
+            await (await handle_app_error(Request(scope), exc))(scope, receive, send)
+            return
+        if refused is not None:
             await refused.response(scope["path"])(scope, receive, send)
         else:
             await self.app(scope, self._replay(body, receive), send)
+
+    async def _check(
+        self, scope: Scope, headers: dict[bytes, bytes], body: bytes
+    ) -> Refusal | None:
+        """`check_body` on the loop for a small body; `inspect_body` in a child for a large one."""
+        if len(body) <= OFF_LOOP_BYTES:
+            return check_body(headers, body)
+        large = self.large_bodies.get(scope["path"])
+        max_values = None if large is None else large.max_values
+        media_type = {b"content-type": headers.get(b"content-type", b"")}  # not the key
+        return await body_checks(Request(scope)).run(inspect_body, media_type, body, max_values)
 
     async def _limit(self, scope: Scope, headers: dict[bytes, bytes]) -> int | Response:
         """This request's body limit, or the answer to a caller a large body is not read for.

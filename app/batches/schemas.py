@@ -25,6 +25,21 @@ BatchStatus = Literal["queued", "running", "completed", "cancelled", "failed"]
 # Validation stops at the first item past it (pydantic-core counts as it goes), so a body of a
 # million items costs 10,001 items' work; `FAIRPAIR_MAX_BATCH_ITEMS` may only lower it.
 BATCH_ITEMS_CAP = 10_000
+# The most JSON values (objects, arrays, scalars) one valid item holds: a score item with every
+# list and map full (20 responses as objects, a rubric of 21 levels of 5 anchors, 20 criteria, 50
+# judges, 16 tags) and every optional field given is 429, plus the item, its id and a null
+# `compare` (a compare item holds at most 166). A batch body with more than the items' values is
+# refused before it is parsed (app/middleware.py inspect_body); tests/batches/test_batch_edges.py
+# derives the figure from the JSON schema. A key given twice counts twice, as parsers read both.
+ITEM_MAX_VALUES = 432
+
+
+def batch_max_values(max_items: int) -> int:
+    """The most JSON values a valid batch of `max_items` items holds (with the body, `items` and
+    `mode`)."""
+    return 3 + max_items * ITEM_MAX_VALUES
+
+
 ItemId = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)]
 
 

@@ -2,14 +2,21 @@
 
 `POST /v1/batches` takes bodies up to `FAIRPAIR_MAX_BATCH_BYTES`: the middleware checks the key
 and its scope before it reads such a body, validation stops at the item cap, a large body is
-checked in a worker thread, and requests that fail authentication are throttled per client.
+checked in a child process (and refused if it holds more JSON values than any valid batch), and
+requests that fail authentication are throttled per client.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
+import json
+import math
+import os
+import signal
+import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -17,14 +24,16 @@ import pytest
 
 import app.middleware
 from app.auth.ratelimit import FailedAuthThrottle, client_network
-from app.batches.schemas import BATCH_ITEMS_CAP
+from app.batches.schemas import BATCH_ITEMS_CAP, ITEM_MAX_VALUES, BatchCreate, batch_max_values
+from app.comparisons.schemas import CompareRequest
 from app.config import Settings
+from app.scoring.schemas import ScoreRequest
 from tests.batches.support import compare_item
 from tests.conftest import make_key
 
 NORMAL_LIMIT = 4_000
 CHUNK = b" " * 1_000
-# Deadlock guard only (a check that ran on the loop would never be released): not a timing.
+# Deadlock guard only (a check held on the loop would never be released): not a timing.
 GUARD_S = 30
 
 
@@ -121,35 +130,211 @@ async def test_a_body_past_the_item_cap_is_422_without_validating_the_items_past
     assert "at most 10000 items" in errors[0]["message"]
 
 
-async def test_the_loop_serves_other_requests_while_a_large_body_is_checked(
+def held_inspect(gate: str, *args: Any) -> Any:
+    """In the child: leave its pid in `gate.started`, wait for `gate.release`, then check."""
+    Path(f"{gate}.started").write_text(str(os.getpid()))
+    waited = 0.0
+    while not Path(f"{gate}.release").exists():
+        if waited > GUARD_S:
+            raise RuntimeError("the test never released the check")
+        time.sleep(0.01)
+        waited += 0.01
+    return app.middleware.inspect_body(*args)
+
+
+def hung_inspect(gate: str, *args: Any) -> Any:
+    """In the child: a check that never ends (until the pool kills it)."""
+    Path(f"{gate}.started").write_text(str(os.getpid()))
+    time.sleep(3600)
+
+
+def dying_inspect(gate: str, *args: Any) -> Any:
+    """In the child: a check whose process is killed (out of memory, say)."""
+    Path(f"{gate}.started").write_text(str(os.getpid()))
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def refuse_in_process(check: Callable[..., Any]) -> Callable[..., Any]:
+    """`check`, except that it fails on a large body (which only a child may check)."""
+
+    def small_only(headers: Any, body: bytes, *args: Any) -> Any:
+        if len(body) > app.middleware.OFF_LOOP_BYTES:
+            raise AssertionError("a large body was checked in the API's process")
+        return check(headers, body, *args)
+
+    return small_only
+
+
+def wait_until(done: Callable[[], bool]) -> None:
+    """Poll (in a thread: the loop stays free) for what a child does; a deadlock guard only."""
+    waited = 0.0
+    while not done():
+        if waited > GUARD_S:
+            raise AssertionError("the child never did it")
+        time.sleep(0.01)
+        waited += 0.01
+
+
+def started_pid(gate: Path) -> int:
+    """The pid the child left when its check started (after waiting for it)."""
+    wait_until(Path(f"{gate}.started").exists)
+    return int(Path(f"{gate}.started").read_text())
+
+
+def release(gate: Path) -> None:
+    Path(f"{gate}.release").touch()
+
+
+def gone(pid: int) -> bool:
+    """Whether a process has exited (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+async def test_a_body_of_millions_of_values_is_413_from_a_child_while_the_loop_serves_others(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    client = await live_factory(settings_factory())  # the default limits: 50 MB, 10,000 items
+    gate = tmp_path / "gate"
+    monkeypatch.setattr(app.middleware, "inspect_body", partial(held_inspect, str(gate)))
+    # Neither check may run in this process; nor may FastAPI parse the body.
+    for check in ("check_body", "count_json_values"):
+        original = getattr(app.middleware, check)
+        monkeypatch.setattr(app.middleware, check, refuse_in_process(original))
+    values = 5_000_000  # over the 4,320,003 of the largest valid batch
+    body = b'{"items": [' + b",".join([b"1"] * values) + b"]}"
+    headers = {**comparer, "Content-Type": "application/json"}
+    posting = asyncio.create_task(client.post("/v1/batches", content=body, headers=headers))
+    assert await asyncio.to_thread(started_pid, gate) != os.getpid()
+    # The child holds the check; the loop still answers.
+    assert (await client.get("/healthz")).status_code == 200
+    assert not posting.done()
+    await asyncio.to_thread(release, gate)
+    answer = await posting
+    assert answer.status_code == 413, answer.text
+    assert answer.json()["type"] == "payload-too-large"
+    assert f"more than {batch_max_values(BATCH_ITEMS_CAP)} JSON values" in answer.json()["detail"]
+
+
+async def test_a_large_valid_batch_of_10000_items_is_accepted_after_its_check_in_a_child(
     batches: httpx2.AsyncClient, comparer: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    loop = asyncio.get_running_loop()
-    started, released = asyncio.Event(), threading.Event()
     check_body = app.middleware.check_body
-
-    def held_check(headers: dict[bytes, bytes], body: bytes) -> Any:
-        if len(body) <= app.middleware.OFF_LOOP_BYTES:
-            return check_body(headers, body)
-        loop.call_soon_threadsafe(started.set)
-        # On the loop this would hold it, and /healthz below could not be answered.
-        if not released.wait(GUARD_S):
-            raise RuntimeError("the body check held the event loop")
-        return check_body(headers, body)
-
-    monkeypatch.setattr(app.middleware, "check_body", held_check)
-    text = "x" * 90_000
-    items = [compare_item(i, prompt=text) for i in range(12)]  # 1.08 MB
-    posting = asyncio.create_task(
-        batches.post("/v1/batches", json={"items": items}, headers=comparer)
-    )
-    await started.wait()
-    health = await batches.get("/healthz")
-    assert health.status_code == 200
-    assert not posting.done()
-    released.set()
-    answer = await posting
+    monkeypatch.setattr(app.middleware, "check_body", refuse_in_process(check_body))
+    items = [compare_item(i) for i in range(BATCH_ITEMS_CAP)]
+    body = json.dumps({"items": items}).encode()
+    assert len(body) > app.middleware.OFF_LOOP_BYTES
+    headers = {**comparer, "Content-Type": "application/json"}
+    answer = await batches.post("/v1/batches", content=body, headers=headers)
     assert answer.status_code == 202, answer.text
+    assert answer.json()["total"] == BATCH_ITEMS_CAP
+
+
+@pytest.mark.parametrize("fault", [hung_inspect, dying_inspect])
+async def test_a_hung_or_killed_check_is_503_and_the_next_large_body_gets_a_new_child(
+    fault: Callable[..., Any],
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    # The bound is the product's; generous, so that the faulty check surely starts within it.
+    settings = settings_factory(
+        max_body_bytes=NORMAL_LIMIT, max_batch_bytes=3_000_000, body_check_timeout_s=10
+    )
+    client = await live_factory(settings)
+    items = [compare_item(i, prompt="x" * 90_000) for i in range(12)]  # 1.08 MB
+    # A first large body starts the pool (and the forkserver), as a running server has.
+    first = await client.post("/v1/batches", json={"items": items}, headers=comparer)
+    assert first.status_code == 202, first.text
+    gate = tmp_path / "gate"
+    monkeypatch.setattr(app.middleware, "inspect_body", partial(fault, str(gate)))
+    answer = await client.post("/v1/batches", json={"items": items}, headers=comparer)
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["type"] == "service-unavailable"
+    assert int(answer.headers["retry-after"]) > 0
+    monkeypatch.undo()
+    # The faulty child is gone, and a new one checks the next body.
+    pid = await asyncio.to_thread(started_pid, gate)
+    await asyncio.to_thread(wait_until, partial(gone, pid))
+    again = await client.post("/v1/batches", json={"items": items}, headers=comparer)
+    assert again.status_code == 202, again.text
+
+
+def most_values(schema: dict[str, Any], defs: dict[str, Any]) -> float:
+    """The most JSON values a document valid under this JSON schema holds (inf if unbounded)."""
+    if "$ref" in schema:
+        name: str = schema["$ref"].rsplit("/", 1)[1]
+        return most_values(defs[name], defs)
+    if branches := schema.get("anyOf") or schema.get("oneOf"):
+        return max(most_values(branch, defs) for branch in branches)
+    if schema.get("type") == "array":
+        length: float = schema.get("maxItems", math.inf)
+        return 1 + length * most_values(schema.get("items", {}), defs)
+    if schema.get("type") == "object":
+        fields = sum(most_values(field, defs) for field in schema.get("properties", {}).values())
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            members: float = schema.get("maxProperties", math.inf)
+            fields += members * most_values(extra, defs)
+        return 1 + fields
+    return 1
+
+
+def test_the_value_bound_is_the_most_a_valid_item_holds_by_the_schema() -> None:
+    requests = []
+    for model in (CompareRequest, ScoreRequest):
+        schema = model.model_json_schema()
+        requests.append(most_values(schema, schema.get("$defs", {})))
+    # An item is an object with an id and exactly one request (the other null).
+    assert ITEM_MAX_VALUES == 3 + max(requests)
+
+
+def full_score_item(i: int) -> dict[str, Any]:
+    """A valid score item with every list and map at its cap and every field given."""
+    level = {"description": "d", "anchors": ["a"] * 5}
+    return {
+        "item_id": f"s{i}",
+        "compare": None,
+        "score": {
+            "prompt": "p",
+            "responses": [{"text": "t", "model": "m", "family": "f"}] * 20,
+            "rubric": {
+                "min": 1,
+                "max": 21,
+                "levels": [{"score": s, **level} for s in range(1, 22)],
+            },
+            "criteria": [{"name": f"c{k}", "weight": 1, "description": "d"} for k in range(20)],
+            "judges": [f"j{k}" for k in range(50)],
+            "self_preference": None,
+            "length_normalize": False,
+            "length_target": 500,
+            "tags": {f"t{k}": "v" for k in range(16)},
+            "timeout_s": None,
+        },
+    }
+
+
+def test_the_fullest_valid_batch_passes_the_bound_and_one_value_more_does_not() -> None:
+    items = [full_score_item(i) for i in range(3)]
+    document = {"items": items, "mode": "live"}
+    BatchCreate.model_validate(document)
+    body = json.dumps(document).encode()
+    json_type = {b"content-type": b"application/json"}
+    assert app.middleware.inspect_body(json_type, body, batch_max_values(3)) is None
+    items[0]["score"]["tags"]["t0"] = ["v"]  # invalid, and one value more
+    over = app.middleware.inspect_body(
+        json_type, json.dumps(document).encode(), batch_max_values(3)
+    )
+    assert over is not None
+    assert over.status == 413
 
 
 async def test_requests_failing_authentication_past_the_budget_are_429(
