@@ -230,9 +230,10 @@ def jsonl_objects(
 
 
 def too_long_result(custom_id: str) -> RequestResult:
-    """The failure of a request whose result line is over MAX_LINE_BYTES."""
+    """The failure of a request whose result line is over MAX_LINE_BYTES: the provider answered
+    (and was paid), so `invalid_response`, as for a live answer of the wrong shape."""
     message = f"invalid response: a result line over {MAX_LINE_BYTES / 2**20:g} MiB"
-    return RequestResult(custom_id, None, "server_error", message)
+    return RequestResult(custom_id, None, "invalid_response", message)
 
 
 async def file_results(

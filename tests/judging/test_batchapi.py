@@ -713,7 +713,7 @@ async def test_an_over_long_result_line_fails_only_its_own_request(
     await judge.aclose()
     assert [(r.custom_id, r.error_kind) for r in results] == [
         ("first", None),
-        ("huge", "server_error"),
+        ("huge", "invalid_response"),  # answered and paid, not a provider fault (issue 36)
         ("last", None),
     ]
     assert results[1].error == "invalid response: a result line over 1 MiB"
