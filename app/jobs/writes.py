@@ -1,8 +1,9 @@
 """The one write path of judge calls, and group commit for every write of a running job.
 
-`store_calls` is the only code that inserts judge calls: it inserts them and, in the same
-transaction, what hangs off them (the scores of a scoring call), where the kind that owns the
-calls says (`CallSink`). Pair calls are plain INSERTs: the report's rollups are folded per
+`insert_calls` is the only code that inserts judge calls (the group commit calls it; `store_calls`
+is the same on a session, for tools and tests): it inserts them and, in the same transaction,
+what hangs off them (the scores of a scoring call), where the kind that owns the calls says
+(`CallSink`). Pair calls are plain INSERTs: the report's rollups are folded per
 comparison once it stopped running, off the answer's path (`app.comparisons.folding`). There
 are no ORM event hooks.
 
