@@ -119,22 +119,45 @@ IDLE_BEFORE_PING_S = 5.0
 
 
 def ping_when_idle(engine: AsyncEngine) -> None:
-    """Ping a pooled connection on checkout only when it sat idle for `IDLE_BEFORE_PING_S`."""
+    """Ping a pooled connection on checkout when it sat idle for `IDLE_BEFORE_PING_S`, or when a
+    new connection to the server failed since this one was last known good.
+
+    The second case: an outage seen first by a connect (refused, timed out) invalidates nothing in
+    the pool, unlike a pooled connection's disconnect, so the connections returned just before
+    it would be handed out unpinged once the server is back, and the first write after recovery
+    would fail (a 503 `not_persisted` after `/readyz` said 200)."""
+    connect_failed_at = [0.0]
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _connected(_dbapi_connection: Any, record: Any) -> None:
+        record.info["good_at"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def _connect_noting_failures(dialect: Dialect, _record: Any, cargs: Any, cparams: Any) -> Any:
+        # A refused connect is an OSError, which no `handle_error` hook hears: connect here.
+        try:
+            return dialect.connect(*cargs, **cparams)
+        except Exception:
+            connect_failed_at[0] = time.monotonic()
+            raise
 
     @event.listens_for(engine.sync_engine, "checkin")
     def _returned(_dbapi_connection: Any, record: Any) -> None:
         record.info["returned_at"] = time.monotonic()
 
     @event.listens_for(engine.sync_engine, "checkout")
-    def _ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        returned_at = record.info.get("returned_at")
-        if returned_at is None or time.monotonic() - returned_at < IDLE_BEFORE_PING_S:
+    def _ping_if_doubtful(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        now, returned_at = time.monotonic(), record.info.get("returned_at")
+        idle = returned_at is not None and now - returned_at >= IDLE_BEFORE_PING_S
+        outage_since = record.info.get("good_at", 0.0) < connect_failed_at[0]
+        if not (idle or outage_since):
             return
         try:
             engine.dialect.do_ping(dbapi_connection)
         except Exception as exc:
             # The pool discards this connection and checks out a fresh one.
-            raise DisconnectionError("idle connection failed its ping") from exc
+            raise DisconnectionError("pooled connection failed its ping") from exc
+        record.info["good_at"] = now
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

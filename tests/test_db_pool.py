@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
+
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
@@ -9,6 +12,19 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app import db
 from app.db import create_engine
+from tests.support.databases import SERVER_URL
+from tests.support.proxy import TcpProxy
+
+
+@pytest.fixture
+async def proxied_pg(clean_pg: str) -> AsyncIterator[tuple[TcpProxy, str]]:
+    """A proxy in front of PostgreSQL, and the test database's URL through it."""
+    server = urlsplit(SERVER_URL)
+    proxy = TcpProxy(server.hostname or "127.0.0.1", server.port or 5432)
+    await proxy.open()
+    address = server.netloc.rpartition("@")[2]
+    yield proxy, clean_pg.replace(f"@{address}/", f"@127.0.0.1:{proxy.port}/", 1)
+    await proxy.close()
 
 
 async def backend_pid(engine: AsyncEngine) -> int:
@@ -53,3 +69,27 @@ async def test_a_connection_used_moments_ago_is_not_pinged_and_one_statement_hea
     finally:
         await engine.dispose()
         await other.dispose()
+
+
+async def test_after_a_failed_connect_every_older_pooled_connection_is_pinged_first(
+    proxied_pg: tuple[TcpProxy, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An outage first seen by a connect (refused) invalidated nothing in the pool, so once the
+    server was back the connections returned just before it were handed out unpinged, and the
+    first write after recovery failed though `/readyz` had said 200 (issue 36, 2 of 30 stress
+    runs of `test_database_outage_is_503_and_the_same_process_recovers`)."""
+    proxy, url = proxied_pg
+    monkeypatch.setattr(db, "IDLE_BEFORE_PING_S", 3600.0)  # never stale by idling, here
+    engine = create_engine(url, timeout_s=10)
+    try:
+        pid = await backend_pid(engine)  # one connection, back in the pool
+        await proxy.close()  # it dies with the proxy's connections
+        async with engine.connect() as held:  # the pooled one, unused, while the server is gone
+            with pytest.raises((OperationalError, OSError)):
+                async with engine.connect():  # the pool is empty: a connect, refused
+                    pass
+            await held.close()
+        await proxy.open()
+        assert await backend_pid(engine) != pid  # pinged, replaced: no error
+    finally:
+        await engine.dispose()
