@@ -232,7 +232,7 @@ async def served_llmbar(pg_template: str, workdir: Path) -> AsyncIterator[Served
                 [
                     (
                         f"/v1/comparisons/{ids[i]}/labels",
-                        {"winner": items[i].gold, "labeler": "llmbar"},
+                        {"winner": items[i].gold},  # the key is the labeler
                     )
                     for i in order
                 ],
