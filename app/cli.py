@@ -252,18 +252,27 @@ def sim_judge(
     batch_outcome: Annotated[
         _BatchOutcome, typer.Option(help="how provider batch jobs end")
     ] = _BatchOutcome.completed,
+    reasoning: Annotated[
+        bool,
+        typer.Option(
+            "--reasoning",
+            help="answer chat requests as an OpenAI reasoning model: 400 for temperature "
+            "(other than 1), logprobs, top_logprobs and max_tokens",
+        ),
+    ] = False,
 ) -> None:
     """Serve the simulated judge as an OpenAI-compatible endpoint (/v1/chat/completions), with
     the OpenAI Batch and Anthropic Message Batches APIs."""
     from app.judging.sim_server import parse_offsets, run_sim_judge
     from app.judging.types import SimKnobs
 
-    # Every option but the address is the SimKnobs field of the same name.
-    knob_options = {k: v for k, v in ctx.params.items() if k not in ("host", "port")}
+    # Every option but the address and --reasoning is the SimKnobs field of the same name.
+    serving = ("host", "port", "reasoning")
+    knob_options = {k: v for k, v in ctx.params.items() if k not in serving}
     knobs = SimKnobs(
         **{**knob_options, "offsets": parse_offsets(offsets), "batch_outcome": batch_outcome.value}
     )
-    run_sim_judge(host, port, knobs)
+    run_sim_judge(host, port, knobs, reasoning=reasoning)
 
 
 @app.command()

@@ -50,6 +50,8 @@ def to_read(
     fields = stored_fields(version.config)
     model = fields.model if fields else str(version.config.get("model", ""))
     known = fields is not None and official_openai(fields)
+    # A reasoning model refuses logprobs, so none are asked for (JudgeConfig.use_logprobs).
+    logprobs_known = known and not (fields and (fields.reasoning or fields.reasoning_effort))
     reason = registry.unavailable_reason(judge, version)
     return JudgeRead(
         name=judge.name,
@@ -64,7 +66,7 @@ def to_read(
         model=model,
         family=family_of(model, fields.family if fields else None, registry.family_prefixes),
         json_mode=fields.json_mode if fields and fields.json_mode is not None else known,
-        logprobs=fields.logprobs if fields and fields.logprobs is not None else known,
+        logprobs=fields.logprobs if fields and fields.logprobs is not None else logprobs_known,
         has_api_key=bool(version.api_key_ciphertext or (fields and fields.api_key_env)),
         config=fields,
         versions=[

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 from urllib.parse import urlsplit
 
 from jinja2 import TemplateError
@@ -15,6 +15,7 @@ from pydantic import (
     SecretStr,
     StringConstraints,
     ValidationError,
+    model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
@@ -23,7 +24,7 @@ from app.judging.anonymize import default_anonymizer
 from app.judging.egress import parse_url
 from app.judging.labels import validate_label_pool
 from app.judging.prompts import PromptRenderer
-from app.judging.types import DEFAULT_LABEL_POOL, BatchApiSetting
+from app.judging.types import DEFAULT_LABEL_POOL, BatchApiSetting, ReasoningEffort
 
 Provider = Literal["openai", "anthropic", "sim"]
 TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]
@@ -85,6 +86,8 @@ Templates = Annotated[
     dict[TemplateName, Annotated[str, StringConstraints(max_length=MAX_TEMPLATE_CHARS)]],
     AfterValidator(check_templates),
 ]
+# Above every OpenAI model's output limit (gpt-5: 128,000 tokens).
+MAX_COMPLETION_TOKENS = 1_000_000
 ApiKey = Annotated[SecretStr, StringConstraints(max_length=MAX_API_KEY_CHARS)]
 
 # Fields whose change alters what a judge is shown or how it answers: a change makes a new version.
@@ -99,6 +102,9 @@ JUDGING_FIELDS = frozenset(
         "json_mode",
         "logprobs",
         "sim",
+        "reasoning",
+        "reasoning_effort",
+        "max_completion_tokens",
     }
 )
 
@@ -157,6 +163,50 @@ class JudgeFields(BaseModel):
     templates: Templates = Field(default_factory=dict)
     label_pool: LabelPoolField | None = None
     sim: SimSettings | None = None
+    reasoning: bool = Field(
+        False,
+        description=(
+            "an OpenAI reasoning model (o1, o3, o4-mini, gpt-5): its requests carry no "
+            "`temperature` and no logprobs; implied by `reasoning_effort`"
+        ),
+    )
+    reasoning_effort: ReasoningEffort | None = Field(
+        None, description="sent as OpenAI's `reasoning_effort`; makes the judge a reasoning one"
+    )
+    max_completion_tokens: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_COMPLETION_TOKENS,
+        description="sent as `max_completion_tokens` (a reasoning model counts its reasoning)",
+    )
+
+    @model_validator(mode="after")
+    def _reasoning_fits(self) -> Self:
+        """A reasoning judge is an openai one and asks for no logprobs (its model refuses them)."""
+        refusal = reasoning_refusal(self)
+        if refusal is not None:
+            field, message = refusal
+            error = PydanticCustomError("reasoning", "{reason}", {"reason": message})
+            details = [InitErrorDetails(type=error, loc=(field,), input=getattr(self, field))]
+            raise ValidationError.from_exception_data(type(self).__name__, details)
+        return self
+
+
+def reasoning_refusal(fields: JudgeFields) -> tuple[str, str] | None:
+    """The field and reason a judge's reasoning settings do not fit together, or None."""
+    reasoning = fields.reasoning or fields.reasoning_effort is not None
+    if reasoning and fields.logprobs:
+        return "logprobs", (
+            "a reasoning judge (reasoning or reasoning_effort set) gets no logprobs: OpenAI's "
+            "reasoning models refuse them; its confidence is the stated one"
+        )
+    if fields.provider != "openai":
+        for name in ("reasoning_effort", "max_completion_tokens"):
+            if getattr(fields, name) is not None:
+                return name, "only an openai judge takes this setting"
+        if fields.reasoning:
+            return "reasoning", "only an openai judge can be a reasoning judge"
+    return None
 
 
 class JudgeCreate(JudgeFields):
@@ -192,6 +242,9 @@ class JudgeUpdate(BaseModel):
     templates: Templates | None = None
     label_pool: LabelPoolField | None = None
     sim: SimSettings | None = None
+    reasoning: bool | None = None
+    reasoning_effort: ReasoningEffort | None = None
+    max_completion_tokens: int | None = Field(None, ge=1, le=MAX_COMPLETION_TOKENS)
     enabled: bool | None = None
 
 

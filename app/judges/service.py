@@ -31,7 +31,8 @@ from app.params import decode_name_cursor, encode_name_cursor
 SAME_FIELDS = (
     "provider", "model", "base_url", "family", "temperature", "timeout_s", "max_concurrency",
     "rpm", "json_mode", "logprobs", "price_in_per_mtok", "price_out_per_mtok",
-    "price_in_per_mtok_batch", "price_out_per_mtok_batch", "batch_api",
+    "price_in_per_mtok_batch", "price_out_per_mtok_batch", "batch_api", "reasoning",
+    "reasoning_effort", "max_completion_tokens",
 )  # fmt: skip
 
 

@@ -62,12 +62,11 @@ def _content_text(content: object) -> str:
     raise BadRequestError("message content must be a string or a list of text parts")
 
 
-def _chat_request(body: bytes) -> tuple[str, list[dict[str, str]], int | None]:
+def _json_body(body: bytes) -> object:
     try:
-        payload = json.loads(body)
+        return json.loads(body)
     except (ValueError, RecursionError):
         raise BadRequestError("the body is not JSON") from None
-    return _chat_payload(payload)
 
 
 def _chat_payload(payload: object) -> tuple[str, list[dict[str, str]], int | None]:
@@ -140,6 +139,38 @@ async def _send_json(
 
 def _error_body(message: str, kind: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+# What OpenAI's reasoning models (o1, o3, o4-mini, gpt-5) refuse, in their words.
+_REFUSED_PARAMETERS = {
+    "max_tokens": "Unsupported parameter: 'max_tokens' is not supported with this model. "
+    "Use 'max_completion_tokens' instead.",
+    "logprobs": "Unsupported parameter: 'logprobs' is not supported with this model.",
+    "top_logprobs": "Unsupported parameter: 'top_logprobs' is not supported with this model.",
+}
+
+
+def reasoning_refusal(payload: object) -> dict[str, Any] | None:
+    """The 400 body a reasoning model answers a request that carries what it refuses, or None."""
+    if not isinstance(payload, dict):
+        return None
+    for param, message in _REFUSED_PARAMETERS.items():
+        if param in payload:
+            return _refusal(message, param, "unsupported_parameter")
+    temperature = payload.get("temperature", 1)
+    if temperature != 1:
+        message = (
+            f"Unsupported value: 'temperature' does not support {json.dumps(temperature)} with "
+            "this model. Only the default (1) value is supported."
+        )
+        return _refusal(message, "temperature", "unsupported_value")
+    return None
+
+
+def _refusal(message: str, param: str, code: str) -> dict[str, Any]:
+    return {
+        "error": {"message": message, "type": "invalid_request_error", "param": param, "code": code}
+    }
 
 
 async def _read_body(receive: Receive) -> bytes:
@@ -222,8 +253,12 @@ class SimJudgeApp:
     """The ASGI app: `POST /v1/chat/completions`, `POST /v1/messages`, `GET /v1/models`,
     `GET /healthz`, `GET /stats`, and the provider batch APIs (app/judging/sim_batches.py)."""
 
-    def __init__(self, knobs: SimKnobs, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, knobs: SimKnobs, clock: Callable[[], float] = time.time, *, reasoning: bool = False
+    ) -> None:
         self.knobs = knobs
+        # Answer as an OpenAI reasoning model would: refuse temperature, logprobs, max_tokens.
+        self.reasoning = reasoning
         self.served = ServedCounts()
         self.served_messages = ServedCounts()
         self._attempts = AttemptCounter()
@@ -262,10 +297,15 @@ class SimJudgeApp:
     async def _chat_completions(self, receive: Receive, send: Send) -> None:
         self.served.received += 1
         try:
-            model, messages, top_logprobs = _chat_request(await _read_body(receive))
+            payload = _json_body(await _read_body(receive))
+            model, messages, top_logprobs = _chat_payload(payload)
         except BadRequestError as err:
             self.served.answered[400] += 1
             await _send_json(send, 400, _error_body(str(err), "invalid_request_error"))
+            return
+        if self.reasoning and (refusal := reasoning_refusal(payload)) is not None:
+            self.served.answered[400] += 1
+            await _send_json(send, 400, refusal)
             return
         attempt = self._attempts.next_attempt(messages_key(model, messages))
         reply = simulate_chat(
@@ -309,11 +349,12 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-def create_sim_app(knobs: SimKnobs) -> ASGIApp:
-    """The sim-judge ASGI app for these knobs."""
-    return SimJudgeApp(knobs)
+def create_sim_app(knobs: SimKnobs, *, reasoning: bool = False) -> ASGIApp:
+    """The sim-judge ASGI app for these knobs; `reasoning`: it refuses what reasoning models do."""
+    return SimJudgeApp(knobs, reasoning=reasoning)
 
 
-def run_sim_judge(host: str, port: int, knobs: SimKnobs) -> None:
+def run_sim_judge(host: str, port: int, knobs: SimKnobs, *, reasoning: bool = False) -> None:
     """Serve the sim judge until interrupted (blocking)."""
-    uvicorn.run(create_sim_app(knobs), host=host, port=port, access_log=False, log_level="info")
+    app = create_sim_app(knobs, reasoning=reasoning)
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="info")

@@ -51,6 +51,9 @@ TEMPLATE_NAMES: tuple[TemplateName, ...] = (
     "scoring_user",
 )
 LabelPool = tuple[tuple[str, str], ...]
+# OpenAI's `reasoning_effort` values (o-series and gpt-5; `minimal` is gpt-5's).
+ReasoningEffort = Literal["minimal", "low", "medium", "high"]
+REASONING_EFFORTS: tuple[ReasoningEffort, ...] = ("minimal", "low", "medium", "high")
 
 # What the SDKs call when no base_url is given.
 OFFICIAL_BASE_URLS = {
@@ -135,6 +138,12 @@ class JudgeConfig:
     # The batch API's prices; unset, half the live ones (both providers' discount).
     price_in_per_mtok_batch: float | None = None
     price_out_per_mtok_batch: float | None = None
+    # A reasoning model (OpenAI o1, o3, o4-mini, gpt-5): it refuses `temperature`, `logprobs`
+    # and `max_tokens`. `reasoning_effort` set makes a judge one as well (`is_reasoning`).
+    reasoning: bool = False
+    reasoning_effort: ReasoningEffort | None = None
+    # Sent as is when set (a reasoning model counts its hidden reasoning tokens in it).
+    max_completion_tokens: int | None = None
 
     def __post_init__(self) -> None:
         positive = {
@@ -144,6 +153,7 @@ class JudgeConfig:
             "max_tokens": self.max_tokens,
             "max_score_chars": self.max_score_chars,
             "rpm": self.rpm if self.rpm is not None else 1,
+            "max_completion_tokens": self.max_completion_tokens or 1,
         }
         for name, value in positive.items():
             if value <= 0:
@@ -162,6 +172,13 @@ class JudgeConfig:
                 raise ValueError(f"{name} must not be negative")
         if self.batch_api not in BATCH_API_SETTINGS:
             raise ValueError(f"batch_api must be one of {', '.join(BATCH_API_SETTINGS)}")
+        if self.reasoning_effort is not None and self.reasoning_effort not in REASONING_EFFORTS:
+            raise ValueError(f"reasoning_effort must be one of {', '.join(REASONING_EFFORTS)}")
+
+    @property
+    def is_reasoning(self) -> bool:
+        """Whether the judge is a reasoning model: `reasoning` or `reasoning_effort` is set."""
+        return self.reasoning or self.reasoning_effort is not None
 
     @property
     def effective_base_url(self) -> str | None:
@@ -186,8 +203,9 @@ class JudgeConfig:
 
     @property
     def use_logprobs(self) -> bool:
-        """Whether requests ask for token logprobs (never for the Messages API)."""
-        if self.provider == "anthropic":
+        """Whether requests ask for token logprobs (never for the Messages API, nor a reasoning
+        model: those refuse them)."""
+        if self.provider == "anthropic" or self.is_reasoning:
             return False
         if self.logprobs is not None:
             return self.logprobs

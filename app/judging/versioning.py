@@ -33,6 +33,11 @@ def _payload(config: JudgeConfig, endpoint: dict[str, object]) -> dict[str, obje
         "label_pool": [list(pair) for pair in config.effective_label_pool],
         "anonymization": default_anonymizer().source if config.anonymize else None,
     }
+    # Added later: unset, they must not give every stored judge a new version.
+    if config.is_reasoning:
+        payload["reasoning"] = {"effort": config.reasoning_effort}
+    if config.max_completion_tokens is not None:
+        payload["max_completion_tokens"] = config.max_completion_tokens
     if config.provider == "sim":
         knobs = asdict(config.sim)
         knobs["offsets"] = dict(sorted(config.sim.offsets.items()))

@@ -122,11 +122,11 @@ class ScriptedProvider:
 
 
 @contextmanager
-def running_sim_judge(knobs: SimKnobs) -> Iterator[str]:
-    """A real sim-judge on a free 127.0.0.1 port; yields its OpenAI base URL."""
-    config = uvicorn.Config(
-        create_sim_app(knobs), host="127.0.0.1", port=0, log_level="warning", lifespan="on"
-    )
+def running_sim_judge(knobs: SimKnobs, *, reasoning: bool = False) -> Iterator[str]:
+    """A real sim-judge on a free 127.0.0.1 port (`--reasoning` when `reasoning`); yields its
+    OpenAI base URL."""
+    app = create_sim_app(knobs, reasoning=reasoning)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -68,6 +68,10 @@ def _token_logprobs(response: ChatCompletion) -> tuple[TokenLogprob, ...] | None
     )
 
 
+def _or_omit(value: Any) -> Any:
+    return openai.omit if value is None else value
+
+
 class SdkOpenAIJudge(OpenAIJudge):
     """The reference: the same judge calling through the `openai` SDK and its models."""
 
@@ -89,16 +93,19 @@ class SdkOpenAIJudge(OpenAIJudge):
             {"role": "system", "content": request.system},
             {"role": "user", "content": request.user},
         ]
+        reasoning = self.config.is_reasoning
         try:
             response = await self._client.chat.completions.create(
                 model=self.config.model,
                 messages=messages,
-                temperature=self.config.temperature,
+                temperature=openai.omit if reasoning else self.config.temperature,
                 response_format=(
                     {"type": "json_object"} if self.config.use_json_mode else openai.omit
                 ),
                 logprobs=True if request.want_logprobs else openai.omit,
                 top_logprobs=TOP_LOGPROBS if request.want_logprobs else openai.omit,
+                max_completion_tokens=_or_omit(self.config.max_completion_tokens),
+                reasoning_effort=_or_omit(self.config.reasoning_effort),
                 timeout=client_timeout(timeout_s),
             )
         except openai.APIError as err:
@@ -182,6 +189,12 @@ SCENARIOS: dict[str, tuple[list[Reply], dict[str, Any]]] = {
         {},
     ),
     "no choices": ([httpx2.Response(200, json={"model": "m", "choices": []})], {}),
+    # Issue 39: OpenAI's reasoning models, asked with neither temperature nor logprobs.
+    "reasoning judge with effort and budget": (
+        [_second_stated],
+        {"reasoning_effort": "low", "max_completion_tokens": 4000, "json_mode": True},
+    ),
+    "reasoning judge, its model's own effort": ([_second_stated], {"reasoning": True}),
 }
 
 

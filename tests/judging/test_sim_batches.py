@@ -594,7 +594,7 @@ async def test_the_openai_and_anthropic_sdk_clients_drive_the_emulation() -> Non
 
 def test_the_cli_options_set_the_batch_knobs(monkeypatch: pytest.MonkeyPatch) -> None:
     served: list[tuple[str, int, SimKnobs]] = []
-    monkeypatch.setattr(sim_server, "run_sim_judge", lambda *args: served.append(args))
+    monkeypatch.setattr(sim_server, "run_sim_judge", lambda *args, **_: served.append(args))
     args = ["sim-judge", "--batch-delay", "2.5", "--batch-outcome", "expired"]
     assert CliRunner().invoke(cli_app, args).exit_code == 0
     assert CliRunner().invoke(cli_app, ["sim-judge", "--batch-outcome", "nope"]).exit_code != 0

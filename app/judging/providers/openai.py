@@ -142,16 +142,20 @@ class OpenAIJudge(HttpJudge):
             self._headers |= organization_headers()
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
-        """The Chat Completions request the SDK would send for `request`."""
-        body: dict[str, Any] = {
-            "messages": request.messages(),
-            "model": self.config.model,
-            "temperature": self.config.temperature,
-        }
-        if self.config.use_json_mode:
+        """The Chat Completions request the SDK would send for `request`; a reasoning model's
+        without `temperature` and logprobs, which it refuses."""
+        config = self.config
+        body: dict[str, Any] = {"messages": request.messages(), "model": config.model}
+        if not config.is_reasoning:
+            body["temperature"] = config.temperature
+        if config.use_json_mode:
             body["response_format"] = {"type": "json_object"}
-        if request.want_logprobs:
+        if request.want_logprobs and not config.is_reasoning:
             body["logprobs"], body["top_logprobs"] = True, TOP_LOGPROBS
+        if config.max_completion_tokens is not None:
+            body["max_completion_tokens"] = config.max_completion_tokens
+        if config.reasoning_effort is not None:
+            body["reasoning_effort"] = config.reasoning_effort
         return body
 
     def completion(self, body: Any) -> Completion:

@@ -72,12 +72,14 @@ from .item_error import ItemError
 from .judge_create import JudgeCreate
 from .judge_create_batch_api import JudgeCreateBatchApi
 from .judge_create_provider import JudgeCreateProvider
+from .judge_create_reasoning_effort_type_0 import JudgeCreateReasoningEffortType0
 from .judge_create_templates import JudgeCreateTemplates
 from .judge_entry import JudgeEntry
 from .judge_entry_role import JudgeEntryRole
 from .judge_fields import JudgeFields
 from .judge_fields_batch_api import JudgeFieldsBatchApi
 from .judge_fields_provider import JudgeFieldsProvider
+from .judge_fields_reasoning_effort_type_0 import JudgeFieldsReasoningEffortType0
 from .judge_fields_templates import JudgeFieldsTemplates
 from .judge_list import JudgeList
 from .judge_read import JudgeRead
@@ -92,6 +94,7 @@ from .judge_run_read import JudgeRunRead
 from .judge_update import JudgeUpdate
 from .judge_update_batch_api_type_0 import JudgeUpdateBatchApiType0
 from .judge_update_provider_type_0 import JudgeUpdateProviderType0
+from .judge_update_reasoning_effort_type_0 import JudgeUpdateReasoningEffortType0
 from .judge_update_templates_type_0 import JudgeUpdateTemplatesType0
 from .judge_version_read import JudgeVersionRead
 from .label_in import LabelIn
@@ -273,12 +276,14 @@ __all__ = (
     "JudgeCreate",
     "JudgeCreateBatchApi",
     "JudgeCreateProvider",
+    "JudgeCreateReasoningEffortType0",
     "JudgeCreateTemplates",
     "JudgeEntry",
     "JudgeEntryRole",
     "JudgeFields",
     "JudgeFieldsBatchApi",
     "JudgeFieldsProvider",
+    "JudgeFieldsReasoningEffortType0",
     "JudgeFieldsTemplates",
     "JudgeList",
     "JudgeRead",
@@ -293,6 +298,7 @@ __all__ = (
     "JudgeUpdate",
     "JudgeUpdateBatchApiType0",
     "JudgeUpdateProviderType0",
+    "JudgeUpdateReasoningEffortType0",
     "JudgeUpdateTemplatesType0",
     "JudgeVersionRead",
     "LabelIn",

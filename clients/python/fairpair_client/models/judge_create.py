@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.judge_create_batch_api import JudgeCreateBatchApi
 from ..models.judge_create_provider import JudgeCreateProvider
+from ..models.judge_create_reasoning_effort_type_0 import JudgeCreateReasoningEffortType0
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -36,11 +37,17 @@ class JudgeCreate:
         json_mode (bool | None | Unset):
         label_pool (list[list[str]] | None | Unset):
         logprobs (bool | None | Unset):
+        max_completion_tokens (int | None | Unset): sent as `max_completion_tokens` (a reasoning model counts its
+            reasoning)
         max_concurrency (int | Unset):  Default: 8.
         price_in_per_mtok (float | Unset):  Default: 0.0.
         price_in_per_mtok_batch (float | None | Unset): through the provider's batch API; unset: half
         price_out_per_mtok (float | Unset):  Default: 0.0.
         price_out_per_mtok_batch (float | None | Unset): through the provider's batch API; unset: half
+        reasoning (bool | Unset): an OpenAI reasoning model (o1, o3, o4-mini, gpt-5): its requests carry no
+            `temperature` and no logprobs; implied by `reasoning_effort` Default: False.
+        reasoning_effort (JudgeCreateReasoningEffortType0 | None | Unset): sent as OpenAI's `reasoning_effort`; makes
+            the judge a reasoning one
         rpm (int | None | Unset):
         sim (None | SimSettings | Unset):
         temperature (float | Unset):  Default: 0.0.
@@ -60,11 +67,14 @@ class JudgeCreate:
     json_mode: bool | None | Unset = UNSET
     label_pool: list[list[str]] | None | Unset = UNSET
     logprobs: bool | None | Unset = UNSET
+    max_completion_tokens: int | None | Unset = UNSET
     max_concurrency: int | Unset = 8
     price_in_per_mtok: float | Unset = 0.0
     price_in_per_mtok_batch: float | None | Unset = UNSET
     price_out_per_mtok: float | Unset = 0.0
     price_out_per_mtok_batch: float | None | Unset = UNSET
+    reasoning: bool | Unset = False
+    reasoning_effort: JudgeCreateReasoningEffortType0 | None | Unset = UNSET
     rpm: int | None | Unset = UNSET
     sim: None | SimSettings | Unset = UNSET
     temperature: float | Unset = 0.0
@@ -139,6 +149,12 @@ class JudgeCreate:
         else:
             logprobs = self.logprobs
 
+        max_completion_tokens: int | None | Unset
+        if isinstance(self.max_completion_tokens, Unset):
+            max_completion_tokens = UNSET
+        else:
+            max_completion_tokens = self.max_completion_tokens
+
         max_concurrency = self.max_concurrency
 
         price_in_per_mtok = self.price_in_per_mtok
@@ -156,6 +172,16 @@ class JudgeCreate:
             price_out_per_mtok_batch = UNSET
         else:
             price_out_per_mtok_batch = self.price_out_per_mtok_batch
+
+        reasoning = self.reasoning
+
+        reasoning_effort: None | str | Unset
+        if isinstance(self.reasoning_effort, Unset):
+            reasoning_effort = UNSET
+        elif isinstance(self.reasoning_effort, JudgeCreateReasoningEffortType0):
+            reasoning_effort = self.reasoning_effort.value
+        else:
+            reasoning_effort = self.reasoning_effort
 
         rpm: int | None | Unset
         if isinstance(self.rpm, Unset):
@@ -206,6 +232,8 @@ class JudgeCreate:
             field_dict["label_pool"] = label_pool
         if logprobs is not UNSET:
             field_dict["logprobs"] = logprobs
+        if max_completion_tokens is not UNSET:
+            field_dict["max_completion_tokens"] = max_completion_tokens
         if max_concurrency is not UNSET:
             field_dict["max_concurrency"] = max_concurrency
         if price_in_per_mtok is not UNSET:
@@ -216,6 +244,10 @@ class JudgeCreate:
             field_dict["price_out_per_mtok"] = price_out_per_mtok
         if price_out_per_mtok_batch is not UNSET:
             field_dict["price_out_per_mtok_batch"] = price_out_per_mtok_batch
+        if reasoning is not UNSET:
+            field_dict["reasoning"] = reasoning
+        if reasoning_effort is not UNSET:
+            field_dict["reasoning_effort"] = reasoning_effort
         if rpm is not UNSET:
             field_dict["rpm"] = rpm
         if sim is not UNSET:
@@ -337,6 +369,15 @@ class JudgeCreate:
 
         logprobs = _parse_logprobs(d.pop("logprobs", UNSET))
 
+        def _parse_max_completion_tokens(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_completion_tokens = _parse_max_completion_tokens(d.pop("max_completion_tokens", UNSET))
+
         max_concurrency = d.pop("max_concurrency", UNSET)
 
         price_in_per_mtok = d.pop("price_in_per_mtok", UNSET)
@@ -360,6 +401,25 @@ class JudgeCreate:
             return cast(float | None | Unset, data)
 
         price_out_per_mtok_batch = _parse_price_out_per_mtok_batch(d.pop("price_out_per_mtok_batch", UNSET))
+
+        reasoning = d.pop("reasoning", UNSET)
+
+        def _parse_reasoning_effort(data: object) -> JudgeCreateReasoningEffortType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                reasoning_effort_type_0 = JudgeCreateReasoningEffortType0(data)
+
+                return reasoning_effort_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeCreateReasoningEffortType0 | None | Unset, data)
+
+        reasoning_effort = _parse_reasoning_effort(d.pop("reasoning_effort", UNSET))
 
         def _parse_rpm(data: object) -> int | None | Unset:
             if data is None:
@@ -411,11 +471,14 @@ class JudgeCreate:
             json_mode=json_mode,
             label_pool=label_pool,
             logprobs=logprobs,
+            max_completion_tokens=max_completion_tokens,
             max_concurrency=max_concurrency,
             price_in_per_mtok=price_in_per_mtok,
             price_in_per_mtok_batch=price_in_per_mtok_batch,
             price_out_per_mtok=price_out_per_mtok,
             price_out_per_mtok_batch=price_out_per_mtok_batch,
+            reasoning=reasoning,
+            reasoning_effort=reasoning_effort,
             rpm=rpm,
             sim=sim,
             temperature=temperature,

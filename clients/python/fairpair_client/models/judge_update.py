@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.judge_update_batch_api_type_0 import JudgeUpdateBatchApiType0
 from ..models.judge_update_provider_type_0 import JudgeUpdateProviderType0
+from ..models.judge_update_reasoning_effort_type_0 import JudgeUpdateReasoningEffortType0
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ class JudgeUpdate:
         json_mode (bool | None | Unset):
         label_pool (list[list[str]] | None | Unset):
         logprobs (bool | None | Unset):
+        max_completion_tokens (int | None | Unset):
         max_concurrency (int | None | Unset):
         model (None | str | Unset):
         price_in_per_mtok (float | None | Unset):
@@ -38,6 +40,8 @@ class JudgeUpdate:
         price_out_per_mtok (float | None | Unset):
         price_out_per_mtok_batch (float | None | Unset):
         provider (JudgeUpdateProviderType0 | None | Unset):
+        reasoning (bool | None | Unset):
+        reasoning_effort (JudgeUpdateReasoningEffortType0 | None | Unset):
         rpm (int | None | Unset):
         sim (None | SimSettings | Unset):
         temperature (float | None | Unset):
@@ -54,6 +58,7 @@ class JudgeUpdate:
     json_mode: bool | None | Unset = UNSET
     label_pool: list[list[str]] | None | Unset = UNSET
     logprobs: bool | None | Unset = UNSET
+    max_completion_tokens: int | None | Unset = UNSET
     max_concurrency: int | None | Unset = UNSET
     model: None | str | Unset = UNSET
     price_in_per_mtok: float | None | Unset = UNSET
@@ -61,6 +66,8 @@ class JudgeUpdate:
     price_out_per_mtok: float | None | Unset = UNSET
     price_out_per_mtok_batch: float | None | Unset = UNSET
     provider: JudgeUpdateProviderType0 | None | Unset = UNSET
+    reasoning: bool | None | Unset = UNSET
+    reasoning_effort: JudgeUpdateReasoningEffortType0 | None | Unset = UNSET
     rpm: int | None | Unset = UNSET
     sim: None | SimSettings | Unset = UNSET
     temperature: float | None | Unset = UNSET
@@ -138,6 +145,12 @@ class JudgeUpdate:
         else:
             logprobs = self.logprobs
 
+        max_completion_tokens: int | None | Unset
+        if isinstance(self.max_completion_tokens, Unset):
+            max_completion_tokens = UNSET
+        else:
+            max_completion_tokens = self.max_completion_tokens
+
         max_concurrency: int | None | Unset
         if isinstance(self.max_concurrency, Unset):
             max_concurrency = UNSET
@@ -181,6 +194,20 @@ class JudgeUpdate:
             provider = self.provider.value
         else:
             provider = self.provider
+
+        reasoning: bool | None | Unset
+        if isinstance(self.reasoning, Unset):
+            reasoning = UNSET
+        else:
+            reasoning = self.reasoning
+
+        reasoning_effort: None | str | Unset
+        if isinstance(self.reasoning_effort, Unset):
+            reasoning_effort = UNSET
+        elif isinstance(self.reasoning_effort, JudgeUpdateReasoningEffortType0):
+            reasoning_effort = self.reasoning_effort.value
+        else:
+            reasoning_effort = self.reasoning_effort
 
         rpm: int | None | Unset
         if isinstance(self.rpm, Unset):
@@ -237,6 +264,8 @@ class JudgeUpdate:
             field_dict["label_pool"] = label_pool
         if logprobs is not UNSET:
             field_dict["logprobs"] = logprobs
+        if max_completion_tokens is not UNSET:
+            field_dict["max_completion_tokens"] = max_completion_tokens
         if max_concurrency is not UNSET:
             field_dict["max_concurrency"] = max_concurrency
         if model is not UNSET:
@@ -251,6 +280,10 @@ class JudgeUpdate:
             field_dict["price_out_per_mtok_batch"] = price_out_per_mtok_batch
         if provider is not UNSET:
             field_dict["provider"] = provider
+        if reasoning is not UNSET:
+            field_dict["reasoning"] = reasoning
+        if reasoning_effort is not UNSET:
+            field_dict["reasoning_effort"] = reasoning_effort
         if rpm is not UNSET:
             field_dict["rpm"] = rpm
         if sim is not UNSET:
@@ -384,6 +417,15 @@ class JudgeUpdate:
 
         logprobs = _parse_logprobs(d.pop("logprobs", UNSET))
 
+        def _parse_max_completion_tokens(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_completion_tokens = _parse_max_completion_tokens(d.pop("max_completion_tokens", UNSET))
+
         def _parse_max_concurrency(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -454,6 +496,32 @@ class JudgeUpdate:
             return cast(JudgeUpdateProviderType0 | None | Unset, data)
 
         provider = _parse_provider(d.pop("provider", UNSET))
+
+        def _parse_reasoning(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        reasoning = _parse_reasoning(d.pop("reasoning", UNSET))
+
+        def _parse_reasoning_effort(data: object) -> JudgeUpdateReasoningEffortType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                reasoning_effort_type_0 = JudgeUpdateReasoningEffortType0(data)
+
+                return reasoning_effort_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeUpdateReasoningEffortType0 | None | Unset, data)
+
+        reasoning_effort = _parse_reasoning_effort(d.pop("reasoning_effort", UNSET))
 
         def _parse_rpm(data: object) -> int | None | Unset:
             if data is None:
@@ -526,6 +594,7 @@ class JudgeUpdate:
             json_mode=json_mode,
             label_pool=label_pool,
             logprobs=logprobs,
+            max_completion_tokens=max_completion_tokens,
             max_concurrency=max_concurrency,
             model=model,
             price_in_per_mtok=price_in_per_mtok,
@@ -533,6 +602,8 @@ class JudgeUpdate:
             price_out_per_mtok=price_out_per_mtok,
             price_out_per_mtok_batch=price_out_per_mtok_batch,
             provider=provider,
+            reasoning=reasoning,
+            reasoning_effort=reasoning_effort,
             rpm=rpm,
             sim=sim,
             temperature=temperature,

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class JudgeFieldsReasoningEffortType0(StrEnum):
+    HIGH = "high"
+    LOW = "low"
+    MEDIUM = "medium"
+    MINIMAL = "minimal"
+
+    def __str__(self) -> str:
+        return str(self.value)
