@@ -166,7 +166,8 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
 
 
 def disconnects_are_operational(engine: AsyncEngine) -> None:
-    """A statement that loses its connection raises `OperationalError`, as a failed connect does.
+    """A statement that loses its connection raises `OperationalError`, as a failed connect does
+    (a connect the server refuses too).
 
     asyncpg's "connection was closed" comes out of SQLAlchemy as a bare `DBAPIError`; PEP 249 files
     an unexpected disconnect under OperationalError, and so do our handlers (503, `not_persisted`).
@@ -174,13 +175,18 @@ def disconnects_are_operational(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "handle_error")
     def _as_operational(context: ExceptionContext) -> OperationalError | None:
-        if not context.is_disconnect or isinstance(context.sqlalchemy_exception, OperationalError):
+        # A connect the server refuses ("too many clients", a database not accepting
+        # connections) comes out as a bare DBAPIError too: a 500 where the outage is a 503.
+        refused_connect = context.connection is None and context.sqlalchemy_exception is not None
+        if not (context.is_disconnect or refused_connect):
+            return None
+        if isinstance(context.sqlalchemy_exception, OperationalError):
             return None
         return OperationalError(
             context.statement,
             context.parameters,
             context.original_exception,
-            connection_invalidated=True,
+            connection_invalidated=context.is_disconnect,
         )
 
 

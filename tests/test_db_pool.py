@@ -93,3 +93,24 @@ async def test_after_a_failed_connect_every_older_pooled_connection_is_pinged_fi
         assert await backend_pid(engine) != pid  # pinged, replaced: no error
     finally:
         await engine.dispose()
+
+
+async def test_a_connect_the_server_refuses_is_an_operational_error(clean_pg: str) -> None:
+    """A server refusing a connection ("too many clients" under load, or a database that takes
+    none) raised a bare DBAPIError, which the API answered 500 and batch workers logged as a bug
+    (seen in a full suite run beside a soak); it is an outage: OperationalError, so 503."""
+    name = clean_pg.rsplit("/", 1)[1]
+    other = create_engine(clean_pg.rsplit("/", 1)[0] + "/postgres")
+    engine = create_engine(clean_pg)
+    try:
+        async with other.connect() as conn:
+            await conn.execute(text(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false'))
+            await conn.commit()
+        with pytest.raises(OperationalError, match="not currently accepting connections"):
+            await backend_pid(engine)
+    finally:
+        async with other.connect() as conn:
+            await conn.execute(text(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
+            await conn.commit()
+        await engine.dispose()
+        await other.dispose()
