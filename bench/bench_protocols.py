@@ -13,14 +13,14 @@ differences are not sampling noise between protocols. Before printing, the scrip
 `single` accuracy, `swap` accuracy and PC against the values JUDGING.md's formula implies for the
 same qualities.
 
-LLMBar (under `FAIRPAIR_REPLAY_DATA`, else `../shared/data/replay` beside the repository, else
-`/work/shared/data/replay`): 419 gold-labelled pairs, each judged by six LLMs under four prompting
-strategies in both orders. The recorded verdicts become `CallOutcome`s (A = output_1; round 0 shows
-output_1 first) and go through the service's `judge_verdict`. `single` shows one order drawn
-uniformly, so its expected accuracy is the mean over the two orders (the paper's Acc.). A replay is
-deterministic, so further pairs would repeat the first: only `single` and `swap` are compared. The
-script first checks, per published run (subset, judge, strategy), its counts of right answers per
-order, both right and equal verdicts against `published_statistics.json`.
+LLMBar (the repository's `tests/data/replay/llmbar/`, or `llmbar/` under `FAIRPAIR_REPLAY_DATA`):
+419 gold-labelled pairs, each judged by six LLMs under four prompting strategies in both orders. The
+recorded verdicts become `CallOutcome`s (A = output_1; round 0 shows output_1 first) and go through
+the service's `judge_verdict`. `single` shows one order drawn uniformly, so its expected accuracy is
+the mean over the two orders (the paper's Acc.). A replay is deterministic, so further pairs would
+repeat the first: only `single` and `swap` are compared. The script first checks, per published run
+(subset, judge, strategy), its counts of right answers per order, both right and equal verdicts
+against `published_statistics.json`.
 
 Figures, both parts: accuracy = (right + tie / 2) / comparisons (a tie is worth a coin flip, and
 `single` never ties); a comparison without a result (an unparsed verdict: LLMBar only) counts as
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import math
 import os
@@ -57,8 +58,8 @@ from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
 
 REPO = Path(__file__).resolve().parent.parent
-# Beside the repository, as on this project's machines (and as the replay tests look for it).
-REPLAY_CANDIDATES = (REPO.parent / "shared/data/replay", Path("/work/shared/data/replay"))
+# The copy the replay tests read (tests/data/replay/README.md), each data file gzipped.
+IN_REPO_DATA = REPO / "tests/data/replay"
 PROTOCOLS = {
     "single": Protocol(kind="single"),
     "swap": Protocol(kind="swap"),
@@ -262,13 +263,21 @@ class BarVerdicts:
 
 
 def replay_data() -> Path:
-    """`FAIRPAIR_REPLAY_DATA`, else the shared replay directory."""
-    if "FAIRPAIR_REPLAY_DATA" in os.environ:
-        return Path(os.environ["FAIRPAIR_REPLAY_DATA"])
-    found = [path for path in REPLAY_CANDIDATES if path.is_dir()]
-    if not found:
-        sys.exit("no replay data found: set FAIRPAIR_REPLAY_DATA to the replay directory")
-    return found[0]
+    """`FAIRPAIR_REPLAY_DATA` (a folder of the same layout), else the repository's copy."""
+    return Path(os.environ.get("FAIRPAIR_REPLAY_DATA", IN_REPO_DATA))
+
+
+def read_data(path: Path) -> str:
+    """The data set `path` names: its gzipped copy (`<path>.gz`, as stored here), else `path`."""
+    packed = path.with_name(f"{path.name}.gz")
+    if packed.is_file():
+        with gzip.open(packed, "rt", encoding="utf-8") as handle:
+            return handle.read()
+    if not path.is_file():
+        sys.exit(
+            f"no replay data {path}(.gz): FAIRPAIR_REPLAY_DATA must keep {IN_REPO_DATA}'s layout"
+        )
+    return path.read_text(encoding="utf-8")
 
 
 def load_llmbar(llmbar: Path) -> list[BarVerdicts]:
@@ -286,7 +295,7 @@ def load_llmbar(llmbar: Path) -> list[BarVerdicts]:
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in read_data(path).splitlines() if line]
 
 
 def published_count(value: str) -> tuple[int, int]:
@@ -300,7 +309,7 @@ def check_against_published(llmbar: Path, verdicts: list[BarVerdicts]) -> int:
     runs: dict[str, list[BarVerdicts]] = defaultdict(list)
     for v in verdicts:
         runs[v.run].append(v)
-    published = json.loads((llmbar / "published_statistics.json").read_text())
+    published = json.loads(read_data(llmbar / "published_statistics.json"))
     assert set(runs) == set(published), set(runs) ^ set(published)
     for run, rows in runs.items():
         ours = {

@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.replay.replay import JUDGING_THE_JUDGES
 from tests.replay.serving import ServedBench, served_bench
 
 
@@ -15,8 +14,6 @@ async def devbench(
     pg_template: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[ServedBench]:
     """Every recorded DevBench swap pair of the five judges, served through `POST /v1/compare`."""
-    if not JUDGING_THE_JUDGES.is_dir():
-        pytest.skip(f"no replay data at {JUDGING_THE_JUDGES} (set FAIRPAIR_REPLAY_DATA)")
     async with served_bench(
         "DevBench", "human", pg_template, tmp_path_factory.mktemp("dev")
     ) as bench:

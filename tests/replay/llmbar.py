@@ -1,13 +1,13 @@
 """LLMBar's recorded verdicts, served through `POST /v1/compare`, and its gold labels, posted
 through `POST /v1/comparisons/{id}/labels`.
 
-LLMBar (replay README) judged each of its 419 pairs in both orders with 24 runs (six judges times
-four prompting strategies). Each run is one fairpair judge named `<judge>--<strategy>`, and each
-pair is one comparison judged by the panel of all 24 (A = output_1, B = output_2, swap protocol):
-the AB call shows output_1 first and is answered with the run's `winner_output_1_first`, the BA
-call with `winner_output_2_first`. A panel costs the same per call as one judge per comparison and
-stores 24 times fewer comparisons. The pair's subset is a tag (`subset:<name>`), so that the
-report filtered by it gives each run's figures per subset, as LLMBar publishes them.
+LLMBar (tests/data/replay/README.md) judged each of its 419 pairs in both orders with 24 runs (six
+judges times four prompting strategies). Each run is one fairpair judge named `<judge>--<strategy>`,
+and each pair is one comparison judged by the panel of all 24 (A = output_1, B = output_2, swap
+protocol): the AB call shows output_1 first and is answered with the run's `winner_output_1_first`,
+the BA call with `winner_output_2_first`. A panel costs the same per call as one judge per
+comparison and stores 24 times fewer comparisons. The pair's subset is a tag (`subset:<name>`), so
+that the report filtered by it gives each run's figures per subset, as LLMBar publishes them.
 
 The replay judge is `ReplayTransport` with a book of LLMBar's pairs: the criterion (in the system
 message) names the pair, the shown text (exact, or as the default anonymizer renders it) says
@@ -17,7 +17,6 @@ which output was shown first.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
@@ -39,6 +38,8 @@ from tests.replay.replay import (
     ReplayMismatchError,
     ReplayTransport,
     Verdict,
+    read_json,
+    read_jsonl,
 )
 from tests.replay.serving import replay_judges_toml
 from tests.support.databases import create_database, drop_database, sqlalchemy_url
@@ -47,11 +48,6 @@ from tests.support.live import LiveApp
 LLMBAR = REPLAY_DATA / "llmbar"
 _ITEM_IN_CRITERIA = re.compile(r"\[llmbar pair: ([^\]]+)\]")
 Recorded = tuple[str | None, str | None]  # winner with output_1 shown first, with output_2 first
-
-
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 @dataclass(frozen=True)
@@ -78,7 +74,7 @@ def load_items() -> dict[str, BarItem]:
         row["id"]: BarItem(
             row["id"], row["subset"], row["input"], row["output_1"], row["output_2"], row["label"]
         )
-        for row in _jsonl(LLMBAR / "items.jsonl")
+        for row in read_jsonl(LLMBAR / "items.jsonl")
     }
 
 
@@ -91,7 +87,7 @@ def judge_name(judge: str, strategy: str) -> str:
 def load_runs() -> dict[str, dict[str, Recorded]]:
     """Each run's recorded winners ("1"/"2"; None: not parsed) by pair id."""
     runs: dict[str, dict[str, Recorded]] = {}
-    for row in _jsonl(LLMBAR / "verdicts.jsonl"):
+    for row in read_jsonl(LLMBAR / "verdicts.jsonl"):
         run = runs.setdefault(judge_name(row["judge"], row["strategy"]), {})
         run[row["id"]] = (row["winner_output_1_first"], row["winner_output_2_first"])
     return runs
@@ -100,7 +96,7 @@ def load_runs() -> dict[str, dict[str, Recorded]]:
 @cache
 def published() -> dict[tuple[str, str], dict[str, Any]]:
     """LLMBar's published figures by (subset, fairpair judge)."""
-    raw = json.loads((LLMBAR / "published_statistics.json").read_text())
+    raw = read_json(LLMBAR / "published_statistics.json")
     figures = {}
     for key, values in raw.items():
         subset, judge, strategy = key.split("/")

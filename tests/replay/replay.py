@@ -21,6 +21,7 @@ seconds). An ambiguous or unknown text is a mismatch, recorded in `unmatched`, n
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from collections import defaultdict
@@ -28,18 +29,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TextIO
 
 import httpx2
 
 from app.judging.anonymize import Anonymizer, default_anonymizer
 from app.judging.blocks import parse_response_blocks
 
-REPLAY_DATA = Path(
-    os.environ.get(
-        "FAIRPAIR_REPLAY_DATA", Path(__file__).resolve().parents[3] / "shared/data/replay"
-    )
-)
+# The repository's copy (tests/data/replay/README.md: sources, licences, how it was derived), each
+# data file gzipped. `FAIRPAIR_REPLAY_DATA` names another folder of the same layout, whose files may
+# be plain (`items.jsonl`) or gzipped (`items.jsonl.gz`). A missing file is an error, not a skip:
+# the data is part of the repository, so a replay test without it has nothing to stand on.
+IN_REPO_DATA = Path(__file__).resolve().parents[1] / "data/replay"
+REPLAY_DATA = Path(os.environ.get("FAIRPAIR_REPLAY_DATA", IN_REPO_DATA))
 JUDGING_THE_JUDGES = REPLAY_DATA / "judging-the-judges"
 UNDECIDED_ANSWER = "I cannot decide which response is better."
 
@@ -67,7 +69,7 @@ class Item:
 def load_items(bench: str) -> dict[str, Item]:
     """The questions of a Judging-the-Judges bench (`DevBench`, `MTBench`) by id."""
     items: dict[str, Item] = {}
-    for row in _jsonl(JUDGING_THE_JUDGES / f"{bench}_items.jsonl"):
+    for row in read_jsonl(JUDGING_THE_JUDGES / f"{bench}_items.jsonl"):
         items[row["question_id"]] = Item(
             row["question_id"], row["task"], row["prompt"], row["answers"]
         )
@@ -78,7 +80,7 @@ def load_items(bench: str) -> dict[str, Item]:
 def load_verdicts(bench: str, judge: str) -> dict[CallKey, Verdict]:
     """One judge's recorded verdicts on a bench, by (question, model shown first, shown second)."""
     verdicts: dict[CallKey, Verdict] = {}
-    for row in _jsonl(JUDGING_THE_JUDGES / f"{bench}__{judge}.jsonl"):
+    for row in read_jsonl(JUDGING_THE_JUDGES / f"{bench}__{judge}.jsonl"):
         key = (row["question_id"], row["model_first"], row["model_second"])
         if key in verdicts:
             raise ValueError(f"{bench}__{judge}: {key} is recorded twice")
@@ -89,17 +91,49 @@ def load_verdicts(bench: str, judge: str) -> dict[CallKey, Verdict]:
 def recorded_judges(bench: str) -> list[str]:
     """The judges with recorded verdicts on a bench, sorted."""
     prefix = f"{bench}__"
-    return sorted(
-        path.name.removeprefix(prefix).removesuffix(".jsonl")
-        for path in JUDGING_THE_JUDGES.glob(f"{prefix}*.jsonl")
+    judges = sorted(
+        {
+            path.name.removeprefix(prefix).removesuffix(".gz").removesuffix(".jsonl")
+            for pattern in (f"{prefix}*.jsonl", f"{prefix}*.jsonl.gz")
+            for path in JUDGING_THE_JUDGES.glob(pattern)
+        }
+    )
+    if not judges:  # else a test parametrized by them would be collected empty, i.e. skipped
+        raise FileNotFoundError(f"no recorded {bench} verdicts under {JUDGING_THE_JUDGES}")
+    return judges
+
+
+def data_file(path: Path) -> Path:
+    """The file holding the data set `path` names: its gzipped copy (`<path>.gz`), else `path`."""
+    for candidate in (path.with_name(f"{path.name}.gz"), path):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"no replay data {path}(.gz): the repository's copy is {IN_REPO_DATA}; "
+        "FAIRPAIR_REPLAY_DATA, when set, must name a folder of the same layout"
     )
 
 
-def _jsonl(path: Path) -> Iterable[dict[str, Any]]:
-    with path.open(encoding="utf-8") as handle:
+def open_data(path: Path) -> TextIO:
+    """The data set `path` names, open as UTF-8 text (gunzipped when it is stored gzipped)."""
+    found = data_file(path)
+    if found.suffix == ".gz":
+        return gzip.open(found, "rt", encoding="utf-8")
+    return found.open(encoding="utf-8")
+
+
+def read_jsonl(path: Path) -> Iterable[dict[str, Any]]:
+    """The rows of the JSON-lines data set `path` names."""
+    with open_data(path) as handle:
         for line in handle:
             if line.strip():
                 yield json.loads(line)
+
+
+def read_json(path: Path) -> Any:
+    """The JSON data set `path` names."""
+    with open_data(path) as handle:
+        return json.load(handle)
 
 
 def criteria_for(task: str) -> str:

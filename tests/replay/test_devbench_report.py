@@ -1,11 +1,12 @@
 """Issue 5: after the DevBench replay, `GET /v1/bias-report` reproduces Judging the Judges.
 
-The study's logs publish each judge's share of consistent answers (replay README). Three judges had
-every verdict parsed; for them the log figure is the pair-level position consistency of
-STATISTICS.md, and the report must give it to the four decimals published. gemini-pro (2 unparsed
-verdicts) and claude-3-haiku (3) differ: the logs count per parsed answer and call an answer
-consistent when its partner agrees *or could not be parsed*, while a swap pair needs both calls
-parsed. From the raw data, with k consistent pairs among n fully parsed ones and u lone answers:
+The study's logs publish each judge's share of consistent answers (tests/data/replay/README.md).
+Three judges had every verdict parsed; for them the log figure is the pair-level position
+consistency of STATISTICS.md, and the report must give it to the four decimals published. gemini-pro
+(2 unparsed verdicts) and claude-3-haiku (3) differ: the logs count per parsed answer and call an
+answer consistent when its partner agrees *or could not be parsed*, while a swap pair needs both
+calls parsed. From the raw data, with k consistent pairs among n fully parsed ones and u lone
+answers:
 
 | judge | logs (2k + u) / (2n + u) | pair level k / n (the report) |
 |---|---|---|
@@ -25,7 +26,7 @@ from tests.replay.serving import ServedBench
 
 pytestmark = pytest.mark.slow
 
-PUBLISHED = {  # "consistent" in the study's logs, as the replay README gives it
+PUBLISHED = {  # "consistent" in the study's logs, as tests/data/replay/README.md gives it
     "gpt-4-0613": 0.8277,
     "gpt-3.5-turbo-1106": 0.7634,
     "gpt-3.5-turbo-0125": 0.7580,

@@ -32,7 +32,7 @@ from app.comparisons.callscope import ReportFilters
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.labels.report import label_sections
 from app.labels.schemas import LabelSections
-from tests.replay.llmbar import LLMBAR, ServedBar, load_items, load_runs, published, served_llmbar
+from tests.replay.llmbar import ServedBar, load_items, load_runs, published, served_llmbar
 
 pytestmark = pytest.mark.slow
 SUBSETS = ("Natural", "Neighbor", "GPTInst", "GPTOut", "Manual")
@@ -80,8 +80,6 @@ def raw_run(subset: str, judge: str) -> RawRun:
 
 def runs() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(subset, judge) of the runs with every verdict parsed, and of the others."""
-    if not LLMBAR.is_dir():
-        return [], []
     keys = sorted(published())
     full = [key for key in keys if raw_run(*key).unparsed == 0]
     return full, [key for key in keys if key not in full]
@@ -105,8 +103,6 @@ def count_of(figure: str) -> tuple[int, int]:
 async def llmbar(
     pg_template: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[ServedBar]:
-    if not LLMBAR.is_dir():
-        pytest.skip(f"no replay data at {LLMBAR} (set FAIRPAIR_REPLAY_DATA)")
     async with served_llmbar(pg_template, tmp_path_factory.mktemp("llmbar")) as served:
         yield served
 

@@ -37,7 +37,6 @@ from app.main import create_app
 from tests.canaries.support import Served
 from tests.conftest import TEST_SECRET_KEY, make_key
 from tests.replay.llmbar import (
-    LLMBAR,
     BarBook,
     BarItem,
     compare_request,
@@ -184,8 +183,6 @@ BAR_JUDGE: dict[str, Any] = {
 async def canaries(
     pg_template: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Canaries]:
-    if not LLMBAR.is_dir():
-        pytest.skip(f"no replay data at {LLMBAR} (set FAIRPAIR_REPLAY_DATA)")
     database = await create_database(template=pg_template)
     url = sqlalchemy_url(database)
     judges_file = no_file_judges(tmp_path_factory.mktemp("bar"))
@@ -224,8 +221,6 @@ async def canaries(
 
 def test_the_two_runs_are_fully_parsed_and_differ() -> None:
     """What the test rests on: fairpair's and LLMBar's accuracy coincide on fully parsed runs."""
-    if not LLMBAR.is_dir():
-        pytest.skip(f"no replay data at {LLMBAR}")
     recorded = load_runs()
     for run in (BEFORE, AFTER):
         assert all(None not in pair for pair in recorded[run].values())

@@ -18,7 +18,6 @@ import pytest
 
 from app.judging.anonymize import default_anonymizer
 from tests.replay.replay import (
-    JUDGING_THE_JUDGES,
     Item,
     ReplayBook,
     ReplayTransport,
@@ -34,10 +33,7 @@ from tests.replay.replay import (
 )
 from tests.replay.serving import answer_view, replay_app, serve, stored_comparisons
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not JUDGING_THE_JUDGES.is_dir(), reason="no replay data"),
-]
+pytestmark = pytest.mark.slow
 REFERENCE = "vicuna-13b-v1.3"
 PER_CLASS = 2
 
