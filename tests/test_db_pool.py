@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from urllib.parse import urlsplit
 
 import pytest
 from sqlalchemy import text
@@ -12,18 +11,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app import db
 from app.db import create_engine
-from tests.support.databases import SERVER_URL
-from tests.support.proxy import TcpProxy
+from tests.support.proxy import TcpProxy, proxied_database
 
 
 @pytest.fixture
 async def proxied_pg(clean_pg: str) -> AsyncIterator[tuple[TcpProxy, str]]:
     """A proxy in front of PostgreSQL, and the test database's URL through it."""
-    server = urlsplit(SERVER_URL)
-    proxy = TcpProxy(server.hostname or "127.0.0.1", server.port or 5432)
-    await proxy.open()
-    address = server.netloc.rpartition("@")[2]
-    yield proxy, clean_pg.replace(f"@{address}/", f"@127.0.0.1:{proxy.port}/", 1)
+    proxy, url = await proxied_database(clean_pg)
+    yield proxy, url
     await proxy.close()
 
 

@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx2
 import pytest
@@ -23,7 +22,7 @@ from app.retention import purge
 from tests.conftest import SIM_JUDGES, write_judges_file
 from tests.support.databases import SERVER_URL
 from tests.support.provision import postgres_program
-from tests.support.proxy import TcpProxy
+from tests.support.proxy import TcpProxy, proxied_database
 
 BODY = {
     "prompt": "Which is right?",
@@ -41,11 +40,8 @@ def slow_sim(latency_ms: int) -> str:
 @pytest.fixture
 async def proxied(own_pg: str, tmp_path: Path) -> AsyncIterator[tuple[TcpProxy, str]]:
     """A proxy in front of PostgreSQL, and the test database's URL through it."""
-    server = urlsplit(SERVER_URL)
-    proxy = TcpProxy(server.hostname or "127.0.0.1", server.port or 5432)
-    await proxy.open()
-    address = server.netloc.rpartition("@")[2]
-    yield proxy, own_pg.replace(f"@{address}/", f"@127.0.0.1:{proxy.port}/", 1)
+    proxy, url = await proxied_database(own_pg)
+    yield proxy, url
     await proxy.close()
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from urllib.parse import urlsplit
 
+from tests.support.databases import SERVER_URL
 from tests.support.processes import free_port
 
 
@@ -64,3 +66,12 @@ class TcpProxy:
                 await writer.drain()
         writer.close()
         self._writers.discard(writer)
+
+
+async def proxied_database(database_url: str) -> tuple[TcpProxy, str]:
+    """An open proxy in front of the tests' PostgreSQL server, and `database_url` through it."""
+    server = urlsplit(SERVER_URL)
+    proxy = TcpProxy(server.hostname or "127.0.0.1", server.port or 5432)
+    await proxy.open()
+    address = server.netloc.rpartition("@")[2]
+    return proxy, database_url.replace(f"@{address}/", f"@127.0.0.1:{proxy.port}/", 1)
