@@ -155,6 +155,9 @@ class BudgetedSandbox(ImmutableSandboxedEnvironment):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.globals.pop("lipsum", None)
+        # `urlize` runs Jinja's own (backtracking) patterns over the text it is given, a
+        # submitted response here, where the render budget cannot stop it; no prompt needs links.
+        self.filters.pop("urlize", None)
         self.filters.update(_checked_filters())
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:

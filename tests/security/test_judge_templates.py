@@ -52,6 +52,8 @@ async def test_a_template_reaching_other_templates_is_422_with_a_pointer(
     [
         ({"templates": {"scoring_user": "x" * 20_001}}, "/templates/scoring_user"),
         ({"templates": {"pairwise_user": "{{ task.nope }}"}}, "/templates/pairwise_user"),
+        # No backtracking pattern of Jinja's runs on a submitted text (issue 36).
+        ({"templates": {"pairwise_system": "{{ task | urlize }}"}}, "/templates/pairwise_system"),
         ({"api_key": "k" * 4_097}, "/api_key"),
     ],
 )
