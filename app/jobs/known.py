@@ -27,7 +27,8 @@ async def check_known_judge(
     calls: Sequence[type[StoredCall]],
 ) -> None:
     """422 (pointing at `/judge` or `/judge_version`) unless the filter names a known judge and
-    version; `calls` are the call tables whose history counts. Index lookups only."""
+    version; `calls` are the call tables whose history counts. Each lookup starts from an index
+    on the judge's name (a version absent from a scoring history reads that judge's calls)."""
     if judge is None:
         if version is not None:
             raise ValidationProblem("/judge_version: a version belongs to one judge; name `judge`")
