@@ -69,7 +69,7 @@ async def run_worker(
             run_provider_rounds(services, queue),
             run_canary_scheduler(services, queue),
         ):
-            await receiver.listen(stop)
+            await listen_until_stopped(receiver, stop, settings.shutdown_grace_s + LISTEN_MARGIN_S)
             released = await runner.drain(0)
             await queue.enqueue(released)
     finally:
@@ -78,6 +78,34 @@ async def run_worker(
         await registry.aclose()
         await engine.dispose()
         log.info("worker_stopped", name=name)
+
+
+# Past the grace its running items have, how long a stopped receiver may take to return.
+LISTEN_MARGIN_S = 5.0
+
+
+async def listen_until_stopped(receiver: Receiver, stop: asyncio.Event, bound_s: float) -> None:
+    """`receiver.listen(stop)`, but once `stop` is set it has `bound_s` to return, and its
+    cancellation 5 s more: a receiver stuck in a read of a Redis that was killed and restarted
+    (seen once in a CI stress run) would otherwise keep the worker from ever exiting. A receiver
+    that outlives both is left behind, logged; the process exits without it."""
+    listening = asyncio.ensure_future(receiver.listen(stop))
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({listening, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if not listening.done():
+            await asyncio.wait({listening}, timeout=bound_s)
+        if not listening.done():
+            listening.cancel()
+            await asyncio.wait({listening}, timeout=LISTEN_MARGIN_S)
+            log.warning("worker_receiver_stuck", bound_s=bound_s, left=not listening.done())
+            return
+    finally:
+        stopping.cancel()
+        if not listening.done():  # this worker was cancelled itself
+            listening.cancel()
+    if not listening.cancelled():
+        listening.result()  # its error, if it failed
 
 
 def main(settings: Settings, concurrency: int) -> None:
