@@ -189,8 +189,13 @@ class RedisQueue:
         await self.broker.startup()
 
     async def shutdown(self) -> None:
-        """Close the connections."""
-        await self.broker.shutdown()
+        """Close the connections, within REDIS_TIMEOUT_S: closing a connection to a Redis that
+        was killed and restarted can wait on a socket that never answers."""
+        try:
+            async with asyncio.timeout(REDIS_TIMEOUT_S):
+                await self.broker.shutdown()
+        except TimeoutError:
+            log.warning("batch_queue_shutdown_timed_out", bound_s=REDIS_TIMEOUT_S)
 
     async def enqueue(self, item_ids: Sequence[str]) -> None:
         """One message per item, pipelined (a batch of 10,000 is sent in a few round trips);

@@ -35,7 +35,7 @@ async def worker(settings: Settings) -> AsyncIterator[None]:
         yield
     finally:
         stop.set()
-        await asyncio.wait_for(task, timeout=30)
+        await asyncio.wait_for(task, timeout=60)  # past the worker's own bound (~35 s)
 
 
 async def submit(client: httpx2.AsyncClient, first_item: int) -> httpx2.Response:
