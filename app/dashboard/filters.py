@@ -105,10 +105,15 @@ async def page_filters(
     rubric: Annotated[str | None, Query(max_length=100)] = None,
 ) -> PageFilters:
     """The filters of a page request; empty form fields count as absent."""
-    start, end = parse_since_until(since or None, until or None, now=utcnow())
+    since, until, window = since or None, until or None, window or None
+    if since is not None and until is None and window is None and WINDOW.fullmatch(since.strip()):
+        # An age alone is a window ending now: kept relative, the page's links and its cache
+        # key stay the same from one request to the next.
+        window, since = since.strip(), None
+    start, end = parse_since_until(since, until, now=utcnow())
     filters = PageFilters(
         judge=judge or None,
-        window=window or None,
+        window=window,
         since=start,
         until=end,
         tags=tuple(t for t in tag or [] if t),
