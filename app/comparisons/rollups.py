@@ -402,11 +402,22 @@ async def fold_pending(session: AsyncSession, limit: int, *, skip_locked: bool =
     them folded, in the session's transaction; how many. Rows another folder holds are
     skipped (it folds them), or with `skip_locked=False` waited for (and then found folded),
     so folders in several processes never fold one twice."""
-    ids = list(await session.scalars(pending_comparisons(limit, skip_locked)))
+    ids = sorted(await session.scalars(claim_pending(limit, skip_locked)))
     if ids:
         await fold_comparisons(await session.connection(), ids)
-        await session.execute(update(_cmp).where(_cmp.id.in_(ids)).values(folded=True))
     return len(ids)
+
+
+def claim_pending(limit: int, skip_locked: bool) -> Update:
+    """Mark up to `limit` comparisons that stopped running folded, returning their ids: one
+    statement, read and written under the write lock. SQLite has no row locks: a folder that
+    read the pending ids before another's fold committed, and wrote after it, folded the same
+    comparisons twice (a report counted the calls twice, seen once in CI on the embedded
+    default). PostgreSQL locks the rows in the subquery as `pending_comparisons` says."""
+    pending = pending_comparisons(limit, skip_locked)
+    claim = update(_cmp).where(_cmp.id.in_(pending), ~_cmp.folded).values(folded=True)
+    # No ORM objects of these rows are loaded to bring up to date: skip looking for them.
+    return claim.returning(_cmp.id).execution_options(synchronize_session=False)
 
 
 def pending_comparisons(limit: int, skip_locked: bool) -> Select[str]:

@@ -546,3 +546,34 @@ async def test_concurrent_folders_fold_each_comparison_once_without_deadlock(
 def test_cube_rows_keep_the_counts_in_the_queries_order() -> None:
     """`rollups.merged` reads rows by position: the counts follow the six keys in one order."""
     assert CubeRow._fields[6:] == CALL_COUNTS
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+async def test_a_folder_that_waited_on_another_folds_nothing_twice(
+    clean_pg: str, tmp_path: Path, backend: str
+) -> None:
+    """The second of two folders reads the pending comparisons while the first's fold is not
+    committed yet (SQLite: it waits for the write lock; PostgreSQL: it skips the locked rows).
+    Either way, once the first commits, the second folds nothing: the calls count once (on
+    SQLite, the second folded them again, and a report of the embedded default counted 80
+    calls of 40)."""
+    url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
+    data = StoredData()
+    for _ in range(3):
+        data.swap("first", "second")
+    await data.insert(url)
+    engine = create_engine(url)
+    sessionmaker = create_sessionmaker(engine)
+    try:
+        async with sessionmaker() as first, sessionmaker() as second:
+            assert await rollups.fold_pending(first, 100) == 3  # folded, not committed yet
+            waiting = asyncio.create_task(rollups.fold_pending(second, 100))
+            await asyncio.sleep(0.3)  # the second reads (or waits) before the first commits
+            await first.commit()
+            assert await asyncio.wait_for(waiting, 20) == 0
+            await second.commit()
+        stored = await rollup_rows(url)
+        calls_column = list(CallRollup.__table__.c.keys()).index("calls")
+        assert sum(row[calls_column] for row in stored["cube"]) == 6
+    finally:
+        await engine.dispose()
