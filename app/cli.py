@@ -260,19 +260,28 @@ def sim_judge(
             "(other than 1), logprobs, top_logprobs and max_tokens",
         ),
     ] = False,
+    answer_ids: Annotated[
+        bool,
+        typer.Option(
+            "--answer-ids",
+            help="give every answer an answer_id and list them at GET /stats/answers (the "
+            "soak's books)",
+        ),
+    ] = False,
 ) -> None:
     """Serve the simulated judge as an OpenAI-compatible endpoint (/v1/chat/completions), with
     the OpenAI Batch and Anthropic Message Batches APIs."""
     from app.judging.sim_server import parse_offsets, run_sim_judge
     from app.judging.types import SimKnobs
 
-    # Every option but the address and --reasoning is the SimKnobs field of the same name.
-    serving = ("host", "port", "reasoning")
+    # Every option but the address, --reasoning and --answer-ids is the SimKnobs field of the
+    # same name.
+    serving = ("host", "port", "reasoning", "answer_ids")
     knob_options = {k: v for k, v in ctx.params.items() if k not in serving}
     knobs = SimKnobs(
         **{**knob_options, "offsets": parse_offsets(offsets), "batch_outcome": batch_outcome.value}
     )
-    run_sim_judge(host, port, knobs, reasoning=reasoning)
+    run_sim_judge(host, port, knobs, reasoning=reasoning, answer_ids=answer_ids)
 
 
 @app.command()

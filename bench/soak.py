@@ -13,10 +13,13 @@ process SIGTERMed; each lasts `--fault-s` and the process it stopped is started 
 
 The books, after the last fault and a settling period: every request answered (an HTTP status)
 or refused at the socket by an API process that was down, none timed out on the client's bound;
-no comparison or score session left running; every batch finished; every answer the judge sent
-stored at most once (the unique keys) and how many were not stored (the calls of a request that
-answered 503 `not_persisted`, a worker SIGKILLed mid-call); the never-restarted API's RSS per
-minute. Exits 1 when a book does not balance.
+no comparison or score session left running; every batch finished; the never-restarted API's
+RSS per minute. And the paid calls, by the id the sim judge gives each answer (`--answer-ids`):
+no answer stored twice; every answer stored, or returned to its caller in a 503 `not_persisted`
+body, or else sent while a fault was on (from `FAULT_BEFORE_S` before it began to
+`FAULT_AFTER_S` after it ended: a worker SIGKILLed holding an answer, a database cut off when it
+came, a judge stalled while it was on the wire), counted per fault. An answer lost with no fault
+near is a lost paid call. Exits 1 when a book does not balance.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import argparse
 import asyncio
 import contextlib
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -52,6 +56,12 @@ from tests.support.databases import (
 from tests.support.processes import free_port
 from tests.support.proxy import TcpProxy
 
+# An answer sent this long before a fault began, or after it ended, may be lost to it: held by a
+# worker when it was killed, or waiting for a database that is gone (statements are bounded at
+# 10 s here, a reconnect follows).
+FAULT_BEFORE_S = 5.0
+FAULT_AFTER_S = 15.0
+ANSWER_ID = re.compile(r"sim-answer-\d+")
 CLIENT_BOUND_S = 180.0  # no request may take longer: a compare's deadline is 30 s here
 PROTOCOLS = [
     {"kind": "swap"},
@@ -113,6 +123,8 @@ class Books:
     refused: Counter[str] = field(default_factory=Counter)  # at the socket: an API was down
     timed_out: Counter[str] = field(default_factory=Counter)
     not_persisted: int = 0
+    returned: set[str] = field(default_factory=set)  # answer ids in 503 not_persisted bodies
+    fault_windows: list[tuple[str, float, float]] = field(default_factory=list)  # unix times
     batches: list[tuple[int, str]] = field(default_factory=list)
     rss: list[float] = field(default_factory=list)
     faults: Counter[str] = field(default_factory=Counter)
@@ -133,6 +145,7 @@ async def one_request(
     books.requests[f"{kind} {response.status_code}"] += 1
     if response.status_code == 503 and "not_persisted" in response.text:
         books.not_persisted += 1
+        books.returned.update(ANSWER_ID.findall(response.text))
     return response
 
 
@@ -178,6 +191,14 @@ async def fault(deployment: Deployment, books: Books, number: int, hold_s: float
     kind = kinds[number % len(kinds)]
     books.faults[kind] += 1
     say(f"fault {number + 1}: {kind} for {hold_s:g} s")
+    began = time.time()
+    try:
+        await _hold_fault(deployment, kind, number, hold_s)
+    finally:
+        books.fault_windows.append((kind, began, time.time()))
+
+
+async def _hold_fault(deployment: Deployment, kind: str, number: int, hold_s: float) -> None:
     if kind == "db-cut":
         await deployment.db_proxy.close()
         await asyncio.sleep(hold_s)
@@ -250,9 +271,20 @@ async def database_counts(url: str) -> dict[str, Any]:
                 "SELECT count(*) FROM (SELECT 1 FROM judge_calls WHERE comparison_id IS NOT"
                 " NULL GROUP BY comparison_id, judge_name, round HAVING count(*) > 1) d"
             ),
+            "stored_answer_ids": await stored_answer_ids(connection),
         }
     finally:
         await connection.close()
+
+
+async def stored_answer_ids(connection: asyncpg.Connection) -> Counter[str]:
+    """How often each answer id of the sim judge is in a stored call's raw output."""
+    ids: Counter[str] = Counter()
+    for table in ("judge_calls", "score_calls"):
+        query = f"SELECT raw_output FROM {table} WHERE raw_output LIKE '%sim-answer-%'"
+        for row in await connection.fetch(query):
+            ids.update(ANSWER_ID.findall(row[0]))
+    return ids
 
 
 async def soak(args: argparse.Namespace) -> int:
@@ -264,7 +296,7 @@ async def soak(args: argparse.Namespace) -> int:
     sim_port = free_port()
     sim = spawn(
         ["sim-judge", "--port", str(sim_port), "--latency-ms", "40", "--error-rate", "0.02",
-         "--batch-delay", "5"],
+         "--batch-delay", "5", "--answer-ids"],
         {}, directory / "sim.log",
     )  # fmt: skip
     db_proxy = TcpProxy("127.0.0.1", int(SERVER_URL.rsplit(":", 1)[1]))
@@ -307,7 +339,9 @@ async def soak(args: argparse.Namespace) -> int:
         books.rss.append(deployment.rss_mib(0))
         say("traffic over; settling")
         counts = await settle(deployment, books, timeout_s=args.settle_s)
-        sim_stats = httpx2.get(f"http://127.0.0.1:{sim_port}/stats", timeout=10).json()
+        sim_url = f"http://127.0.0.1:{sim_port}"
+        sim_stats = httpx2.get(f"{sim_url}/stats", timeout=10).json()
+        sim_stats["sent"] = httpx2.get(f"{sim_url}/stats/answers", timeout=60).json()["sent"]
         exit_code = print_books(books, counts, sim_stats)
     finally:
         for process in [*deployment.workers, *deployment.apis, sim]:
@@ -335,8 +369,29 @@ async def make_canary(deployment: Deployment) -> bool:
     return made.status_code == 201
 
 
+def paid_call_books(
+    books: Books, stored: Counter[str], sent: list[tuple[str, float]]
+) -> tuple[int, Counter[str]]:
+    """Answers stored twice, and the answers neither stored nor returned by the fault they were
+    sent near (`none`: no fault near, a lost paid call)."""
+    twice = sum(1 for n in stored.values() if n > 1)
+    lost: Counter[str] = Counter()
+    for answer_id, at in sent:
+        if answer_id in stored or answer_id in books.returned:
+            continue
+        near = [
+            kind
+            for kind, began, ended in books.fault_windows
+            if began - FAULT_BEFORE_S <= at <= ended + FAULT_AFTER_S
+        ]
+        lost[near[0] if near else "none"] += 1
+    return twice, lost
+
+
 def print_books(books: Books, counts: dict[str, Any], sim_stats: dict[str, Any]) -> int:
     answered = sum(sim_stats["chat_completions"]["answered"].values())
+    stored_ids: Counter[str] = counts.pop("stored_answer_ids")
+    twice, lost = paid_call_books(books, stored_ids, sim_stats["sent"])
     say(f"faults: {dict(books.faults)}")
     say(f"requests answered: {dict(sorted(books.requests.items()))}")
     say(f"refused at the socket (an API down): {dict(books.refused)}")
@@ -345,6 +400,11 @@ def print_books(books: Books, counts: dict[str, Any], sim_stats: dict[str, Any])
     say(f"database after settling: {counts}")
     stored = counts["calls_stored_answered"]
     say(f"judge answers sent (live): {answered}; stored with their raw output: {stored}")
+    say(
+        f"paid answers (by id): sent {len(sim_stats['sent'])}, stored {len(stored_ids)}, stored"
+        f" twice {twice}, returned in 503 bodies {len(books.returned)}, lost near a fault"
+        f" {dict(lost - Counter(none=lost['none']))}, lost with no fault near {lost['none']}"
+    )
     rss = ", ".join(f"{value:.0f}" for value in books.rss)
     say(f"RSS of the never-restarted API per fault, MiB: {rss}")
     balanced = (
@@ -353,6 +413,8 @@ def print_books(books: Books, counts: dict[str, Any], sim_stats: dict[str, Any])
         and counts["score_sessions_running"] == 0
         and counts["batch_items_open"] == 0
         and counts["duplicate_calls"] == 0
+        and twice == 0
+        and lost["none"] == 0
     )
     say("books balance" if balanced else "BOOKS DO NOT BALANCE")
     return 0 if balanced else 1

@@ -7,7 +7,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import uvicorn
@@ -32,6 +32,40 @@ from app.judging.types import SimKnobs, TokenLogprob
 MAX_BODY_BYTES = 32 * 1024 * 1024
 _JSON = (b"content-type", b"application/json")
 _SIMULATED = (b"fairpair-simulated", b"true")
+
+
+ANSWER_ID_PREFIX = "sim-answer-"
+
+
+class AnswerIds:
+    """`sim-judge --answer-ids`: every answer with a JSON object as its text (a verdict, scores)
+    gets an `"answer_id"` as the object's last field, and the sim keeps when it sent each one
+    (`GET /stats/answers`). A soak then finds each answer it paid for in what fairpair stored or
+    returned (bench/soak.py); the ids change the answers' text, so they are off by default."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.sent: list[tuple[str, float]] = []
+        self._clock = clock
+
+    def tag(self, reply: SimReply) -> SimReply:
+        """The reply with its answer's id, recorded as sent now; other replies as they are."""
+        if reply.status != 200 or not reply.text.endswith("}"):
+            return reply
+        answer_id = f"{ANSWER_ID_PREFIX}{len(self.sent) + 1}"
+        self.sent.append((answer_id, self._clock()))
+        suffix = f', "answer_id": "{answer_id}"}}'
+        logprobs = reply.logprobs
+        if logprobs:  # the tokens still spell the text: the id goes in the last one
+            last = logprobs[-1]
+            logprobs = (*logprobs[:-1], replace(last, token=last.token[:-1] + suffix))
+        return replace(reply, text=reply.text[:-1] + suffix, logprobs=logprobs)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"sent": [[answer_id, at] for answer_id, at in self.sent]}
+
+
+def _untagged(reply: SimReply) -> SimReply:
+    return reply
 
 
 class BadRequestError(ValueError):
@@ -217,7 +251,9 @@ async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: 
     await _send_json(send, reply.status, _reply_json(model, messages, reply), headers)
 
 
-def first_attempt_answer(knobs: SimKnobs) -> Callable[[object], tuple[int, dict[str, Any]]]:
+def first_attempt_answer(
+    knobs: SimKnobs, tag: Callable[[SimReply], SimReply] = _untagged
+) -> Callable[[object], tuple[int, dict[str, Any]]]:
     """What the live endpoint answers a chat request body the first time it sees it: the batch
     emulation's answers, since a provider batch never retries a request."""
 
@@ -226,7 +262,7 @@ def first_attempt_answer(knobs: SimKnobs) -> Callable[[object], tuple[int, dict[
             model, messages, top_logprobs = _chat_payload(payload)
         except BadRequestError as err:
             return 400, _error_body(str(err), "invalid_request_error")
-        reply = simulate_chat(knobs, model, messages, attempt=0, top_logprobs=top_logprobs)
+        reply = tag(simulate_chat(knobs, model, messages, attempt=0, top_logprobs=top_logprobs))
         return reply.status, _reply_json(model, messages, reply)
 
     return answer
@@ -254,16 +290,23 @@ class SimJudgeApp:
     `GET /healthz`, `GET /stats`, and the provider batch APIs (app/judging/sim_batches.py)."""
 
     def __init__(
-        self, knobs: SimKnobs, clock: Callable[[], float] = time.time, *, reasoning: bool = False
+        self,
+        knobs: SimKnobs,
+        clock: Callable[[], float] = time.time,
+        *,
+        reasoning: bool = False,
+        answer_ids: bool = False,
     ) -> None:
         self.knobs = knobs
         # Answer as an OpenAI reasoning model would: refuse temperature, logprobs, max_tokens.
         self.reasoning = reasoning
         self.served = ServedCounts()
         self.served_messages = ServedCounts()
+        self.answer_ids = AnswerIds(clock) if answer_ids else None
+        self._tag = self.answer_ids.tag if self.answer_ids else _untagged
         self._attempts = AttemptCounter()
         self.batches = BatchEmulator(
-            knobs, first_attempt_answer(knobs), clock=clock, body_limit=MAX_BODY_BYTES
+            knobs, first_attempt_answer(knobs, self._tag), clock=clock, body_limit=MAX_BODY_BYTES
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -289,6 +332,8 @@ class SimJudgeApp:
                 **self.batches.counts.as_json(),
             }
             await _send_json(send, 200, stats)
+        elif route == ("GET", "/stats/answers") and self.answer_ids is not None:
+            await _send_json(send, 200, self.answer_ids.as_json())
         elif self.batches.serves(scope["path"]):
             await self.batches(scope, receive, send)
         else:
@@ -315,7 +360,7 @@ class SimJudgeApp:
             self.served.abandoned += 1
             return
         self.served.answered[reply.status] += 1
-        await _reply(send, model, messages, reply)
+        await _reply(send, model, messages, self._tag(reply))
 
     async def _messages(self, receive: Receive, send: Send) -> None:
         """The Anthropic Messages API over the same sim (the `system` prompt as a leading system
@@ -335,7 +380,7 @@ class SimJudgeApp:
             counts.abandoned += 1
             return
         counts.answered[reply.status] += 1
-        status, body = anthropic_reply_json(model, messages, reply)
+        status, body = anthropic_reply_json(model, messages, self._tag(reply))
         await _send_json(send, status, body, _retry_after(reply) if status == 429 else ())
 
 
@@ -349,12 +394,17 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-def create_sim_app(knobs: SimKnobs, *, reasoning: bool = False) -> ASGIApp:
-    """The sim-judge ASGI app for these knobs; `reasoning`: it refuses what reasoning models do."""
-    return SimJudgeApp(knobs, reasoning=reasoning)
+def create_sim_app(
+    knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False
+) -> ASGIApp:
+    """The sim-judge ASGI app for these knobs; `reasoning`: it refuses what reasoning models do;
+    `answer_ids`: every answer carries its id (`AnswerIds`)."""
+    return SimJudgeApp(knobs, reasoning=reasoning, answer_ids=answer_ids)
 
 
-def run_sim_judge(host: str, port: int, knobs: SimKnobs, *, reasoning: bool = False) -> None:
+def run_sim_judge(
+    host: str, port: int, knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False
+) -> None:
     """Serve the sim judge until interrupted (blocking)."""
-    app = create_sim_app(knobs, reasoning=reasoning)
+    app = create_sim_app(knobs, reasoning=reasoning, answer_ids=answer_ids)
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="info")

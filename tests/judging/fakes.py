@@ -122,10 +122,12 @@ class ScriptedProvider:
 
 
 @contextmanager
-def running_sim_judge(knobs: SimKnobs, *, reasoning: bool = False) -> Iterator[str]:
-    """A real sim-judge on a free 127.0.0.1 port (`--reasoning` when `reasoning`); yields its
-    OpenAI base URL."""
-    app = create_sim_app(knobs, reasoning=reasoning)
+def running_sim_judge(
+    knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False
+) -> Iterator[str]:
+    """A real sim-judge on a free 127.0.0.1 port (`--reasoning` when `reasoning`,
+    `--answer-ids` when `answer_ids`); yields its OpenAI base URL."""
+    app = create_sim_app(knobs, reasoning=reasoning, answer_ids=answer_ids)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
