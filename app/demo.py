@@ -20,9 +20,9 @@ import httpx2
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons import rollups
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.db import rowcount
+from app.ledger import fold
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.privacy import TextKeeper
 
 TAG_KEY, TAG_VALUE = "fairpair", "demo"
@@ -265,7 +265,7 @@ async def delete_demo_comparisons(session: AsyncSession, keeper: TextKeeper) -> 
         ComparisonTag.key == TAG_KEY, ComparisonTag.value.in_(stored_values)
     )
     demo = select(Comparison.id).where(Comparison.id.in_(tagged), Comparison.status != "running")
-    await rollups.unfold(session, Comparison.id.in_(demo))
+    await fold.unfold(session, Comparison.id.in_(demo))
     calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(demo)))
     comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(demo)))
     await session.commit()

@@ -17,7 +17,6 @@ from app.batches.queue import ItemQueue
 from app.batches.ratelimit import shared_limiters, shared_storage
 from app.batches.worker import open_batch_queue
 from app.canaries.scheduler import run_canary_scheduler
-from app.comparisons.folding import run_folder
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.dashboard.cache import PageCache
@@ -31,6 +30,7 @@ from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry, TransportFactory
 from app.keyring.service import text_keeper
 from app.leaderboard.service import LeaderboardCache
+from app.ledger.folder import run_folder
 from app.logs import configure_logging
 from app.privacy import TextKeeper
 from app.processes import ChildPool

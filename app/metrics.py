@@ -101,7 +101,7 @@ BATCH_ITEMS = counter(
 
 
 class RecordedComparison(Protocol):
-    """What the counters read of a comparison (app/comparisons/models.py, a layer above)."""
+    """What the counters read of a comparison (app/ledger/models.py, a layer above)."""
 
     id: str
     placebo: bool

@@ -15,10 +15,10 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.canaries.models import Canary, CanaryItem
-from app.comparisons import rollups
-from app.comparisons.models import Comparison, JudgeCall
 from app.db import rowcount
 from app.jobs.models import UNFINISHED
+from app.ledger import fold
+from app.ledger.models import Comparison, JudgeCall
 from app.scoring.models import ScoreCall, ScoreResponse, ScoreSession
 
 
@@ -94,7 +94,7 @@ async def purge_comparisons(
             .values(raw_output=None, error=None)
         )
     else:
-        await rollups.unfold(session, Comparison.id.in_(old))
+        await fold.unfold(session, Comparison.id.in_(old))
         calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(old)))
         comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(old)))
     return rowcount(comparisons), rowcount(calls)

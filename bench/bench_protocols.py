@@ -48,7 +48,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.protocols import CallOutcome, Order, Protocol, Winner, judge_verdict
 from app.comparisons.service import call_values
 from app.jobs.panels import Role
@@ -56,6 +55,7 @@ from app.jobs.slots import CallSlots, JudgePool
 from app.judges.registry import RuntimeJudge
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
+from app.ledger.models import Comparison, JudgeCall
 
 REPO = Path(__file__).resolve().parent.parent
 # The copy the replay tests read (tests/data/replay/README.md), each data file gzipped.

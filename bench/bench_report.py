@@ -8,7 +8,7 @@ it, loads synthetic traffic with COPY (5 judges, swap pairs plus some adaptive e
 5% placebo, 5% failures, conflicted judges only as 5% audits, two tags per comparison, over
 29 days), folds them into the report's rollups (COPY bypasses the job kernel, whose folder folds
 each comparison once it stopped running: `call_rollup`, `judge_observations` and the
-observations' `observation_rollup` and `length_rollup`; `rollups.rebuild` marks them folded),
+observations' `observation_rollup` and `length_rollup`; `fold.rebuild` marks them folded),
 runs VACUUM ANALYZE as autovacuum would, then times `build_report` with the route's defaults
 (last 30 days, every judge), with a judge and tag filter, with hourly buckets, and, as the
 baseline, the default regrouping every call instead of reading the rollups; prints p50 and max.
@@ -35,10 +35,10 @@ from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.comparisons import rollups
-from app.comparisons.callscope import ReportFilters
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.ledger import fold as ledger_fold
+from app.ledger.callscope import ReportFilters
 from app.reports.bias import build_report
 from app.schema import upgrade
 from tests.support.provision import rerun_unless_postgres_answers
@@ -338,7 +338,7 @@ async def fold(url: str) -> None:
     try:
         async with create_sessionmaker(engine)() as session:
             started = time.perf_counter()
-            await rollups.rebuild(session)
+            await ledger_fold.rebuild(session)
             await session.commit()
             print(f"folded the calls into the rollups in {time.perf_counter() - started:.1f} s")
     finally:

@@ -14,9 +14,9 @@ import pytest
 from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
+from app.ledger.models import Comparison, JudgeCall
 from app.params import parse_age
 from app.retention import purge
 from tests.conftest import SIM_JUDGES, write_judges_file

@@ -9,9 +9,9 @@ import httpx2
 import pytest
 from sqlalchemy import func, select
 
-from app.comparisons.models import Comparison
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.ledger.models import Comparison
 
 BODY: dict[str, Any] = {"prompt": "p", "response_a": "a", "response_b": "b"}
 

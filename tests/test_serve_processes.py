@@ -18,9 +18,9 @@ import httpx2
 import pytest
 from sqlalchemy import select
 
-from app.comparisons.models import Comparison, JudgeCall
 from app.db import create_engine, create_sessionmaker
 from app.judges.models import JudgeVersion
+from app.ledger.models import Comparison, JudgeCall
 from tests.batches.support import redis_server
 from tests.support.databases import create_database, drop_database, sqlalchemy_url
 from tests.support.processes import (

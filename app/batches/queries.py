@@ -21,9 +21,9 @@ from app.batches.schemas import (
     ProviderJobRead,
 )
 from app.comparisons import queries as comparison_queries
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.schemas import ComparisonRead
 from app.errors import NotFound, ValidationProblem
+from app.ledger.models import Comparison, JudgeCall
 from app.scoring import answers
 from app.scoring import queries as score_queries
 from app.scoring.models import ScoreCall

@@ -32,12 +32,12 @@ from app.batches.schemas import BatchItemIn
 from app.batches.service import item_rows
 from app.canaries import stats
 from app.canaries.models import Canary, CanaryItem, CanaryJudge, CanaryRun
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.schemas import CompareRequest
 from app.db import utcnow
 from app.errors import ValidationProblem
 from app.jobs.lifecycle import Services
 from app.judges.models import Judge
+from app.ledger.models import Comparison, JudgeCall
 
 log = structlog.get_logger()
 _UNFINISHED = ("queued", "running")

@@ -14,12 +14,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.keys import Principal
 from app.canaries.models import Canary, CanaryItem, CanaryJudge
 from app.canaries.schemas import CanaryCreate
-from app.comparisons.models import Comparison, ComparisonTag
 from app.config import Settings
 from app.db import UTCDateTime, utcnow
 from app.errors import Conflict, NotFound, ValidationProblem
 from app.judges.models import Judge
 from app.labels.queries import gold_labels
+from app.ledger.models import Comparison, ComparisonTag
 from app.params import decode_name_cursor, encode_name_cursor, parse_age
 from app.privacy import TextKeeper
 

@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from app.comparisons.models import JudgeCall
 from app.comparisons.protocols import (
     CallOutcome,
     Order,
@@ -25,6 +24,7 @@ from app.judges.registry import RuntimeJudge
 from app.judging.base import Deferred
 from app.judging.base import Judge as JudgeClient
 from app.judging.types import Criteria, PairCallResult
+from app.ledger.models import JudgeCall
 
 Persist = Callable[[RuntimeJudge, Role, int, Order, PairCallResult], Awaitable[JudgeCall]]
 # The client a judge's calls go through (its own, or one that defers to a provider batch job).

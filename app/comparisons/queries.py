@@ -15,8 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app import stats
-from app.comparisons.callscope import Origin, of_origin
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.panels import MIXED, panel_confidence_source, stored_result
 from app.comparisons.protocols import JudgeVerdict, Pick
 from app.comparisons.schemas import (
@@ -32,6 +30,8 @@ from app.comparisons.schemas import (
 from app.db import values_of
 from app.errors import ValidationProblem
 from app.jobs.models import UNFINISHED, usage_of
+from app.ledger.callscope import Origin, of_origin
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.params import as_utc
 
 

@@ -17,9 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
 from app.auth.keys import Principal
-from app.comparisons import queries, rollups
+from app.comparisons import queries
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.panels import panel_verdict, stored_result
 from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_calls
 from app.comparisons.schemas import CompareRequest, ComparisonRead, ProtocolIn
@@ -38,6 +37,8 @@ from app.jobs.panels import (
 from app.jobs.writes import StagedCall
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criterion, PairCallResult
+from app.ledger import fold
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.privacy import KEEP_TEXTS, TextKeeper
 
 _audit_rng = random.SystemRandom()
@@ -102,7 +103,7 @@ async def settle_interrupted(session: AsyncSession, comparison_ids: Sequence[str
 class PairCalls:
     """Pair calls in the write path: plain INSERTs, with nothing hanging off them. The folder
     folds a comparison's calls into the report's rollups once it stopped running
-    (`app.comparisons.folding`)."""
+    (`app.ledger.folder`)."""
 
     table = JudgeCall
     children = None
@@ -146,7 +147,7 @@ class CompareKind:
         self, session: AsyncSession, row: Comparison, request: CompareRequest, services: Services
     ) -> tuple[ComparisonPlan, StoredCalls]:
         # It runs again: out of the rollups until it stops again and is folded anew.
-        await rollups.unfold(session, Comparison.id == row.id)
+        await fold.unfold(session, Comparison.id == row.id)
         names = [name for name, _version, _role in row.panel["judges"]]
         resolved = await services.registry.resolve(session, names)
         roles = {name: role for name, _version, role in row.panel["judges"]}

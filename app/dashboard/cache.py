@@ -17,10 +17,10 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.models import JudgeCall
 from app.dashboard.charts import Chart
 from app.dashboard.filters import PageFilters
 from app.labels.models import Label
+from app.ledger.models import JudgeCall
 from app.scoring.models import ScoreCall
 
 Key = tuple[str, PageFilters]

@@ -20,8 +20,6 @@ from fastapi.responses import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import queries
-from app.comparisons.callscope import Origin
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.queries import SWAP_CLASSES, ExploreFilters, SwapClass
 from app.comparisons.schemas import CallRead, ComparisonRead, JudgeEntry, Status
 from app.comparisons.service import COMPARISONS
@@ -32,6 +30,8 @@ from app.deps import KeeperDep, SessionDep, SettingsDep
 from app.errors import NotFound, ValidationProblem
 from app.jobs.known import check_known_judge
 from app.jobs.lifecycle import read_job
+from app.ledger.callscope import Origin
+from app.ledger.models import Comparison, JudgeCall
 from app.params import TagParams, check_order, parse_tag_filters
 from app.privacy import TextKeeper
 from app.reports.params import ORIGINS, check_choice, moment_of

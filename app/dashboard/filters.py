@@ -9,10 +9,10 @@ from urllib.parse import urlencode
 
 from fastapi import Depends, Query
 
-from app.comparisons.callscope import ReportFilters
 from app.db import utcnow
 from app.deps import KeeperDep, SessionDep
 from app.errors import ValidationProblem
+from app.ledger.callscope import ReportFilters
 from app.params import JudgeParam, MomentParam, TagParams, as_utc, parse_since_until
 from app.privacy import KEEP_TEXTS, TextKeeper
 from app.reports.params import check_known_names, report_filters

@@ -38,7 +38,6 @@ from urllib.parse import parse_qs, urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.comparisons.models import Comparison
 from app.config import Settings
 from app.dashboard.auth import Visitor, check_origin, may_label
 from app.dashboard.rendering import SECURITY_HEADERS, html, login_redirect
@@ -46,6 +45,7 @@ from app.deps import SessionDep, SettingsDep
 from app.errors import NotFound
 from app.labels import service
 from app.labels.schemas import LabelIn, Side, Winner
+from app.ledger.models import Comparison
 from app.textpatterns import compile_linear
 
 routes = APIRouter()

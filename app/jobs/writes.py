@@ -4,7 +4,7 @@
 is the same on a session, for tools and tests): it inserts them and, in the same transaction,
 what hangs off them (the scores of a scoring call), where the kind that owns the calls says
 (`CallSink`). Pair calls are plain INSERTs: the report's rollups are folded per
-comparison once it stopped running, off the answer's path (`app.comparisons.folding`). There
+comparison once it stopped running, off the answer's path (`app.ledger.folder`). There
 are no ORM event hooks.
 
 Group commit: a write is sent the moment it is handed over, unless `max_flushes` transactions are

@@ -4,7 +4,7 @@ Gold label of a comparison: the winner named by more of its labelers' latest lab
 other winner (a labeler's new label replaces the old one, so every row is a latest label);
 when two winners share the most labels the comparison is `disputed` and has no gold label.
 
-The report's counts use the bias report's scope (`app.comparisons.callscope.scope`: judge, judge
+The report's counts use the bias report's scope (`app.ledger.callscope.scope`: judge, judge
 version, call time, tags, protocol, origin; running comparisons ignored, placebo comparisons
 excluded) and parsed design calls only. They return integer counts and float sums, never rates;
 `app.labels.report` turns them into estimates.
@@ -36,7 +36,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import (
+from app.labels.models import Label
+from app.ledger.callscope import (
     DECISIVE,
     MAX_OBSERVATIONS,
     PARSED_DESIGN,
@@ -46,8 +47,7 @@ from app.comparisons.callscope import (
     fetch,
     scope,
 )
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
-from app.labels.models import Label
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 
 WINNERS = ("A", "B", "tie")
 # Lower edges of the confidence deciles 1..9, as `stats.reliability_deciles` draws them.

@@ -28,8 +28,6 @@ import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
-from app.comparisons.callscope import ReportFilters
-from app.comparisons.folding import prepare_report
 from app.labels import queries
 from app.labels.baseline import human_baseline
 from app.labels.schemas import (
@@ -43,6 +41,8 @@ from app.labels.schemas import (
     ReliabilityBinRead,
     SourceCalibration,
 )
+from app.ledger.callscope import ReportFilters
+from app.ledger.folder import prepare_report
 
 ESCALATE_FLOOR = 0.75
 FLAGGABLE = frozenset({"moderate", "high"})

@@ -15,7 +15,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.keys import Principal
-from app.comparisons.models import Comparison, JudgeCall
 from app.db import utcnow, values_of
 from app.errors import Conflict, Forbidden, NotFound, ValidationProblem
 from app.jobs.known import check_known_judge
@@ -30,6 +29,7 @@ from app.labels.schemas import (
     QueueLengths,
     TextsWithheld,
 )
+from app.ledger.models import Comparison, JudgeCall
 
 # The largest integer every JSON reader keeps exactly (a double's 53-bit mantissa): a seed a
 # JavaScript client rounds would draw another sample.

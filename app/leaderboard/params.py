@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.comparisons.callscope import Origin
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.service import LeaderboardQuery
+from app.ledger.callscope import Origin
 from app.params import as_utc, check_order, parse_tag_filters
 from app.privacy import TextKeeper
 

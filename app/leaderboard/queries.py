@@ -15,8 +15,8 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import Origin, of_origin, tagged
-from app.comparisons.models import Comparison
+from app.ledger.callscope import Origin, of_origin, tagged
+from app.ledger.models import Comparison
 
 # STATISTICS.md: Python fits on at most the 100,000 most recent observations of a figure.
 MAX_OUTCOMES = 100_000

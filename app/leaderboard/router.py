@@ -7,13 +7,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import AfterValidator, StringConstraints
 
-from app.comparisons.callscope import Origin
 from app.db import utcnow
 from app.deps import KeeperDep, ReadKey, SessionmakerDep
 from app.fields import check_text
 from app.leaderboard.params import leaderboard_query
 from app.leaderboard.schemas import Leaderboard
 from app.leaderboard.service import LeaderboardCacheDep, get_leaderboard
+from app.ledger.callscope import Origin
 from app.params import MomentParam, parse_since_until
 
 router = APIRouter(tags=["leaderboard"])

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.comparisons.callscope import Origin
+from app.ledger.callscope import Origin
 
 Interval = tuple[float, float]
 RatingReason = Literal["disconnected"]

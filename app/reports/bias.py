@@ -44,12 +44,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
 from app.canaries.reads import latest_drift
-from app.comparisons.callscope import CALL_COUNTS, ReportFilters
-from app.comparisons.folding import prepare_report
 from app.config import Settings
 from app.db import values_of
 from app.labels.queries import accuracy_by_bucket
 from app.labels.report import label_sections
+from app.ledger.callscope import CALL_COUNTS, ReportFilters
+from app.ledger.folder import prepare_report
 from app.reports import queries
 from app.reports.observation_rollups import observation_parts as observation_parts_from_rollups
 from app.reports.provider_models import provider_models

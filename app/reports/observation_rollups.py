@@ -1,5 +1,5 @@
-"""The bias report's reading of the observation rollups (`app.jobs.rollups`, moved with each fold
-by `app.comparisons.rollups`): the pairs, length-class and length parts of a window.
+"""The bias report's reading of the observation rollups (`app.ledger.rollup_tables`, moved
+with each fold by `app.ledger.fold`): the pairs, length-class and length parts of a window.
 
 `observation_rollup` and `length_rollup` (or, for a report filtered by one tag, the same per tag:
 `observation_tag_rollup`, `length_tag_rollup`) count the observations whose calls all lie in the
@@ -38,9 +38,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import ReportFilters, length_class, of_origin, tagged
-from app.comparisons.models import JudgeCall
-from app.jobs.rollups import (
+from app.ledger.callscope import ReportFilters, length_class, of_origin, tagged
+from app.ledger.models import JudgeCall
+from app.ledger.rollup_tables import (
     OBSERVATION_COLUMNS,
     JudgeObservation,
     LengthRollup,

@@ -18,12 +18,12 @@ from typing import cast, get_args
 from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import Bucket, Origin, ReportFilters
-from app.comparisons.models import JudgeCall
 from app.comparisons.protocols import ProtocolKind
 from app.db import utcnow
 from app.errors import ValidationProblem
 from app.jobs.known import check_known_judge
+from app.ledger.callscope import Bucket, Origin, ReportFilters
+from app.ledger.models import JudgeCall
 from app.params import as_utc, check_order, check_version, parse_moment, parse_tag_filters
 from app.privacy import TextKeeper
 from app.scoring.models import ScoreCall, ScoreSession

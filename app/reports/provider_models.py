@@ -24,9 +24,9 @@ from typing import Any
 from sqlalchemy import bindparam, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import ReportFilters, bucket_of
-from app.comparisons.models import JudgeCall
 from app.db import UTCDateTime
+from app.ledger.callscope import ReportFilters, bucket_of
+from app.ledger.models import JudgeCall
 from app.reports.series import bucket_start
 
 # Past any call: the walk's `until` when the report has none.

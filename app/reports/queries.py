@@ -1,6 +1,6 @@
 """Read-side SQL of the bias report: a few aggregates, grouped by judge, that every section reads.
 
-Every query here counts stored judge calls within the shared scope of `app.comparisons.callscope`
+Every query here counts stored judge calls within the shared scope of `app.ledger.callscope`
 (filters, comparisons not folded yet ignored, audit calls counted for their judge); placebo
 comparisons count only in the placebo section and are excluded from every other one.
 
@@ -42,7 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.callscope import (
+from app.ledger.callscope import (
     MAX_OBSERVATIONS,
     PARSED_DESIGN,
     ReportFilters,
@@ -56,8 +56,8 @@ from app.comparisons.callscope import (
     scope,
     tagged,
 )
-from app.comparisons.models import Comparison, JudgeCall
-from app.jobs.rollups import NEUTRAL_COLUMNS, OBSERVATION_COLUMNS, JudgeObservation
+from app.ledger.models import Comparison, JudgeCall
+from app.ledger.rollup_tables import NEUTRAL_COLUMNS, OBSERVATION_COLUMNS, JudgeObservation
 
 _call = JudgeCall
 _cmp = Comparison

@@ -1,5 +1,5 @@
-"""The bias report's reading of the call rollups (`app.jobs.rollups`, written with the calls by
-`app.comparisons.rollups`): the call cube of a window, its whole hours summed from `call_rollup`
+"""The bias report's reading of the call rollups (`app.ledger.rollup_tables`, written with the
+calls by `app.ledger.fold`): the call cube of a window, its whole hours summed from `call_rollup`
 (or `call_tag_rollup`), its partial hours counted from `judge_calls` (both of the folded
 comparisons only).
 """
@@ -15,9 +15,9 @@ from typing import Any, Literal, NamedTuple
 from sqlalchemy import BigInteger, Row, cast, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons import callscope
-from app.comparisons.callscope import CALL_COUNTS, ReportFilters, of_origin
-from app.jobs.rollups import CallRollup, CallTagRollup
+from app.ledger import callscope
+from app.ledger.callscope import CALL_COUNTS, ReportFilters, of_origin
+from app.ledger.rollup_tables import CallRollup, CallTagRollup
 from app.reports import queries
 from app.reports.series import bucket_start
 

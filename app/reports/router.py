@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from app.comparisons.callscope import Bucket, Origin
 from app.deps import KeeperDep, ReadKey, SessionDep, SettingsDep
+from app.ledger.callscope import Bucket, Origin
 from app.params import JudgeParam, MomentParam, TagParams
 from app.reports.bias import build_report
 from app.reports.params import check_known_names, report_filters

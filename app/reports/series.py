@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app import stats
-from app.comparisons.callscope import Bucket
+from app.ledger.callscope import Bucket
 from app.reports.schemas import SeriesPoint
 
 _CALL_COUNTS = ("calls", "failed", "design_parsed", "decisive", "first", "design_ties")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.rollups import rebuild_statements
+from app.ledger.fold import rebuild_statements
 
 revision: str = "a7c3e1f2b9d4"
 down_revision: str | None = "0e20bd8bf9dc"

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.rollups import (
+from app.ledger.fold import (
     OBSERVATION_ROLLUPS,
     rebuild_moved_statements,
     rebuild_statements,

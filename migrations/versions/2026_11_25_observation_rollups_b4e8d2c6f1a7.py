@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.rollups import OBSERVATION_ROLLUPS, rebuild_moved_statements
+from app.ledger.fold import OBSERVATION_ROLLUPS, rebuild_moved_statements
 
 revision: str = "b4e8d2c6f1a7"
 down_revision: str | None = "e1f2a3b4c5d6"

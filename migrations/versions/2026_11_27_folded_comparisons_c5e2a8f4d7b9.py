@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.models import Comparison, JudgeCall
-from app.comparisons.rollups import OBSERVATION_ROLLUPS, fold_statements, unfold_statements
+from app.ledger.fold import OBSERVATION_ROLLUPS, fold_statements, unfold_statements
+from app.ledger.models import Comparison, JudgeCall
 
 revision: str = "c5e2a8f4d7b9"
 down_revision: str | None = "b7d3f9a2c6e1"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.rollups import fold_neutral_sums
+from app.ledger.fold import fold_neutral_sums
 
 revision: str = "d8f1b3e5a9c2"
 down_revision: str | None = "c5e2a8f4d7b9"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.comparisons.rollups import TAG_ROLLUPS, refill_statements
+from app.ledger.fold import TAG_ROLLUPS, refill_statements
 
 revision: str = "e3a7c9f2b5d1"
 down_revision: str | None = "d8f1b3e5a9c2"

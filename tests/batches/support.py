@@ -15,8 +15,8 @@ from redis.exceptions import RedisError
 from sqlalchemy import func, select
 
 from app.batches.models import BatchItem
-from app.comparisons.models import JudgeCall
 from app.db import create_engine, create_sessionmaker
+from app.ledger.models import JudgeCall
 from app.scoring.models import ScoreCall
 from tests.support.processes import free_port
 from tests.support.provision import redis_server_binary

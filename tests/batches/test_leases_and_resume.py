@@ -21,18 +21,18 @@ from app.batches.reconciler import reconcile
 from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
 from app.batches.service import submit
-from app.comparisons import folding
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.schemas import CompareRequest, ComparisonRead
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.jobs.lifecycle import Services, run_item
-from app.jobs.rollups import CallRollup
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
 from app.judging.types import SimKnobs
+from app.ledger import folder
+from app.ledger.models import Comparison, JudgeCall
+from app.ledger.rollup_tables import CallRollup
 from app.privacy import keeper_for
 from app.scoring.models import Score, ScoreCall, ScoreSession
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
@@ -164,14 +164,14 @@ async def test_a_resumed_comparison_leaves_the_rollups_and_is_folded_again_whole
             update(Comparison).values(status="failed", error_kind="interrupted", winner=None)
         )
         await session.commit()
-        assert await folding.fold_backlog(session) == 1
+        assert await folder.fold_backlog(session) == 1
     assert await rolled_up_calls(services) == 1
 
     resumed = await run_item_comparison(request, "c-1", "", services)
     assert resumed.status == "complete"
     assert await rolled_up_calls(services) == 0  # reopened: out of the rollups until folded
     async with services.sessionmaker() as session:
-        assert await folding.fold_backlog(session) == 1
+        assert await folder.fold_backlog(session) == 1
     assert await rolled_up_calls(services) == 2
     url = services.settings.database_url
     assert await rollup_rows(url) == await rollup_rows(url, rebuilt=True)

@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import select
 
 from app.batches.models import BatchItem, ProviderJob, ProviderRequest
-from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.ledger.models import Comparison, JudgeCall
 from tests.batches.stack import serving
 from tests.batches.support import compare_item, wait_for_batch
 from tests.support.processes import free_port

@@ -15,9 +15,9 @@ from sqlalchemy import insert, select, update
 
 from app.batches.models import BatchItem
 from app.canaries.models import Canary, CanaryItem, CanaryRun
-from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.ledger.models import Comparison, JudgeCall
 from app.metrics import CANARY_DRIFT
 from app.retention import purge
 from tests.canaries.support import (

@@ -7,7 +7,6 @@ import math
 from collections import Counter
 
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.protocols import Order, Protocol, judge_verdict
 from app.comparisons.service import call_values
 from app.jobs.panels import Role
@@ -15,6 +14,7 @@ from app.jobs.slots import CallSlots, JudgePool
 from app.judges.registry import RuntimeJudge
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
+from app.ledger.models import Comparison, JudgeCall
 
 COMPARISONS = 2000
 

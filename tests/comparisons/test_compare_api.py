@@ -9,10 +9,10 @@ from typing import Any
 import httpx2
 from sqlalchemy import func, select
 
-from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.judging.types import SimKnobs
+from app.ledger.models import Comparison, JudgeCall
 from tests.support.sim import CountingTransport, http_sim_judges_toml
 
 EQUAL = "\n[sim q=0]"

@@ -13,10 +13,10 @@ from sqlalchemy import bindparam, event, func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.comparisons.models import Comparison, ComparisonTag
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.errors import DATABASE_ERRORS
 from app.jobs.writes import GroupCommit, StagedCall, Work, _Merged, _Pending
+from app.ledger.models import Comparison, ComparisonTag
 from app.scoring.fanout import ScoreCalls
 
 

@@ -10,9 +10,9 @@ from typing import Any
 import httpx2
 from sqlalchemy import delete, select, update
 
-from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
+from app.ledger.models import Comparison, JudgeCall
 
 BODY = {"prompt": "What is 2+2?", "response_a": "4\n[sim q=4]", "response_b": "5\n[sim q=-4]"}
 

@@ -17,7 +17,6 @@ from sqlalchemy import select, update
 
 from app.auth.keys import hash_secret
 from app.auth.models import ApiKey
-from app.comparisons.models import Comparison
 from app.config import Settings
 from app.dashboard.labeling import (
     CSP,
@@ -29,6 +28,7 @@ from app.dashboard.labeling import (
 )
 from app.db import create_engine, create_sessionmaker
 from app.labels.models import Label
+from app.ledger.models import Comparison
 from tests.conftest import make_key
 from tests.reports.builders import StoredData
 

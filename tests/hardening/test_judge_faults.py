@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from app.comparisons.models import JudgeCall
 from app.config import Settings
 from app.judging.types import SimKnobs
+from app.ledger.models import JudgeCall
 from tests.hardening.support import all_rows, http_judge, settled_sim_stats
 from tests.judging.fakes import running_sim_judge
 

@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 import httpx2
 
-from app.comparisons.models import Comparison
 from app.config import Settings
 from app.judging.types import SimKnobs
+from app.ledger.models import Comparison
 from tests.conftest import write_judges_file
 from tests.hardening.support import all_rows, http_judge
 from tests.judging.fakes import running_sim_judge

@@ -22,7 +22,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from app.comparisons.models import Comparison, JudgeCall
+from app.ledger.models import Comparison, JudgeCall
 from tests.batches.stack import START_TIMEOUT_S, serving, spawn, stop
 from tests.hardening.support import all_rows, http_judge, settled_sim_stats, sim_stats
 from tests.support.processes import free_port, wait_until_up

@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import update
 
 from app.batches.models import BatchItem
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.jobs.closing import sweep
 from app.jobs.models import WAITING
+from app.ledger.models import Comparison, JudgeCall
 from app.scoring.models import ScoreCall, ScoreSession
 from app.scoring.service import ScoreKind
 from tests.comparisons.test_compare_api import BODY as COMPARE_BODY

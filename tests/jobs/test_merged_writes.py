@@ -12,11 +12,11 @@ from typing import Any
 from sqlalchemy import event, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.comparisons.models import Comparison, JudgeCall
 from app.comparisons.service import COMPARISONS
 from app.db import utcnow
 from app.jobs.lifecycle import CallWriter, write_final
 from app.jobs.writes import GroupCommit, StagedCall, Work
+from app.ledger.models import Comparison, JudgeCall
 from tests.comparisons.test_group_commit import group_commit, maker
 from tests.support.rows import call_row, comparison_row
 

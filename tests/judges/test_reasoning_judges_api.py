@@ -11,10 +11,10 @@ from typing import Any
 import httpx2
 import pytest
 
-from app.comparisons.models import JudgeCall
 from app.config import Settings
 from app.judges.registry import JudgesFileError, read_judges_file
 from app.judging.types import SimKnobs
+from app.ledger.models import JudgeCall
 from tests.hardening.support import all_rows, http_judge
 from tests.judging.fakes import running_sim_judge
 

@@ -10,12 +10,12 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from app.comparisons import rollups
 from app.comparisons.fanout import winner_of
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.protocols import Pick
 from app.db import create_engine, create_sessionmaker
 from app.labels.models import Label
+from app.ledger import fold
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from tests.support.rows import comparison_row, tag_rows
 
 # Inside the report's default 30-day window.
@@ -138,7 +138,7 @@ class Rows:
             ):
                 if rows:
                     await session.execute(insert(model), rows)
-            await rollups.rebuild(session)  # the calls bypassed the ORM
+            await fold.rebuild(session)  # the calls bypassed the ORM
             await session.commit()
         await engine.dispose()
 

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from app import stats
-from app.comparisons.callscope import ReportFilters
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.ledger.callscope import ReportFilters
 from app.reports.bias import build_report
 from app.reports.schemas import BiasReport, JudgeReport
 from app.schema import upgrade

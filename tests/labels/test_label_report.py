@@ -16,12 +16,12 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from app import stats
-from app.comparisons.callscope import ReportFilters
 from app.comparisons.protocols import Pick
 from app.db import create_engine, create_sessionmaker
 from app.labels import queries
 from app.labels.report import label_sections
 from app.labels.schemas import LabelSections
+from app.ledger.callscope import ReportFilters
 from app.schema import upgrade
 from tests.labels.builders import BASE_TIME, Rows, Swap
 from tests.support.plans import plan_nodes, report_plans

@@ -25,7 +25,6 @@ import statsmodels.api as sm
 from scipy import special
 from sqlalchemy import insert
 
-from app.comparisons.models import Comparison, ComparisonTag
 from app.comparisons.protocols import (
     CallOutcome,
     Order,
@@ -41,6 +40,7 @@ from app.judging.types import JudgeConfig, SimKnobs
 from app.leaderboard import queries, service
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.ratings import LAMBDA
+from app.ledger.models import Comparison, ComparisonTag
 from app.schema import upgrade
 from tests.comparisons.test_compare_api import sim_judges
 from tests.support.rows import comparison_row, tag_rows

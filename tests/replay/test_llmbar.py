@@ -28,10 +28,10 @@ from typing import Any
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from app.comparisons.callscope import ReportFilters
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.labels.report import label_sections
 from app.labels.schemas import LabelSections
+from app.ledger.callscope import ReportFilters
 from tests.replay.llmbar import ServedBar, load_items, load_runs, published, served_llmbar
 
 pytestmark = pytest.mark.slow

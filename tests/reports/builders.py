@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy import insert
 
 from app.comparisons.fanout import winner_of
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.comparisons.protocols import Order, Pick, ProtocolKind, is_design_round
 from app.comparisons.service import COMPARISONS, call_values
 from app.db import create_engine, create_sessionmaker
@@ -21,6 +20,7 @@ from app.judges.registry import RuntimeJudge
 from app.judging.base import Judge as JudgeClient
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from tests.support.rows import comparison_row, tag_rows
 
 # Inside the report's default 30-day window, with room on either side.

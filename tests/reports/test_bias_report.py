@@ -17,10 +17,10 @@ from scipy import stats as sps
 from sqlalchemy import text
 
 from app import stats
-from app.comparisons.callscope import ReportFilters
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.judging.types import SimKnobs
+from app.ledger.callscope import ReportFilters
 from app.reports import queries
 from app.reports.bias import build_report, kappa_from_confusion
 from app.reports.schemas import BiasReport, JudgeReport

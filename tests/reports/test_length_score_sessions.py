@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from app.comparisons.callscope import ReportFilters
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
+from app.ledger.callscope import ReportFilters
 from app.reports.bias import build_report
 from app.scoring.schemas import LengthScoreSection
 from tests.scoring.builders import sim_sessions, store_sessions

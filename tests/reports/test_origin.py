@@ -23,8 +23,6 @@ from app.batches.models import BatchItem
 from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
 from app.batches.service import submit
-from app.comparisons.callscope import Origin, ReportFilters
-from app.comparisons.models import Comparison
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.jobs.lifecycle import Services
@@ -32,6 +30,8 @@ from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
 from app.labels import queries as label_queries
+from app.ledger.callscope import Origin, ReportFilters
+from app.ledger.models import Comparison
 from app.privacy import keeper_for
 from app.reports.bias import build_report
 from app.schema import upgrade

@@ -14,16 +14,17 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, true, update
 
-from app.comparisons import folding, rollups
-from app.comparisons.callscope import CALL_COUNTS, ReportFilters
-from app.comparisons.folding import prepare_report
-from app.comparisons.models import Comparison, ComparisonTag
-from app.comparisons.rollups import OBSERVATION_ROLLUPS
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.jobs.models import UNFINISHED
-from app.jobs.rollups import (
+from app.jobs.writes import GroupCommit, StagedCall, store_calls
+from app.ledger import fold, folder
+from app.ledger.callscope import CALL_COUNTS, ReportFilters
+from app.ledger.fold import OBSERVATION_ROLLUPS
+from app.ledger.folder import prepare_report
+from app.ledger.models import Comparison, ComparisonTag
+from app.ledger.rollup_tables import (
     NEUTRAL_COLUMNS,
     OBSERVATION_COLUMNS,
     CallRollup,
@@ -34,7 +35,6 @@ from app.jobs.rollups import (
     ObservationRollup,
     ObservationTagRollup,
 )
-from app.jobs.writes import GroupCommit, StagedCall, store_calls
 from app.reports import queries
 from app.reports.bias import build_report
 from app.reports.rollups import CubeRow
@@ -150,7 +150,7 @@ async def insert_in_pieces(
             for part in [[row] for row in staged] if one_by_one else [staged]:
                 await store_calls(session, COMPARISONS.sink, part)
             await session.commit()
-            assert await folding.fold_backlog(session) == 0  # all of them are running
+            assert await folder.fold_backlog(session) == 0  # all of them are running
 
     async def stop(rows: list[dict[str, Any]]) -> None:
         async with sessionmaker() as session:
@@ -161,13 +161,13 @@ async def insert_in_pieces(
                 )
             await session.commit()
             stopped = [row for row in rows if row["status"] not in UNFINISHED]
-            assert await folding.fold_backlog(session) == len(stopped)
+            assert await folder.fold_backlog(session) == len(stopped)
 
     for piece in range(pieces - 1):
         await store(early[piece :: pieces - 1])
     await stop(data.comparisons)
     async with sessionmaker() as session:
-        await rollups.unfold(session, Comparison.id.in_(reopened))
+        await fold.unfold(session, Comparison.id.in_(reopened))
         running = update(Comparison).where(Comparison.id.in_(reopened)).values(status="running")
         await session.execute(running)
         await session.commit()
@@ -195,7 +195,7 @@ async def report_pair(url: str, **filters: Any) -> tuple[dict[str, Any], dict[st
 async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]]:
     """Every rollup's rows in key order (counts at 0 left out: a fold may leave them), without
     the observations' `prev_*` columns (with the neutral judges' sums); `rebuilt`: as
-    `rollups.rebuild` recomputes them."""
+    `fold.rebuild` recomputes them."""
     engine = create_engine(url)
     tables: dict[str, tuple[Any, Any, str | None]] = {
         "cube": (CallRollup, CallRollup.__table__.c, None),
@@ -216,7 +216,7 @@ async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]
     try:
         async with create_sessionmaker(engine)() as session:
             if rebuilt:
-                await rollups.rebuild(session)
+                await fold.rebuild(session)
             rows = {}
             for name, (model, columns, count) in tables.items():
                 query = select(*columns).order_by(*model.__table__.primary_key)
@@ -230,7 +230,7 @@ async def rollup_rows(url: str, *, rebuilt: bool = False) -> dict[str, list[Any]
 
 
 async def sqlite_database(tmp_path: Path) -> str:
-    url = f"sqlite+aiosqlite:///{tmp_path}/rollups.db"
+    url = f"sqlite+aiosqlite:///{tmp_path}/fold.db"
     await asyncio.to_thread(upgrade, url)
     return url
 
@@ -304,7 +304,7 @@ async def test_the_migrations_fill_neutral_sums_and_tag_rollups_for_stored_obser
         engine = create_engine(url)
         async with engine.begin() as connection:
             dialect = connection.dialect.name
-            for statement in rollups.fold_statements(dialect, true(), OBSERVATION_ROLLUPS):
+            for statement in fold.fold_statements(dialect, true(), OBSERVATION_ROLLUPS):
                 await connection.execute(statement)
             await connection.execute(update(Comparison).values(folded=True))
         await engine.dispose()
@@ -330,7 +330,7 @@ async def test_a_reopened_comparison_left_in_the_rollups_is_caught(
     """A comparison reopened without being taken out of the rollups is folded twice when it
     stops again: both checks above see it."""
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
-    monkeypatch.setattr(rollups, "unfold_statements", lambda dialect, ids: [])
+    monkeypatch.setattr(fold, "unfold_statements", lambda dialect, ids: [])
     await insert_in_pieces(url, traffic)
     stored, rebuilt = await rollup_rows(url), await rollup_rows(url, rebuilt=True)
     assert stored["cube"] != rebuilt["cube"]
@@ -351,7 +351,7 @@ async def test_a_report_waits_for_the_comparisons_another_folder_is_folding(
     engine = create_engine(clean_pg)
     try:
         async with create_sessionmaker(engine)() as holder:
-            assert await rollups.fold_pending(holder, 100) == 3  # folded, not committed yet
+            assert await fold.fold_pending(holder, 100) == 3  # folded, not committed yet
             reports = asyncio.create_task(report_pair(clean_pg, since=BASE_TIME - timedelta(1)))
             await asyncio.sleep(0.5)
             assert not reports.done()
@@ -374,7 +374,7 @@ async def test_the_folders_query_reads_the_partial_index_of_unfolded_comparisons
         async with engine.connect() as connection:
             await connection.execute(text("SET enable_seqscan = off"))
             for skip_locked in (True, False):
-                query = rollups.pending_comparisons(500, skip_locked).compile(
+                query = fold.pending_comparisons(500, skip_locked).compile(
                     connection, compile_kwargs={"literal_binds": True}
                 )
                 plan = await connection.execute(text(f"EXPLAIN {query}"))
@@ -519,16 +519,16 @@ async def test_concurrent_folders_fold_each_comparison_once_without_deadlock(
                 await session.execute(stop.values(status="complete"))
                 await session.commit()
 
-    async def fold() -> int:
+    async def folding() -> int:
         folded = 0
         async with sessionmaker() as session:
             while writing or folded == 0:
-                folded += await rollups.fold_pending(session, 8)
+                folded += await fold.fold_pending(session, 8)
                 await session.commit()
                 await asyncio.sleep(0)
-            return folded + await folding.fold_backlog(session)
+            return folded + await folder.fold_backlog(session)
 
-    folders = [asyncio.create_task(fold()) for _ in range(4)]
+    folders = [asyncio.create_task(folding()) for _ in range(4)]
     await asyncio.gather(*(write(i, row) for i, row in enumerate(calls)))
     writing = False
     folded = await asyncio.gather(*folders)
@@ -566,8 +566,8 @@ async def test_a_folder_that_waited_on_another_folds_nothing_twice(
     sessionmaker = create_sessionmaker(engine)
     try:
         async with sessionmaker() as first, sessionmaker() as second:
-            assert await rollups.fold_pending(first, 100) == 3  # folded, not committed yet
-            waiting = asyncio.create_task(rollups.fold_pending(second, 100))
+            assert await fold.fold_pending(first, 100) == 3  # folded, not committed yet
+            waiting = asyncio.create_task(fold.fold_pending(second, 100))
             await asyncio.sleep(0.3)  # the second reads (or waits) before the first commits
             await first.commit()
             assert await asyncio.wait_for(waiting, 20) == 0

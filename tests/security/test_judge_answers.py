@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.judging.types import SimKnobs
+from app.ledger.models import Comparison, JudgeCall
 from tests.hardening.support import all_rows, http_judge
 from tests.judging.fakes import running_sim_judge
 from tests.judging.servers import answer, scripted_server

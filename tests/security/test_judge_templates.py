@@ -12,10 +12,10 @@ from typing import Any
 import httpx2
 import pytest
 
-from app.comparisons.models import Comparison, JudgeCall
 from app.config import Settings
 from app.judging import prompts
 from app.judging.sandbox import render_within_budget
+from app.ledger.models import Comparison, JudgeCall
 from tests.hardening.support import all_rows
 
 JUDGE = {"name": "posted", "provider": "sim", "model": "m"}

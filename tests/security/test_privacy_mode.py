@@ -23,11 +23,11 @@ import httpx2
 from sqlalchemy import func, select, text
 
 from app.batches.schemas import BatchCreate
-from app.comparisons.models import JudgeCall
 from app.comparisons.schemas import CompareRequest
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.jobs.idempotency import request_hash
+from app.ledger.models import JudgeCall
 from app.retention import purge
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.schemas import ScoreRequest

@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import event, text
 
-from app.comparisons.callscope import ReportFilters
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.ledger.callscope import ReportFilters
 from app.reports.bias import build_report
 
 

@@ -1,7 +1,7 @@
 """Rollups of judge calls, folded once per comparison after it stopped running.
 
 Regrouping a million calls takes the bias report seconds, so tables hold the groupings
-(`app.jobs.rollups`):
+(`app.ledger.rollup_tables`):
 
 - `call_rollup`: `callscope.call_counts` per judge, version, placebo, protocol, error kind, label
   pair, UTC hour and the comparison's origin (`traffic`, `canary`: the report reads one or
@@ -11,7 +11,7 @@ Regrouping a million calls takes the bias report seconds, so tables hold the gro
   the report's `queries.stored_observations`, and the observation rollups moved with it; on the
   conflicted ones, the neutral judges' sums on the same comparison (`fold_neutral_sums`).
 
-The write path stores calls as plain INSERTs. The folder (`app.comparisons.folding`) folds all
+The write path stores calls as plain INSERTs. The folder (`app.ledger.folder`) folds all
 the calls of comparisons that stopped running and marks them `folded`, in one transaction, so
 that a comparison is in the rollups exactly when it is marked, and the report counts exactly the
 folded comparisons (`callscope.scope`). Each fold is one `INSERT … SELECT … ON CONFLICT DO UPDATE`
@@ -56,11 +56,11 @@ from sqlalchemy.dialects.postgresql import Insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql.dml import Update
 
-from app.comparisons import callscope
-from app.comparisons.callscope import CALL_COUNTS, PARSED_DESIGN
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
 from app.jobs.models import UNFINISHED
-from app.jobs.rollups import (
+from app.ledger import callscope
+from app.ledger.callscope import CALL_COUNTS, PARSED_DESIGN
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
+from app.ledger.rollup_tables import (
     NEUTRAL_COLUMNS,
     OBSERVATION_COLUMNS,
     CallRollup,

@@ -1,4 +1,4 @@
-"""Rollups of judge calls: written with the calls (`app.comparisons.rollups`), read by the bias
+"""Rollups of judge calls: written with the calls (`app.ledger.fold`), read by the bias
 report instead of regrouping every call (`app.reports.rollups`)."""
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.background import running, survive
-from app.comparisons.callscope import prepare
-from app.comparisons.rollups import fold_pending
+from app.ledger.callscope import prepare
+from app.ledger.fold import fold_pending
 
 log = structlog.get_logger()
 

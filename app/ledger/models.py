@@ -29,7 +29,7 @@ class Comparison(JobColumns, Base):
     # the leaderboard and the labeling queue count traffic unless asked otherwise.
     origin: Mapped[str] = mapped_column(String(16), default="traffic", server_default="traffic")
     # Whether its calls are in the report's rollups: set by the folder once it has stopped
-    # running (`app.comparisons.folding`); the report counts exactly the folded comparisons.
+    # running (`app.ledger.folder`); the report counts exactly the folded comparisons.
     folded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     model_a: Mapped[str | None] = mapped_column(String(200), nullable=True)
     model_b: Mapped[str | None] = mapped_column(String(200), nullable=True)

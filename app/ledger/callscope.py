@@ -5,7 +5,7 @@ A scope (`ReportFilters`, `scope`) selects judge calls joined to their compariso
 - the filters: judge, judge version, call time (`since` ≤ started_at < `until`), tags (`key:value`,
   ANDed) and protocol;
 - only folded comparisons count: those whose calls the folder has put in the rollups, once they
-  stopped running (`app.comparisons.folding`); running ones, and those not folded yet, are
+  stopped running (`app.ledger.folder`); running ones, and those not folded yet, are
   ignored;
 - placebo comparisons are excluded, unless asked for (`placebo`);
 - the comparisons of one origin: `traffic` (callers' requests) by default, `canary` (drift
@@ -42,7 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.comparisons.models import Comparison, ComparisonTag, JudgeCall
+from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 
 Bucket = Literal["day", "hour"]
 Placebo = Literal["exclude", "only", "include"]
@@ -120,7 +120,7 @@ def scope(
     judges: bool = True,
 ) -> list[ColumnElement[bool]]:
     """Conditions on calls joined to their comparison; `judges=False` ignores judge filters.
-    The report counts the folded comparisons (`app.comparisons.folding`): those in the rollups,
+    The report counts the folded comparisons (`app.ledger.folder`): those in the rollups,
     which stopped running."""
     conditions = [_cmp.folded.expression, _call.started_at >= filters.since]
     if placebo != "include":
