@@ -15,10 +15,11 @@ The books, after the last fault and a settling period: every request answered (a
 or refused at the socket by an API process that was down, none timed out on the client's bound;
 no comparison or score session left running; every batch finished; the never-restarted API's
 RSS per minute. And the paid calls, by the id the sim judge gives each answer (`--answer-ids`):
-no answer stored twice; every answer stored, or returned to its caller in a 503 `not_persisted`
-body, or else sent while a fault was on (from `FAULT_BEFORE_S` before it began to
-`FAULT_AFTER_S` after it ended: a worker SIGKILLed holding an answer, a database cut off when it
-came, a judge stalled while it was on the wire), counted per fault. An answer lost with no fault
+no answer stored twice; every answer stored, or else sent while a fault was on (from
+`FAULT_BEFORE_S` before it began to `FAULT_AFTER_S` after it ended: a worker SIGKILLed holding an
+answer, a database cut off when it came, a judge stalled while it was on the wire), counted per
+fault, beside the answered calls that 503 `not_persisted` bodies gave back to their callers (each
+call's pick, not its raw text: they are counted, not matched by id). An answer lost with no fault
 near is a lost paid call. Exits 1 when a book does not balance.
 """
 
@@ -123,7 +124,7 @@ class Books:
     refused: Counter[str] = field(default_factory=Counter)  # at the socket: an API was down
     timed_out: Counter[str] = field(default_factory=Counter)
     not_persisted: int = 0
-    returned: set[str] = field(default_factory=set)  # answer ids in 503 not_persisted bodies
+    returned_calls: int = 0  # answered calls in 503 not_persisted bodies
     fault_windows: list[tuple[str, float, float]] = field(default_factory=list)  # unix times
     batches: list[tuple[int, str]] = field(default_factory=list)
     rss: list[float] = field(default_factory=list)
@@ -145,8 +146,23 @@ async def one_request(
     books.requests[f"{kind} {response.status_code}"] += 1
     if response.status_code == 503 and "not_persisted" in response.text:
         books.not_persisted += 1
-        books.returned.update(ANSWER_ID.findall(response.text))
+        books.returned_calls += answered_calls(response.json())
     return response
+
+
+def answered_calls(body: object) -> int:
+    """The calls with an answer (no `error_kind`) in a response body, wherever they are listed."""
+    if isinstance(body, list):
+        return sum(answered_calls(item) for item in body)
+    if not isinstance(body, dict):
+        return 0
+    calls = body.get("calls")
+    here = (
+        sum(1 for c in calls if isinstance(c, dict) and c.get("error_kind") is None)
+        if isinstance(calls, list)
+        else 0
+    )
+    return here + sum(answered_calls(v) for k, v in body.items() if k != "calls")
 
 
 async def client_loop(
@@ -245,7 +261,7 @@ async def settle(deployment: Deployment, books: Books, timeout_s: float) -> dict
         )
         if not busy or time.monotonic() > deadline:
             return counts
-        say(f"settling: {counts}")
+        say(f"settling: { {k: v for k, v in counts.items() if k != 'stored_answer_ids'} }")
         await asyncio.sleep(10)
 
 
@@ -372,12 +388,12 @@ async def make_canary(deployment: Deployment) -> bool:
 def paid_call_books(
     books: Books, stored: Counter[str], sent: list[tuple[str, float]]
 ) -> tuple[int, Counter[str]]:
-    """Answers stored twice, and the answers neither stored nor returned by the fault they were
-    sent near (`none`: no fault near, a lost paid call)."""
+    """Answers stored twice, and the answers not stored, by the fault they were sent near
+    (`none`: no fault near, a lost paid call)."""
     twice = sum(1 for n in stored.values() if n > 1)
     lost: Counter[str] = Counter()
     for answer_id, at in sent:
-        if answer_id in stored or answer_id in books.returned:
+        if answer_id in stored:
             continue
         near = [
             kind
@@ -402,8 +418,9 @@ def print_books(books: Books, counts: dict[str, Any], sim_stats: dict[str, Any])
     say(f"judge answers sent (live): {answered}; stored with their raw output: {stored}")
     say(
         f"paid answers (by id): sent {len(sim_stats['sent'])}, stored {len(stored_ids)}, stored"
-        f" twice {twice}, returned in 503 bodies {len(books.returned)}, lost near a fault"
-        f" {dict(lost - Counter(none=lost['none']))}, lost with no fault near {lost['none']}"
+        f" twice {twice}, lost near a fault"
+        f" {dict(lost - Counter(none=lost['none']))}, lost with no fault near {lost['none']};"
+        f" answered calls given back in 503 bodies {books.returned_calls}"
     )
     rss = ", ".join(f"{value:.0f}" for value in books.rss)
     say(f"RSS of the never-restarted API per fault, MiB: {rss}")
