@@ -16,6 +16,8 @@ How an item runs (docs/BATCHES.md):
 3. That delivery asks the same requests (the draws are seeded per item), finds their answers
    and stores them as calls, parsed as live answers are; the protocol goes on (an adaptive
    pair's escalation is deferred in turn: the next wave) or the item finishes.
+
+Over 500 lines until issue 38 splits it by concern: keys and sealing, the deferral, the rounds.
 """
 
 from __future__ import annotations

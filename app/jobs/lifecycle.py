@@ -11,6 +11,9 @@ A batch item runs the same lifecycle under the id allocated at submission (`run_
 delivery after a killed one reopens the job with its stored plan, and the kind asks only for the
 calls still missing. A delivery may hand calls to something outside (`Deferral`: a provider's
 batch job); the job then `waits`, held by no process, until a later delivery finds the answers.
+
+Over 500 lines with its HTTP glue (the idempotency answers, `JobsDep`): issue 38 splits it by
+concern, the glue out of the kernel.
 """
 
 from __future__ import annotations

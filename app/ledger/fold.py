@@ -22,6 +22,10 @@ rows in opposite orders (no deadlock). Writers that bypass the job kernel (bulk 
 Every fold carries the comparisons' `origin` as a key (`judge_observations` as a column: it is a
 constant of the comparison, so it never moves). `origin=False` builds the statements as they were
 before that column existed, for the migrations that ran them then.
+
+Over 500 lines because the fold, its undoing (`unfold`) and its recomputation (`rebuild`) are
+one set of statements over four rollups and two dialects: kept side by side, what one writes
+the others undo or recompute.
 """
 
 from __future__ import annotations

@@ -28,6 +28,9 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
   many were on them), and so do its failure rate and `high_failure_rate`: placebo comparisons
   stay out of every bias statistic, but a judge failing on them is failing.
 - Every rate has its Wilson CI: the section's main rate in `ci95`, any other `<rate>_ci95`.
+
+Over 500 lines because each section is a small function over the same per-judge `JudgeData`;
+the sections leave for modules of their own with the typed report models (issue 38).
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ a sum over its rows: `call_cube` (calls, versions, error kinds, position, placeb
 series' calls) and `observation_parts` (one row per judge and comparison, read by the pairs, length
 and self-preference parts). They return integer counts, never rates, so PostgreSQL and
 SQLite give identical numbers; `app.reports.bias` turns them into estimates.
+
+Over 500 lines because these are the report's statements over the calls themselves, which
+`tests/reports/test_rollups.py` holds equal to the rollups' sums: they change together.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Pure functions over plain values (STATISTICS.md "Pointwise scoring"). The review
 s = μ + α_item + β_reviewer + γ_position + ε with Σβ = 0 and Σγ = 0. Item effects are absorbed:
 the normal equations need only sums over items (`DesignSums`, accumulable in SQL); the
 cluster-robust covariance also needs each call's residuals, so it takes the score rows.
+
+Over 500 lines because the reviewer model's estimator, its cluster-robust covariance and the
+calibration tests all read the same design sums; apart, each would derive them again.
 """
 
 import math

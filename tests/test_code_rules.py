@@ -1,0 +1,105 @@
+"""The house rules that keep app/ readable as it grows (issue 38), checked on every run:
+
+- repeated code: at most `MAX_REPEATS` places where app/ repeats six or more lines, as pylint's
+  `symilar` counts them (identical lines once comments, docstrings, imports and signatures are
+  set aside; code of the same shape under other names is not counted: docs/DECISIONS.md);
+- size: a module over `MAX_LINES` lines says why at its top (its docstring names the size);
+- state: every `Annotated[T, from_state("key")]` alias declares the type `State` gives that key.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+APP = Path(__file__).resolve().parent.parent / "app"
+MAX_REPEATS = 15
+MIN_REPEATED_LINES = 6
+MAX_LINES = 500
+SIMILARITY = re.compile(r"^(\d+) similar lines in (\d+) files$", re.MULTILINE)
+
+
+def repeats(files: list[Path]) -> list[str]:
+    """`symilar`'s findings over `files`: one line per repeated block."""
+    symilar = Path(sys.executable).with_name("symilar")
+    flags = ["-i", "--ignore-docstrings", "--ignore-imports", "--ignore-signatures"]
+    command = [str(symilar), "-d", str(MIN_REPEATED_LINES), *flags, *map(str, files)]
+    output = subprocess.run(command, capture_output=True, text=True, timeout=600).stdout
+    return [match.group(0) for match in SIMILARITY.finditer(output)]
+
+
+def test_app_repeats_itself_in_at_most_fifteen_places() -> None:
+    found = repeats(sorted(APP.rglob("*.py")))
+    assert len(found) <= MAX_REPEATS, found
+
+
+def test_the_repeat_count_sees_a_copied_block(tmp_path: Path) -> None:
+    body = "\n".join(f"    total = total * {i} + len(items[{i}:])" for i in range(8))
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.py").write_text(
+            f"def {name}(items, total):\n{body}\n    return total\n"
+        )
+    assert len(repeats(sorted(tmp_path.glob("*.py")))) == 1
+
+
+def long_modules_without_a_reason(root: Path) -> list[str]:
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") <= MAX_LINES:
+            continue
+        docstring = ast.get_docstring(ast.parse(text)) or ""
+        if f"{MAX_LINES} lines" not in docstring:
+            found.append(str(path.relative_to(root)))
+    return found
+
+
+def test_a_module_over_500_lines_says_why_at_its_top(tmp_path: Path) -> None:
+    assert long_modules_without_a_reason(APP) == []
+    filler = "x = 1\n" * (MAX_LINES + 1)
+    (tmp_path / "silent.py").write_text(f'"""A module."""\n{filler}')
+    (tmp_path / "said.py").write_text(
+        f'"""A module: over 500 lines, because one table."""\n{filler}'
+    )
+    assert long_modules_without_a_reason(tmp_path) == ["silent.py"]
+
+
+def _state_types() -> dict[str, str]:
+    tree = ast.parse((APP / "lifespan.py").read_text(encoding="utf-8"))
+    state = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "State")
+    return {
+        node.target.id: ast.unparse(node.annotation)
+        for node in state.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+
+
+def _state_aliases(path: Path) -> list[tuple[str, object, str]]:
+    """(alias, key, declared type) of each `X = Annotated[T, from_state("key")]` in `path`."""
+    aliases: list[tuple[str, object, str]] = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)):
+            continue
+        if ast.unparse(node.value.value) != "Annotated":
+            continue
+        declared, *rest = node.value.slice.elts  # type: ignore[attr-defined]
+        for call in rest:
+            if isinstance(call, ast.Call) and ast.unparse(call.func) == "from_state":
+                key = call.args[0].value  # type: ignore[attr-defined]
+                text = declared.value if isinstance(declared, ast.Constant) else None
+                shown = text if isinstance(text, str) else ast.unparse(declared)
+                aliases.append((ast.unparse(node.targets[0]), key, shown))
+    return aliases
+
+
+def test_every_state_alias_declares_the_type_state_gives_its_key() -> None:
+    state = _state_types()
+    aliases = [alias for path in sorted(APP.rglob("*.py")) for alias in _state_aliases(path)]
+    assert len(aliases) >= 10  # the aliases of app/deps.py and of the features are all read
+    wrong = [
+        (name, key, declared) for name, key, declared in aliases if state[str(key)] != declared
+    ]
+    assert wrong == []
