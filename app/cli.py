@@ -275,8 +275,8 @@ def sim_judge(
 ) -> None:
     """Serve the simulated judge as an OpenAI-compatible endpoint (/v1/chat/completions), with
     the OpenAI Batch and Anthropic Message Batches APIs."""
-    from app.judging.sim_server import parse_offsets, run_sim_judge
     from app.judging.types import SimKnobs
+    from app.simjudge.server import parse_offsets, run_sim_judge
 
     # Every option but the address, --reasoning and --answer-ids is the SimKnobs field of the
     # same name.

@@ -40,7 +40,7 @@ ErrorKind = Literal[
 BatchApiSetting = Literal["auto", "on", "off"]
 BATCH_API_SETTINGS: tuple[BatchApiSetting, ...] = ("auto", "on", "off")
 BATCH_API_HOSTS = {"openai": "api.openai.com", "anthropic": "api.anthropic.com"}
-# How a simulated provider batch job ends (app/judging/sim_batches.py).
+# How a simulated provider batch job ends (app/simjudge/batches.py).
 BatchOutcome = Literal["completed", "expired", "failed"]
 BATCH_OUTCOMES: tuple[BatchOutcome, ...] = ("completed", "expired", "failed")
 TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]

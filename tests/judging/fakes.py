@@ -14,8 +14,8 @@ import httpx2
 import uvicorn
 
 from app.judging.blocks import ResponseBlock, parse_response_blocks
-from app.judging.sim_server import create_sim_app
 from app.judging.types import SimKnobs
+from app.simjudge.server import create_sim_app
 
 Reply = httpx2.Response | Exception | Callable[[httpx2.Request], httpx2.Response]
 

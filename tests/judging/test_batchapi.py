@@ -42,8 +42,8 @@ from app.judging.providers import anthropic, build_judge, openai
 from app.judging.providers.http import HttpJudge, HttpxWire
 from app.judging.providers.wire import LeanWire
 from app.judging.retries import ProviderCallError
-from app.judging.sim_server import SimJudgeApp
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, SimKnobs
+from app.simjudge.server import SimJudgeApp
 from tests.judging.servers import answer, scripted_server
 from tests.support.processes import free_port
 

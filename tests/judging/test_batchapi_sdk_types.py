@@ -25,9 +25,9 @@ from app.judging.batchapi import BatchRequest
 from app.judging.judge import ChatRequest
 from app.judging.providers import build_judge
 from app.judging.providers.http import HttpJudge
-from app.judging.sim_batches import multipart_fields
-from app.judging.sim_server import SimJudgeApp
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, SimKnobs
+from app.simjudge.batches import multipart_fields
+from app.simjudge.server import SimJudgeApp
 from tests.judging.test_batchapi import all_results
 
 Provider = Literal["openai", "anthropic"]

@@ -15,9 +15,9 @@ import httpx2
 import pytest
 
 from app.judging.providers import build_judge
-from app.judging.sim_server import reasoning_refusal
 from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
 from app.judging.versioning import judge_config_hash
+from app.simjudge.server import reasoning_refusal
 from tests.judging.fakes import (
     ScriptedProvider,
     chat_completion,

@@ -12,9 +12,9 @@ import httpx2
 import pytest
 
 from app.judging.providers import build_judge
-from app.judging.sim_server import create_sim_app
 from app.judging.simulation import latent_quality, sim_marker, simulate_chat
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, Rubric, SimKnobs
+from app.simjudge.server import create_sim_app
 
 Deadline = Callable[[float], float]
 

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import httpx2
 
 from app.judging.providers import build_judge
-from app.judging.sim_server import ANSWER_ID_PREFIX, SimJudgeApp
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, SimKnobs
+from app.simjudge.server import ANSWER_ID_PREFIX, SimJudgeApp
 from tests.judging.fakes import running_sim_judge
 
 Deadline = Callable[[float], float]

@@ -25,14 +25,14 @@ from openai.types.chat.completion_create_params import CompletionCreateParamsNon
 from pydantic import TypeAdapter
 from typer.testing import CliRunner
 
-import app.judging.sim_server as sim_server
+import app.simjudge.server as sim_server
 from app.cli import app as cli_app
 from app.judging.providers import build_judge
-from app.judging.sim_batches import BoundedStore
-from app.judging.sim_server import SimJudgeApp
 from app.judging.simulation import simulate_chat
 from app.judging.types import JudgeConfig, SimKnobs
 from app.judging.versioning import judge_config_hash
+from app.simjudge.batches import BoundedStore
+from app.simjudge.server import SimJudgeApp
 
 KNOBS = SimKnobs(position_bias=0.6, tie_rate=0.1, error_rate=0.2, seed=11)
 SYSTEM = "You compare two responses and answer with the better one's label."

@@ -11,8 +11,8 @@ import httpx2
 import pytest
 
 from app.judging.providers import build_judge
-from app.judging.sim_server import parse_offsets
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, SimKnobs
+from app.simjudge.server import parse_offsets
 from tests.judging.fakes import running_sim_judge
 
 Deadline = Callable[[float], float]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx2
 
-from app.judging.sim_server import create_sim_app
 from app.judging.types import SimKnobs
+from app.simjudge.server import create_sim_app
 
 
 class CountingTransport(httpx2.AsyncBaseTransport):

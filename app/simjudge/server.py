@@ -13,13 +13,6 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.judging.sim_batches import (
-    ApiError,
-    BatchEmulator,
-    anthropic_chat_messages,
-    anthropic_reply_json,
-    read_body,
-)
 from app.judging.simulation import (
     AttemptCounter,
     SimReply,
@@ -28,6 +21,13 @@ from app.judging.simulation import (
     simulate_chat,
 )
 from app.judging.types import SimKnobs, TokenLogprob
+from app.simjudge.batches import (
+    ApiError,
+    BatchEmulator,
+    anthropic_chat_messages,
+    anthropic_reply_json,
+    read_body,
+)
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
 _JSON = (b"content-type", b"application/json")
@@ -287,7 +287,7 @@ class ServedCounts:
 
 class SimJudgeApp:
     """The ASGI app: `POST /v1/chat/completions`, `POST /v1/messages`, `GET /v1/models`,
-    `GET /healthz`, `GET /stats`, and the provider batch APIs (app/judging/sim_batches.py)."""
+    `GET /healthz`, `GET /stats`, and the provider batch APIs (app/simjudge/batches.py)."""
 
     def __init__(
         self,
