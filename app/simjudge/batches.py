@@ -16,6 +16,9 @@ requests finishing at an even pace, then it ends as the `batch_outcome` knob say
 Cancelling keeps what was answered so far; the rest is cancelled (OpenAI `batch_cancelled` lines,
 Anthropic `canceled` results). Anthropic requests are run through `simulate_chat` with their
 `system` prompt as a leading system message, exactly as the in-process sim judge sees them.
+
+Over 500 lines because the OpenAI and Anthropic emulations share their jobs, files, paging and
+clock; it is a test tool the service never imports.
 """
 
 from __future__ import annotations
