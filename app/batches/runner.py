@@ -41,7 +41,7 @@ class LeaseLostError(Exception):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ItemOutcome:
     """How a delivery ended: completed, failed with a problem type and a sentence, or waiting
     on the provider batch jobs its `deferred` calls go to."""
 
@@ -111,7 +111,9 @@ class ItemRunner:
         self._active[task] = claim
         structlog.contextvars.bind_contextvars(batch_id=claim.batch_id, item_id=claim.item_id)
         if claim.attempts > self.services.settings.batch_max_attempts:
-            await self._settle(claim, Outcome("failed", "too-many-attempts", "delivered too often"))
+            await self._settle(
+                claim, ItemOutcome("failed", "too-many-attempts", "delivered too often")
+            )
             return
         try:
             outcome = await self._hold(claim)
@@ -127,7 +129,7 @@ class ItemRunner:
             return
         await self._settle(claim, outcome)
 
-    async def _settle(self, claim: Claim, outcome: Outcome) -> None:
+    async def _settle(self, claim: Claim, outcome: ItemOutcome) -> None:
         sessionmaker = self.services.sessionmaker
         if outcome.status == WAITING:
             if not await provider.park(self.services, claim, outcome.deferred):
@@ -148,7 +150,7 @@ class ItemRunner:
             if await leases.release(self.services.sessionmaker, claim):
                 self.released.append(claim.item_id)
 
-    async def _hold(self, claim: Claim) -> Outcome:
+    async def _hold(self, claim: Claim) -> ItemOutcome:
         """Run the item while renewing its lease; stop if the lease is lost."""
         work = asyncio.create_task(self._execute(claim))
         lost = asyncio.Event()
@@ -168,7 +170,7 @@ class ItemRunner:
                 await beat
 
     async def _heartbeat(
-        self, claim: Claim, work: asyncio.Task[Outcome], lost: asyncio.Event
+        self, claim: Claim, work: asyncio.Task[ItemOutcome], lost: asyncio.Event
     ) -> None:
         while not work.done():
             await asyncio.sleep(self.lease_s / 3)
@@ -181,23 +183,25 @@ class ItemRunner:
             work.cancel()
             return
 
-    async def _execute(self, claim: Claim) -> Outcome:
+    async def _execute(self, claim: Claim) -> ItemOutcome:
         """Run the item's request; expected failures become a failed item, not a crash."""
         try:
             request = self._request(claim)
         except (ValueError, ValidationError, InvalidToken) as exc:
-            return Outcome("failed", "validation-error", str(exc)[:500] or type(exc).__name__)
+            return ItemOutcome("failed", "validation-error", str(exc)[:500] or type(exc).__name__)
         try:
             status, deferral = await self._run(claim, request)
         except ServiceUnavailable:
             raise
         except AppError as exc:
-            return Outcome("failed", exc.slug, exc.detail)
+            return ItemOutcome("failed", exc.slug, exc.detail)
         if status == WAITING and deferral is not None:
-            return Outcome(WAITING, deferred=tuple(deferral.pending.values()))
+            return ItemOutcome(WAITING, deferred=tuple(deferral.pending.values()))
         if status == "failed":
-            return Outcome("failed", "judges-failed", "no judge produced a result; calls stored")
-        return Outcome("completed")
+            return ItemOutcome(
+                "failed", "judges-failed", "no judge produced a result; calls stored"
+            )
+        return ItemOutcome("completed")
 
     async def _run(
         self, claim: Claim, request: CompareRequest | ScoreRequest

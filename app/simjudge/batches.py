@@ -177,7 +177,7 @@ class Answer:
 
 
 @dataclass
-class Job:
+class SimBatchJob:
     """One batch job of either API, whose state follows from the clock (see the module doc)."""
 
     id: str
@@ -305,7 +305,7 @@ def _input_line(raw: bytes, endpoint: str, seen: set[str]) -> InputLine:
     return InputLine(custom_id, line.get("body"))
 
 
-def openai_batch_json(job: Job, now: float) -> dict[str, Any]:
+def openai_batch_json(job: SimBatchJob, now: float) -> dict[str, Any]:
     """The Batch object as it stands at `now`."""
     extra = job.extra
     created = int(job.created_at)
@@ -330,7 +330,7 @@ def openai_batch_json(job: Job, now: float) -> dict[str, Any]:
     return batch
 
 
-def _openai_counts(job: Job, now: float) -> dict[str, int]:
+def _openai_counts(job: SimBatchJob, now: float) -> dict[str, int]:
     done = job.answers[: job.processed(min(now, job.end_time()))]
     completed = sum(1 for answer in done if answer.status == 200)
     failed = len(done) - completed
@@ -585,8 +585,8 @@ class BatchEmulator:
         self._chat_answer = chat_answer
         self._body_limit = body_limit
         self._files: BoundedStore[StoredFile] = BoundedStore()
-        self._openai: BoundedStore[Job] = BoundedStore()
-        self._anthropic: BoundedStore[Job] = BoundedStore()
+        self._openai: BoundedStore[SimBatchJob] = BoundedStore()
+        self._anthropic: BoundedStore[SimBatchJob] = BoundedStore()
 
     @staticmethod
     def serves(path: str) -> bool:
@@ -708,7 +708,7 @@ class BatchEmulator:
         self.counts.openai_created += 1
         return HttpAnswer.of_json(200, openai_batch_json(job, job.created_at))
 
-    def _openai_job(self, input_file: StoredFile, metadata: object) -> Job:
+    def _openai_job(self, input_file: StoredFile, metadata: object) -> SimBatchJob:
         lines, errors = parse_input_file(input_file.content, CHAT_ENDPOINT)
         if not errors and self.knobs.batch_outcome == "failed":
             message = "the simulated batch failed (batch_outcome=failed)"
@@ -730,12 +730,12 @@ class BatchEmulator:
             "validation_errors": errors,
             "state": {"status": "validating"},
         }
-        return Job(
+        return SimBatchJob(
             _new_id("batch_"), answers, self.clock(), self.knobs.batch_delay_s,
             self.knobs.batch_outcome, extra=extra,
         )  # fmt: skip
 
-    def _openai_job_of(self, batch_id: str) -> Job:
+    def _openai_job_of(self, batch_id: str) -> SimBatchJob:
         job = self._openai.get(batch_id)
         if job is None:
             raise ApiError(404, f"No batch found with id '{batch_id}'", "not_found_error")
@@ -746,7 +746,7 @@ class BatchEmulator:
         self._advance_openai(job)
         return openai_batch_json(job, self.clock())
 
-    def _advance_openai(self, job: Job) -> None:
+    def _advance_openai(self, job: SimBatchJob) -> None:
         """Move the job's state on to what the clock says, writing its files when it ends."""
         if job.ended:
             return
@@ -760,7 +760,7 @@ class BatchEmulator:
         if job.has_ended(now) or job.cancelled_at is not None:
             self._finish_openai(job, now)
 
-    def _finish_openai(self, job: Job, now: float) -> None:
+    def _finish_openai(self, job: SimBatchJob, now: float) -> None:
         done = job.processed(job.end_time())
         reason = job.not_run_reason()
         answered, not_run = job.answers[:done], job.answers[done:]
@@ -811,7 +811,7 @@ class BatchEmulator:
     def _create_anthropic(self, request: HttpRequest) -> HttpAnswer:
         requests = _anthropic_requests(request.json())
         answers = [Answer(cid, *anthropic_answer(self.knobs, params)) for cid, params in requests]
-        job = Job(
+        job = SimBatchJob(
             _new_id("msgbatch_"), answers, self.clock(), self.knobs.batch_delay_s,
             self.knobs.batch_outcome,
         )  # fmt: skip
@@ -819,7 +819,7 @@ class BatchEmulator:
         self.counts.anthropic_created += 1
         return HttpAnswer.of_json(200, self._anthropic_json(job, request.base_url))
 
-    def _anthropic_job_of(self, batch_id: str) -> Job:
+    def _anthropic_job_of(self, batch_id: str) -> SimBatchJob:
         job = self._anthropic.get(batch_id)
         if job is None:
             raise ApiError(404, f"no message batch {batch_id}", "not_found_error")
@@ -831,7 +831,7 @@ class BatchEmulator:
     def _anthropic_view(self, request: HttpRequest, batch_id: str) -> dict[str, Any]:
         return self._anthropic_json(self._anthropic_job_of(batch_id), request.base_url)
 
-    def _anthropic_json(self, job: Job, base_url: str) -> dict[str, Any]:
+    def _anthropic_json(self, job: SimBatchJob, base_url: str) -> dict[str, Any]:
         counts = {"processing": 0, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}
         if job.ended:
             for result in self._anthropic_results_of(job):
@@ -855,7 +855,7 @@ class BatchEmulator:
             else None,
         }
 
-    def _anthropic_results_of(self, job: Job) -> list[dict[str, Any]]:
+    def _anthropic_results_of(self, job: SimBatchJob) -> list[dict[str, Any]]:
         done = job.processed(job.end_time())
         reason = job.not_run_reason()
         return [
