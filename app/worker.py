@@ -24,7 +24,7 @@ from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.fields import LIMITS
 from app.heap import freeze_startup_heap
-from app.jobs.lifecycle import Services
+from app.jobs.kind import Services
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry

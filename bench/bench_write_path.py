@@ -27,7 +27,8 @@ from sqlalchemy import event
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.comparisons.service import COMPARISONS
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.jobs.lifecycle import CallWriter, write_final
+from app.jobs.kind import CallWriter
+from app.jobs.lifecycle import write_final
 from app.jobs.writes import GroupCommit, StagedCall, Work
 from app.ledger.models import Comparison
 from tests.support.databases import (

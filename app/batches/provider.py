@@ -46,7 +46,7 @@ from app.batches.queue import ItemQueue
 from app.config import Settings
 from app.db import rowcount, utcnow
 from app.errors import AppError, ServiceUnavailable
-from app.jobs.lifecycle import Services
+from app.jobs.kind import Services
 from app.judges import crypto
 from app.judges.registry import RuntimeJudge
 from app.judging.base import Deferred

@@ -23,7 +23,8 @@ from app.batches.models import Batch
 from app.comparisons.schemas import CompareRequest
 from app.comparisons.service import COMPARISONS
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
-from app.jobs.lifecycle import Kind, Services, run_item
+from app.jobs.kind import Kind, Services
+from app.jobs.lifecycle import run_item
 from app.jobs.models import WAITING
 from app.judges import crypto
 from app.scoring.calibration import CalibrationCache

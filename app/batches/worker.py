@@ -16,7 +16,7 @@ from app.batches.provider import run_provider_rounds
 from app.batches.queue import ItemQueue, MemoryQueue, RedisQueue
 from app.batches.reconciler import run_reconciler
 from app.batches.runner import ItemRunner
-from app.jobs.lifecycle import Services
+from app.jobs.kind import Services
 from app.scoring.calibration import CalibrationCache
 
 log = structlog.get_logger()

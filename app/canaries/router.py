@@ -20,7 +20,7 @@ from app.canaries.schemas import (
 )
 from app.deps import AdminKey, KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.errors import ValidationProblem
-from app.jobs.lifecycle import JobsDep
+from app.jobs.http import JobsDep
 
 router = APIRouter(prefix="/v1/canaries", tags=["canaries"])
 PROBLEMS: dict[int | str, dict[str, Any]] = {

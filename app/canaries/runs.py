@@ -35,7 +35,7 @@ from app.canaries.models import Canary, CanaryItem, CanaryJudge, CanaryRun
 from app.comparisons.schemas import CompareRequest
 from app.db import utcnow
 from app.errors import ValidationProblem
-from app.jobs.lifecycle import Services
+from app.jobs.kind import Services
 from app.judges.models import Judge
 from app.ledger.models import Comparison, JudgeCall
 

@@ -32,7 +32,7 @@ from app.canaries import runs, service
 from app.canaries.models import Canary, CanaryJudge
 from app.canaries.runs import Due
 from app.db import utcnow
-from app.jobs.lifecycle import Services
+from app.jobs.kind import Services
 from app.logs import error_fields
 from app.metrics import CANARY_DRIFT
 

@@ -10,8 +10,9 @@ from app.comparisons import queries, service
 from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
 from app.db import utcnow
 from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, SettingsDep
+from app.jobs.http import AnsweringDep, IdempotencyKeyHeader, JobsDep
 from app.jobs.known import check_known_judge
-from app.jobs.lifecycle import AnsweringDep, IdempotencyKeyHeader, JobsDep, read_job
+from app.jobs.lifecycle import read_job
 from app.ledger.models import JudgeCall
 from app.params import JudgeParam, MomentParam, TagParams, parse_since_until, parse_tag_filters
 

@@ -24,7 +24,8 @@ from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_ca
 from app.comparisons.schemas import CompareRequest, ComparisonRead, ProtocolIn
 from app.db import Base
 from app.jobs.closing import JobTables
-from app.jobs.lifecycle import Job, Outcome, Run, Services, run_request
+from app.jobs.kind import Job, Outcome, Run, Services
+from app.jobs.lifecycle import run_request
 from app.jobs.models import record_values
 from app.jobs.panels import (
     PanelJudge,

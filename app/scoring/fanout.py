@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import utcnow
-from app.jobs.lifecycle import Run
+from app.jobs.kind import Run
 from app.jobs.models import record_values
 from app.jobs.writes import StagedCall
 from app.judges.registry import RuntimeJudge

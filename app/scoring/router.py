@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.deps import ReadKey, ScoreKey, SessionDep, SettingsDep
-from app.jobs.lifecycle import AnsweringDep, IdempotencyKeyHeader, JobsDep, read_job
+from app.jobs.http import AnsweringDep, IdempotencyKeyHeader, JobsDep
+from app.jobs.lifecycle import read_job
 from app.scoring import service
 from app.scoring.calibration import CalibrationsDep
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead

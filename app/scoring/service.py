@@ -14,7 +14,8 @@ from app.auth.keys import Principal
 from app.db import Base
 from app.errors import ValidationProblem
 from app.jobs.closing import JobTables
-from app.jobs.lifecycle import Job, Outcome, Run, Services, run_request
+from app.jobs.kind import Job, Outcome, Run, Services
+from app.jobs.lifecycle import run_request
 from app.jobs.panels import PanelJudge, family_of, parse_family_prefixes
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criterion

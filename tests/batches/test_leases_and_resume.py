@@ -25,7 +25,8 @@ from app.comparisons.schemas import CompareRequest, ComparisonRead
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.jobs.lifecycle import Services, run_item
+from app.jobs.kind import Services
+from app.jobs.lifecycle import run_item
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry

@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.comparisons.service import COMPARISONS
 from app.db import utcnow
-from app.jobs.lifecycle import CallWriter, write_final
+from app.jobs.kind import CallWriter
+from app.jobs.lifecycle import write_final
 from app.jobs.writes import GroupCommit, StagedCall, Work
 from app.ledger.models import Comparison, JudgeCall
 from tests.comparisons.test_group_commit import group_commit, maker

@@ -25,7 +25,7 @@ from app.batches.schemas import BatchCreate
 from app.batches.service import submit
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.jobs.lifecycle import Services
+from app.jobs.kind import Services
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
