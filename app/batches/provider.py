@@ -49,8 +49,7 @@ from app.errors import AppError, ServiceUnavailable
 from app.jobs.kind import Services
 from app.judges import crypto
 from app.judges.registry import RuntimeJudge
-from app.judging.base import Deferred
-from app.judging.base import Judge as JudgeClient
+from app.judging.base import Deferred, JudgeClient
 from app.judging.batchapi import BatchApi, BatchRequest, RequestResult
 from app.judging.batchapi import ProviderJob as JobStatus
 from app.judging.judge import ChatRequest, Completion

@@ -21,8 +21,7 @@ from app.comparisons.protocols import (
 from app.jobs.panels import Role
 from app.jobs.slots import CallSlots
 from app.judges.registry import RuntimeJudge
-from app.judging.base import Deferred
-from app.judging.base import Judge as JudgeClient
+from app.judging.base import Deferred, JudgeClient
 from app.judging.types import Criteria, PairCallResult
 from app.ledger.models import JudgeCall
 

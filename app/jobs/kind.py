@@ -24,7 +24,7 @@ from app.jobs.writes import (
     StagedCall,
 )
 from app.judges.registry import JudgeRegistry, RuntimeJudge
-from app.judging.base import Judge as JudgeClient
+from app.judging.base import JudgeClient
 from app.privacy import TextKeeper
 
 PlanT = TypeVar("PlanT")

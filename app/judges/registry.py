@@ -36,7 +36,7 @@ from app.errors import JudgeUnavailable, NoJudgesConfigured, ValidationProblem
 from app.judges import crypto, service
 from app.judges.models import Judge, JudgeVersion
 from app.judges.schemas import JudgeCreate, JudgeFields, JudgesFile, SimSettings
-from app.judging.base import Judge as JudgeClient
+from app.judging.base import JudgeClient
 from app.judging.egress import EgressPolicy
 from app.judging.families import family_of, parse_family_prefixes
 from app.judging.providers import build_judge

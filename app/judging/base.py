@@ -41,7 +41,7 @@ T = TypeVar("T")
 R = TypeVar("R", bound=CallRecord)
 # Takes a judge's requests instead of its wire (a provider batch API): the completion and the
 # requests it took after the first, or CallFailedError, or Deferred.
-Sender = Callable[["Judge", ChatRequest], Awaitable[tuple[Completion, int]]]
+Sender = Callable[["JudgeClient", ChatRequest], Awaitable[tuple[Completion, int]]]
 
 
 class Deferred(Exception):
@@ -102,7 +102,7 @@ def _add_optional(total: int | None, more: int | None) -> int | None:
     return (total or 0) + more
 
 
-class Judge(ABC):
+class JudgeClient(ABC):
     """One configured judge model: the shared call flow; providers only implement one request
     in `_complete`."""
 
@@ -138,7 +138,7 @@ class Judge(ABC):
             seconds_left = deadline - time.monotonic()
             return await self._complete(request, min(self.config.timeout_s, seconds_left))
 
-    def deferring(self, sender: Sender) -> Judge:
+    def deferring(self, sender: Sender) -> JudgeClient:
         """This judge with its requests going to `sender` (its provider's batch API) instead of
         its wire, and priced at the batch price; the same prompts, parsing and records."""
         twin = copy.copy(self)

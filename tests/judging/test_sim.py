@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.judging.base import Judge
+from app.judging.base import JudgeClient
 from app.judging.providers import build_judge
 from app.judging.simulation import latent_quality, simulate_chat
 from app.judging.types import DEFAULT_RUBRIC, JudgeConfig, PairCallResult, Rubric, SimKnobs
@@ -19,7 +19,7 @@ Deadline = Callable[[float], float]
 SAME = "Paris is the capital of France.\n[sim q=0]"
 
 
-def _sim(model: str = "sim-reviewer", **knobs: Any) -> Judge:
+def _sim(model: str = "sim-reviewer", **knobs: Any) -> JudgeClient:
     return build_judge(
         JudgeConfig(
             name=model,

@@ -34,7 +34,7 @@ from app.comparisons.protocols import (
 )
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.judging.base import Judge
+from app.judging.base import JudgeClient
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
 from app.leaderboard import queries, service
@@ -346,7 +346,7 @@ async def test_an_unknown_baseline_says_it_has_no_comparisons(
 
 
 async def swap_winner(
-    judge: Judge, prompt: str, text_a: str, text_b: str, rng: random.Random
+    judge: JudgeClient, prompt: str, text_a: str, text_b: str, rng: random.Random
 ) -> str:
     """The swap protocol's verdict of one judge: both display orders, then the pair rule."""
     outcomes = []

@@ -17,7 +17,7 @@ from app.comparisons.service import COMPARISONS, call_values
 from app.db import create_engine, create_sessionmaker
 from app.jobs.writes import StagedCall, store_calls
 from app.judges.registry import RuntimeJudge
-from app.judging.base import Judge as JudgeClient
+from app.judging.base import JudgeClient
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall

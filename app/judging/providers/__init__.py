@@ -1,10 +1,10 @@
-"""Judge providers behind one interface, and the factory that picks one."""
+"""JudgeClient providers behind one interface, and the factory that picks one."""
 
 from __future__ import annotations
 
 import httpx2
 
-from app.judging.base import Judge
+from app.judging.base import JudgeClient
 from app.judging.egress import EgressPolicy
 from app.judging.providers.anthropic import AnthropicJudge
 from app.judging.providers.http import Connection
@@ -21,7 +21,7 @@ def build_judge(
     limiter: RateLimiter | None = None,
     egress: EgressPolicy | None = None,
     max_connections: int | None = None,
-) -> Judge:
+) -> JudgeClient:
     """The judge for `config`; `transport` replaces the network (tests, replays).
 
     Without a transport an HTTP judge connects itself, only to addresses `egress` allows (by

@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit
 import httpx2
 import orjson
 
-from app.judging.base import Judge
+from app.judging.base import JudgeClient
 from app.judging.batchapi import BatchApi, invalid_response
 from app.judging.egress import EgressPolicy
 from app.judging.judge import ChatRequest, Completion, redact
@@ -173,7 +173,7 @@ def judge_wire(config: JudgeConfig, connection: Connection) -> Wire:
     return LeanWire(base_url, egress, max_connections)
 
 
-class HttpJudge(Judge):
+class HttpJudge(JudgeClient):
     """A judge reached over HTTP through one Wire of its own; a provider says what it sends
     (`endpoint`, `_headers`, `_body`), how it reads answers and how its SDK words failures."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.judging.base import Judge
+from app.judging.base import JudgeClient
 from app.judging.judge import TOP_LOGPROBS, ChatRequest, Completion
 from app.judging.ratelimit import RateLimiter
 from app.judging.retries import ProviderCallError
@@ -12,7 +12,7 @@ from app.judging.simulation import AttemptCounter, estimate_tokens, messages_key
 from app.judging.types import JudgeConfig
 
 
-class SimJudge(Judge):
+class SimJudge(JudgeClient):
     """The simulated judge in process; it answers exactly as `fairpair sim-judge` would."""
 
     def __init__(self, config: JudgeConfig, limiter: RateLimiter | None = None) -> None:
