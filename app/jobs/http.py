@@ -1,5 +1,6 @@
 """How a route answers a job (the HTTP glue of the kernel): the job outlives a disconnected
-client, and the answer's headers say a replay and simulated judges; the route's dependencies."""
+client, and the answer's headers say a replay and simulated judges; the route's dependencies.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from app.deps import InFlightDep, from_state
 from app.jobs.kind import Outcome, Services
 
 T = TypeVar("T")
-
 
 JobsDep = Annotated[Services, from_state("jobs")]
 

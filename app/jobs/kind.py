@@ -1,7 +1,8 @@
 """The kernel's contract with a job kind: what a kind is given (`Services`, `Run`), what it must
 say (`Kind`), what a job is as it runs (`Job`) and what it answers (`Outcome`); `Deferral`, how a
 delivery hands calls to something outside; `CallWriter`, how each call is stored as it completes.
-The lifecycle that drives a kind through them is `app.jobs.lifecycle`."""
+The lifecycle that drives a kind through them is `app.jobs.lifecycle`.
+"""
 
 from __future__ import annotations
 
@@ -13,16 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db import Base
-from app.errors import (
-    DATABASE_ERRORS,
-)
+from app.errors import DATABASE_ERRORS
 from app.jobs.closing import JobTables
 from app.jobs.slots import CallSlots, JudgePool
-from app.jobs.writes import (
-    CallSink,
-    GroupCommit,
-    StagedCall,
-)
+from app.jobs.writes import CallSink, GroupCommit, StagedCall
 from app.judges.registry import JudgeRegistry, RuntimeJudge
 from app.judging.base import JudgeClient
 from app.privacy import TextKeeper
@@ -30,7 +25,6 @@ from app.privacy import TextKeeper
 PlanT = TypeVar("PlanT")
 ReadT = TypeVar("ReadT")
 ReadCo = TypeVar("ReadCo", covariant=True)
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,6 @@ from app.jobs.writes import (
 
 PlanT = TypeVar("PlanT")
 ReadT = TypeVar("ReadT")
-ReadCo = TypeVar("ReadCo", covariant=True)
-T = TypeVar("T")
 
 
 def timeout_of(request: JobRequest, settings: Settings) -> float:
