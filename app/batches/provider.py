@@ -24,16 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
-import secrets
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-import orjson
 import structlog
 from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -42,12 +38,20 @@ from app.background import running, survive
 from app.batches import leases
 from app.batches.leases import Claim
 from app.batches.models import Batch, BatchItem, ProviderJob, ProviderRequest
+from app.batches.provider_keys import (
+    answer_of,
+    draws_seed,
+    new_custom_id,
+    request_key,
+    result_json,
+    seal,
+    unseal,
+)
 from app.batches.queue import ItemQueue
 from app.config import Settings
 from app.db import rowcount, utcnow
 from app.errors import AppError, ServiceUnavailable
 from app.jobs.kind import Services
-from app.judges import crypto
 from app.judges.registry import RuntimeJudge
 from app.judging.base import Deferred, JudgeClient
 from app.judging.batchapi import BatchApi, BatchRequest, RequestResult
@@ -55,7 +59,6 @@ from app.judging.batchapi import ProviderJob as JobStatus
 from app.judging.judge import ChatRequest, Completion
 from app.judging.providers.http import TRANSFER_TIMEOUT_S, HttpJudge
 from app.judging.retries import CallFailedError, ProviderCallError
-from app.judging.types import TokenLogprob
 from app.privacy import TextKeeper
 
 log = structlog.get_logger()
@@ -94,85 +97,6 @@ SUBMIT_UNCLEAR = (
     f"submitted to the provider's batch API {MAX_UNCLEAR_SUBMISSIONS} times without a known "
     "outcome (no job id came back and no job was found by its metadata)"
 )
-
-
-def new_custom_id() -> str:
-    """A short opaque id the providers accept (Anthropic: ^[a-zA-Z0-9_-]{1,64}$)."""
-    return "fp_" + secrets.token_urlsafe(18)
-
-
-def keyed(keeper: TextKeeper, purpose: bytes, value: bytes) -> str:
-    """An HMAC under the instance's stored salt: the body quotes the texts, so a plain hash of
-    it would confirm a guessed text (privacy mode). Not under the secret key: a rotation of it
-    would change every draw and key, and a waiting request would be asked (and paid) again."""
-    return hmac.new(keeper.salt, purpose + b":" + value, hashlib.sha256).hexdigest()
-
-
-def request_key(keeper: TextKeeper, judge_name: str, body: Mapping[str, Any]) -> str:
-    """What a delivery asks a judge, keyed: a later delivery finds the answer by asking the
-    same (the item's draws are seeded, so its prompts are the same)."""
-    encoded = orjson.dumps([judge_name, body], option=orjson.OPT_SORT_KEYS)
-    return keyed(keeper, b"provider-request", encoded)
-
-
-def draws_seed(keeper: TextKeeper, item_target_id: str) -> str:
-    """The item's seed for labels and nonces: the same at every delivery, not guessable."""
-    return keyed(keeper, b"provider-draws", item_target_id.encode())
-
-
-# --- What is stored of a request and its result -----------------------------------------------
-
-
-def seal(settings: Settings, value: Any) -> tuple[str, bool]:
-    """A body or result as stored: JSON, encrypted in privacy mode (it quotes the texts)."""
-    text = orjson.dumps(value).decode()
-    if settings.privacy == "hash":
-        return crypto.encrypt(settings.secret_key, text), True
-    return text, False
-
-
-def unseal(settings: Settings, text: str, encrypted: bool) -> Any:
-    """The stored body or result, decrypted (under the previous key during a rotation)."""
-    if encrypted:
-        text = crypto.decrypt(settings.secret_key, text, settings.secret_key_previous)
-    return orjson.loads(text)
-
-
-def result_json(result: RequestResult) -> dict[str, Any]:
-    """A result as its request stores it."""
-    if result.completion is None:
-        return {"error_kind": result.error_kind or "server_error", "error": result.error or ""}
-    completion = result.completion
-    logprobs = None
-    if completion.logprobs is not None:
-        logprobs = [[t.token, t.logprob, [list(alt) for alt in t.top]] for t in completion.logprobs]
-    return {
-        "text": completion.text,
-        "provider_model": completion.provider_model,
-        "tokens_in": completion.tokens_in,
-        "tokens_out": completion.tokens_out,
-        "logprobs": logprobs,
-    }
-
-
-def answer_of(stored: Mapping[str, Any]) -> tuple[Completion, int]:
-    """The completion a stored result gives the judge, or its failure as a failed call."""
-    if "error_kind" in stored:
-        raise CallFailedError(stored["error_kind"], stored["error"], 0)
-    logprobs = None
-    if stored.get("logprobs") is not None:
-        logprobs = tuple(
-            TokenLogprob(token, logprob, tuple((alt, lp) for alt, lp in top))
-            for token, logprob, top in stored["logprobs"]
-        )
-    completion = Completion(
-        stored["text"],
-        stored["provider_model"],
-        stored["tokens_in"],
-        stored["tokens_out"],
-        logprobs,
-    )
-    return completion, 0
 
 
 # --- One delivery ---------------------------------------------------------------------------
