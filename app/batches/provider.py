@@ -47,6 +47,17 @@ from app.batches.provider_keys import (
     seal,
     unseal,
 )
+from app.batches.provider_requests import (
+    PENDING,
+    RESOLVED,
+    SUBMITTED,
+    cancel_batch,
+    cancel_pending,
+    fail_requests,
+    forget_requests,
+    has_requests,
+    release_jobs,
+)
 from app.batches.queue import ItemQueue
 from app.config import Settings
 from app.db import rowcount, utcnow
@@ -61,10 +72,21 @@ from app.judging.providers.http import TRANSFER_TIMEOUT_S, HttpJudge
 from app.judging.retries import CallFailedError, ProviderCallError
 from app.privacy import TextKeeper
 
+# What the runner, the batch service and the workers import from provider mode.
+__all__ = [
+    "ItemDeferral",
+    "PendingCall",
+    "cancel_batch",
+    "deferral_for",
+    "forget_requests",
+    "has_requests",
+    "park",
+    "run_provider_rounds",
+]
+
 log = structlog.get_logger()
 Sessionmaker = async_sessionmaker[AsyncSession]
 
-PENDING, SUBMITTED, RESOLVED = "pending", "submitted", "resolved"
 # A job row whose submission has not finished this long after it was claimed was left by a
 # killed process: its requests go back to pending. Longer than an upload and a create can take
 # together (TRANSFER_TIMEOUT_S each), so a slow submission is never taken over while it runs.
@@ -223,69 +245,6 @@ async def park(services: Services, claim: Claim, pending: Sequence[PendingCall])
             await session.execute(insert(ProviderRequest), rows)
         await session.commit()
     return True
-
-
-async def forget_requests(sessionmaker: Sessionmaker, item_id: str) -> None:
-    """A finished item's results are in its calls: its requests (texts quoted) are deleted;
-    its jobs keep their counts."""
-    async with sessionmaker() as session:
-        await session.execute(delete(ProviderRequest).where(ProviderRequest.item_id == item_id))
-        await session.commit()
-
-
-# --- Cancelling ----------------------------------------------------------------------------
-
-
-async def cancel_batch(session: AsyncSession, batch_id: str, settings: Settings) -> None:
-    """In the cancelling transaction: the batch's provider jobs are asked to cancel (by the
-    next poll), and requests not yet submitted resolve as cancelled, so that their items wake
-    and finish with what they have."""
-    await session.execute(
-        update(ProviderJob)
-        .where(
-            ProviderJob.batch_id == batch_id,
-            ProviderJob.state.in_(("submitting", "unclear", "running")),
-        )
-        .values(cancel_requested=True, next_poll_at=utcnow())
-    )
-    await cancel_pending(session, batch_id, settings)
-
-
-async def cancel_pending(session: AsyncSession, batch_id: str, settings: Settings) -> None:
-    """The batch's requests not submitted yet resolve as cancelled calls (also those that become
-    pending after the cancel: a delivery that began before it, a submission taken back)."""
-    message = "the batch was cancelled before it was sent"
-    in_batch = (ProviderRequest.batch_id == batch_id, ProviderRequest.state == PENDING)
-    await fail_requests(session, settings, "cancelled", message, *in_batch)
-
-
-async def fail_requests(
-    session: AsyncSession, settings: Settings, kind: str, message: str, *where: Any
-) -> None:
-    """The requests matching `where` resolve as failed calls of `kind` saying `message`."""
-    result, encrypted = seal(settings, {"error_kind": kind, "error": message})
-    await session.execute(
-        update(ProviderRequest)
-        .where(*where)
-        .values(state=RESOLVED, result=result, encrypted=encrypted, body=None)
-    )
-
-
-async def release_jobs(session: AsyncSession, job_ids: Sequence[str]) -> None:
-    """Job rows whose submission did not go through: their requests go back to pending and the
-    rows go."""
-    await session.execute(
-        update(ProviderRequest)
-        .where(ProviderRequest.job_id.in_(job_ids), ProviderRequest.state == SUBMITTED)
-        .values(state=PENDING, job_id=None)
-    )
-    await session.execute(delete(ProviderJob).where(ProviderJob.id.in_(job_ids)))
-
-
-def has_requests(item: Any) -> Any:
-    """Whether an item has provider requests: a queued one was woken with its answers in, and
-    a cancel lets it run so that its waiting comparison finishes with them."""
-    return select(ProviderRequest.custom_id).where(ProviderRequest.item_id == item.id).exists()
 
 
 # --- The rounds ------------------------------------------------------------------------------
