@@ -25,28 +25,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.background import running, survive
-from app.batches import leases
-from app.batches.leases import Claim
+from app.batches.deferral import ItemDeferral, PendingCall, deferral_for, park
 from app.batches.models import Batch, BatchItem, ProviderJob, ProviderRequest
-from app.batches.provider_keys import (
-    answer_of,
-    draws_seed,
-    new_custom_id,
-    request_key,
-    result_json,
-    seal,
-    unseal,
-)
+from app.batches.provider_keys import result_json, seal, unseal
 from app.batches.provider_requests import (
     PENDING,
     RESOLVED,
@@ -63,14 +53,10 @@ from app.config import Settings
 from app.db import rowcount, utcnow
 from app.errors import AppError, ServiceUnavailable
 from app.jobs.kind import Services
-from app.judges.registry import RuntimeJudge
-from app.judging.base import Deferred, JudgeClient
 from app.judging.batchapi import BatchApi, BatchRequest, RequestResult
 from app.judging.batchapi import ProviderJob as JobStatus
-from app.judging.judge import ChatRequest, Completion
 from app.judging.providers.http import TRANSFER_TIMEOUT_S, HttpJudge
-from app.judging.retries import CallFailedError, ProviderCallError
-from app.privacy import TextKeeper
+from app.judging.retries import ProviderCallError
 
 # What the runner, the batch service and the workers import from provider mode.
 __all__ = [
@@ -119,132 +105,6 @@ SUBMIT_UNCLEAR = (
     f"submitted to the provider's batch API {MAX_UNCLEAR_SUBMISSIONS} times without a known "
     "outcome (no job id came back and no job was found by its metadata)"
 )
-
-
-# --- One delivery ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PendingCall:
-    """A request a delivery deferred: the judge, what it asks (hashed) and the provider body."""
-
-    judge_name: str
-    key: str
-    body: Mapping[str, Any]
-
-
-@dataclass
-class ItemDeferral:
-    """One delivery's `Deferral` (app/jobs/lifecycle.py): a batch judge's requests are answered
-    from the item's resolved provider results, or deferred."""
-
-    keeper: TextKeeper
-    seed: str
-    answers: Mapping[tuple[str, str], Mapping[str, Any]]
-    cancelled: bool  # the batch was cancelled: nothing new goes to a provider
-    pending: dict[tuple[str, str], PendingCall] = field(default_factory=dict)
-    _clients: dict[str, JudgeClient] = field(default_factory=dict)
-
-    @property
-    def deferred(self) -> bool:
-        """Whether a request was deferred in this delivery."""
-        return bool(self.pending)
-
-    def client(self, judge: RuntimeJudge) -> JudgeClient:
-        """The judge's own client, or for a judge with a batch API its deferring twin."""
-        client = judge.client
-        if not isinstance(client, HttpJudge) or not client.config.has_batch_api:
-            return client
-        if judge.name not in self._clients:
-            self._clients[judge.name] = client.deferring(self._send)
-        return self._clients[judge.name]
-
-    async def _send(self, judge: JudgeClient, request: ChatRequest) -> tuple[Completion, int]:
-        assert isinstance(judge, HttpJudge)
-        name, body = judge.config.name, judge.request_body(request)
-        key = request_key(self.keeper, name, body)
-        stored = self.answers.get((name, key))
-        if stored is not None:
-            return answer_of(stored)
-        if self.cancelled:
-            raise CallFailedError("cancelled", "the batch was cancelled before it was sent", 0)
-        self.pending[(name, key)] = PendingCall(name, key, body)
-        raise Deferred
-
-
-async def deferral_for(services: Services, claim: Claim) -> ItemDeferral:
-    """The delivery's deferral: the item's resolved results and whether its batch was
-    cancelled."""
-    async with services.sessionmaker() as session:
-        cancelled_at = await session.scalar(
-            select(Batch.cancelled_at).where(Batch.id == claim.batch_id)
-        )
-        rows = await session.execute(
-            select(
-                ProviderRequest.judge_name,
-                ProviderRequest.request_key,
-                ProviderRequest.result,
-                ProviderRequest.encrypted,
-            ).where(ProviderRequest.item_id == claim.item_id, ProviderRequest.state == RESOLVED)
-        )
-        settings = services.settings
-        answers = {
-            (name, key): unseal(settings, result, encrypted)
-            for name, key, result, encrypted in rows
-            if result is not None
-        }
-    seed = draws_seed(services.keeper, claim.target_id)
-    return ItemDeferral(services.keeper, seed, answers, cancelled_at is not None)
-
-
-async def park(services: Services, claim: Claim, pending: Sequence[PendingCall]) -> bool:
-    """Store the delivery's deferred requests and leave the item `waiting`, held by nobody;
-    False when this process no longer held it. Requests a killed delivery already stored are
-    kept as they are."""
-    settings, now = services.settings, utcnow()
-    async with services.sessionmaker() as session:
-        result = await session.execute(
-            update(BatchItem)
-            .where(leases.held(claim))
-            .values(status="waiting", lease_owner=None, lease_expires_at=None)
-        )
-        if rowcount(result) != 1:
-            await session.rollback()
-            return False
-        known = set(
-            (
-                await session.execute(
-                    select(ProviderRequest.judge_name, ProviderRequest.request_key).where(
-                        ProviderRequest.item_id == claim.item_id
-                    )
-                )
-            ).all()
-        )
-        rows = []
-        for call in pending:
-            if (call.judge_name, call.key) in known:
-                continue
-            body, encrypted = seal(settings, call.body)
-            rows.append(
-                {
-                    "custom_id": new_custom_id(),
-                    "batch_id": claim.batch_id,
-                    "item_id": claim.item_id,
-                    "judge_name": call.judge_name,
-                    "request_key": call.key,
-                    "job_id": None,
-                    "state": PENDING,
-                    "body": body,
-                    "result": None,
-                    "encrypted": encrypted,
-                    "job_failures": 0,
-                    "created_at": now,
-                }
-            )
-        if rows:
-            await session.execute(insert(ProviderRequest), rows)
-        await session.commit()
-    return True
 
 
 # --- The rounds ------------------------------------------------------------------------------

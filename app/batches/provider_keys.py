@@ -1,10 +1,10 @@
 """What a provider-mode request is known by, and how it and its result are kept.
 
 It owns the ids and keys (the `custom_id` a provider job carries, the keyed hash a delivery
-asks by, the item's draws seed) and the stored form of a request's body and result (sealed:
-encrypted in privacy mode). They live apart from the deferral and the rounds because both sides
-must agree on them byte for byte: a key or a sealed value that changed between them would lose a
-paid answer.
+asks by, the item's draws seed), what ties two deliveries of one item together (`AnswerKey`), and
+the stored form of a request's body and result (sealed: encrypted in privacy mode). They live
+apart from the deferral and the rounds because both sides must agree on them byte for byte: a
+key or a sealed value that changed between them would lose a paid answer.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -48,6 +48,26 @@ def request_key(keeper: TextKeeper, judge_name: str, body: Mapping[str, Any]) ->
 def draws_seed(keeper: TextKeeper, item_target_id: str) -> str:
     """The item's seed for labels and nonces: the same at every delivery, not guessable."""
     return keyed(keeper, b"provider-draws", item_target_id.encode())
+
+
+class AnswerKey(NamedTuple):
+    """What ties two deliveries of one batch item together: a judge and the key of what it was
+    asked, stored as `provider_requests.(judge_name, request_key)`.
+
+    The second delivery finds the first's answers because it asks the very same requests: its
+    draws (labels, nonces, orders) come from `draws_seed`, which is the same at every delivery
+    of the item, so each judge renders the same provider body, and the same body gives the same
+    `request_key`. Nothing else is handed from one delivery to the next; anything that changed
+    the rendered body between them (a prompt, a judge's settings, the salt) would make the
+    second delivery ask, and pay, again."""
+
+    judge_name: str
+    request_key: str
+
+
+def answer_key(keeper: TextKeeper, judge_name: str, body: Mapping[str, Any]) -> AnswerKey:
+    """The key a deferred request is stored under and a later delivery looks its answer up by."""
+    return AnswerKey(judge_name, request_key(keeper, judge_name, body))
 
 
 def seal(settings: Settings, value: Any) -> tuple[str, bool]:
