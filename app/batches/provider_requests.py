@@ -38,6 +38,11 @@ async def fail_requests(
     )
 
 
+def in_job(job_id: str) -> tuple[Any, Any]:
+    """The requests a job holds that have no result yet."""
+    return ProviderRequest.job_id == job_id, ProviderRequest.state == SUBMITTED
+
+
 async def release_jobs(session: AsyncSession, job_ids: Sequence[str]) -> None:
     """Job rows whose submission did not go through: their requests go back to pending and the
     rows go."""
