@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.batches import provider
+from app.batches import provider_jobs as provider
 from app.config import Settings
 from app.judging.batchapi import BatchApi
 from app.judging.batchapi import ProviderJob as JobStatus

@@ -23,7 +23,7 @@ from pydantic import SecretStr
 from sqlalchemy import select
 
 from app.batches.models import Batch, BatchItem, ProviderRequest
-from app.batches.provider import draws_seed, request_key, seal, unseal
+from app.batches.provider_keys import draws_seed, request_key, seal, unseal
 from app.config import Settings, UnsafeSettingsError, check_startup_safety
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.judges import crypto
