@@ -18,12 +18,18 @@ The check runs when a judge is saved (its URL) and again inside every connection
 checked, so a name that resolves elsewhere after saving (DNS rebinding) reaches nothing
 forbidden. Environment proxies are never used: a proxy would connect on our behalf, past the
 check.
+
+A judge URL carries no query (app/judges/schemas.py). The one request that has one is Azure
+OpenAI's (`azure_path`): its `deployment` and `api_version` are fields of their own, each held
+to a pattern that admits no `/`, `?`, `&`, `%`, `#` or `..`, and the client adds exactly one
+query parameter, `api-version`; nothing a judge definition says reaches another path or query.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -58,6 +64,39 @@ NOT_PUBLIC = (ipaddress.IPv6Network("fec0::/10"), ipaddress.IPv6Network("64:ff9b
 
 class EgressRefused(ValueError):
     """A judge URL or address the policy does not allow; the message says why and what to set."""
+
+
+# Azure's deployment names: letters, digits, `-`, `_` and `.`, at most 64 characters. A name of
+# dots only (`.`, `..`) would be a relative path segment: refused.
+AZURE_DEPLOYMENT = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+# Azure OpenAI's API versions: a date, maybe `-preview` (2024-10-21, 2025-04-01-preview).
+AZURE_API_VERSION = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(-preview)?")  # ASCII digits only
+AZURE_DEPLOYMENT_RULE = "letters, digits, '-', '_' and '.' (not only dots), at most 64"
+AZURE_API_VERSION_RULE = "a date like 2024-10-21, maybe with -preview"
+
+
+def azure_deployment_refusal(deployment: str) -> str | None:
+    """Why `deployment` may not name an Azure OpenAI deployment in a request path, or None."""
+    if AZURE_DEPLOYMENT.fullmatch(deployment) is None or not deployment.strip("."):
+        return f"an Azure deployment name is {AZURE_DEPLOYMENT_RULE} characters"
+    return None
+
+
+def azure_api_version_refusal(api_version: str) -> str | None:
+    """Why `api_version` may not be sent as Azure's `api-version` query parameter, or None."""
+    if AZURE_API_VERSION.fullmatch(api_version) is None:
+        return f"an Azure api_version is {AZURE_API_VERSION_RULE}"
+    return None
+
+
+def azure_path(deployment: str, api_version: str) -> str:
+    """The path and query of an Azure OpenAI chat completion (after the resource URL):
+    `/openai/deployments/{deployment}/chat/completions?api-version={api_version}`, the only query
+    a judge request carries; EgressRefused when either part is not what Azure names."""
+    refusal = azure_deployment_refusal(deployment) or azure_api_version_refusal(api_version)
+    if refusal is not None:
+        raise EgressRefused(refusal)
+    return f"/openai/deployments/{deployment}/chat/completions?api-version={api_version}"
 
 
 async def system_resolver(host: str, port: int) -> list[Address]:
