@@ -266,8 +266,9 @@ def test_an_azure_judge_has_no_provider_batch_api() -> None:
 
 def test_an_azure_judge_needs_its_deployment_and_api_version() -> None:
     for missing in ("deployment", "api_version", "base_url"):
+        fields: dict[str, Any] = {missing: None}
         with pytest.raises(ValueError, match="needs base_url, deployment and api_version"):
-            _config(**{missing: None})
+            _config(**fields)
 
 
 def test_the_deployment_and_the_api_version_make_a_new_judge_version() -> None:
