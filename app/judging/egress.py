@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -67,26 +66,35 @@ class EgressRefused(ValueError):
 
 
 # Azure's deployment names: letters, digits, `-`, `_` and `.`, at most 64 characters. A name of
-# dots only (`.`, `..`) would be a relative path segment: refused.
-AZURE_DEPLOYMENT = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-# Azure OpenAI's API versions: a date, maybe `-preview` (2024-10-21, 2025-04-01-preview).
-AZURE_API_VERSION = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(-preview)?")  # ASCII digits only
+# dots only (`.`, `..`) would be a relative path segment: refused. Plain character checks, no
+# regular expression (tests/security/test_regex_linear.py).
+AZURE_DEPLOYMENT_CHARS = frozenset("-_.")
 AZURE_DEPLOYMENT_RULE = "letters, digits, '-', '_' and '.' (not only dots), at most 64"
+# Azure OpenAI's API versions: a date, maybe `-preview` (2024-10-21, 2025-04-01-preview).
 AZURE_API_VERSION_RULE = "a date like 2024-10-21, maybe with -preview"
 
 
 def azure_deployment_refusal(deployment: str) -> str | None:
     """Why `deployment` may not name an Azure OpenAI deployment in a request path, or None."""
-    if AZURE_DEPLOYMENT.fullmatch(deployment) is None or not deployment.strip("."):
-        return f"an Azure deployment name is {AZURE_DEPLOYMENT_RULE} characters"
-    return None
+    fits = (
+        0 < len(deployment) <= 64
+        and deployment.isascii()
+        and all(c.isalnum() or c in AZURE_DEPLOYMENT_CHARS for c in deployment)
+        and deployment.strip(".") != ""
+    )
+    return None if fits else f"an Azure deployment name is {AZURE_DEPLOYMENT_RULE} characters"
 
 
 def azure_api_version_refusal(api_version: str) -> str | None:
     """Why `api_version` may not be sent as Azure's `api-version` query parameter, or None."""
-    if AZURE_API_VERSION.fullmatch(api_version) is None:
-        return f"an Azure api_version is {AZURE_API_VERSION_RULE}"
-    return None
+    date = api_version.removesuffix("-preview")
+    parts = date.split("-")
+    fits = (
+        date.isascii()
+        and [len(part) for part in parts] == [4, 2, 2]
+        and all(part.isdigit() for part in parts)
+    )
+    return None if fits else f"an Azure api_version is {AZURE_API_VERSION_RULE}"
 
 
 def azure_path(deployment: str, api_version: str) -> str:

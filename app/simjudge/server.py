@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -212,8 +211,7 @@ def _refusal(message: str, param: str, code: str) -> dict[str, Any]:
     }
 
 
-# Azure OpenAI's chat completions route (`--azure`), and how it answers what it refuses.
-AZURE_CHAT = re.compile(r"/openai/deployments/([^/]+)/chat/completions")
+# How Azure OpenAI (`--azure`) answers what it refuses.
 AZURE_NOT_FOUND = {"error": {"code": "404", "message": "Resource not found"}}
 AZURE_ACCESS_DENIED = {
     "error": {
@@ -223,6 +221,15 @@ AZURE_ACCESS_DENIED = {
         "endpoint for your resource.",
     }
 }
+
+
+def azure_deployment(path: str) -> str | None:
+    """The deployment of Azure's `/openai/deployments/{deployment}/chat/completions`, or None
+    when `path` is another."""
+    parts = path.split("/")
+    if len(parts) == 6 and parts[:3] == ["", "openai", "deployments"] and parts[3]:
+        return parts[3] if parts[4:] == ["chat", "completions"] else None
+    return None
 
 
 def azure_refusal(scope: Scope) -> tuple[int, dict[str, Any]] | None:
@@ -349,11 +356,11 @@ class SimJudgeApp:
         if scope["type"] != "http":
             return
         route = (scope["method"], scope["path"].rstrip("/"))
-        azure_chat = AZURE_CHAT.fullmatch(route[1]) if self.azure else None
+        deployment = azure_deployment(route[1]) if self.azure else None
         if route == ("POST", "/v1/chat/completions"):
             await self._chat_completions(receive, send)
-        elif azure_chat is not None and route[0] == "POST":
-            await self._azure_chat_completions(scope, receive, send, azure_chat[1])
+        elif deployment is not None and route[0] == "POST":
+            await self._azure_chat_completions(scope, receive, send, deployment)
         elif route == ("POST", "/v1/messages"):
             await self._messages(receive, send)
         elif route == ("GET", "/v1/models"):
