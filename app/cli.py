@@ -264,6 +264,14 @@ def sim_judge(
             "(other than 1), logprobs, top_logprobs and max_tokens",
         ),
     ] = False,
+    azure: Annotated[
+        bool,
+        typer.Option(
+            "--azure",
+            help="serve Azure OpenAI's POST /openai/deployments/{deployment}/chat/completions "
+            "too: 404 without api-version, 401 without an api-key header",
+        ),
+    ] = False,
     answer_ids: Annotated[
         bool,
         typer.Option(
@@ -278,14 +286,14 @@ def sim_judge(
     from app.judging.types import SimKnobs
     from app.simjudge.server import parse_offsets, run_sim_judge
 
-    # Every option but the address, --reasoning and --answer-ids is the SimKnobs field of the
-    # same name.
-    serving = ("host", "port", "reasoning", "answer_ids")
+    # Every option but the address, --reasoning, --azure and --answer-ids is the SimKnobs field
+    # of the same name.
+    serving = ("host", "port", "reasoning", "azure", "answer_ids")
     knob_options = {k: v for k, v in ctx.params.items() if k not in serving}
     knobs = SimKnobs(
         **{**knob_options, "offsets": parse_offsets(offsets), "batch_outcome": batch_outcome.value}
     )
-    run_sim_judge(host, port, knobs, reasoning=reasoning, answer_ids=answer_ids)
+    run_sim_judge(host, port, knobs, reasoning=reasoning, answer_ids=answer_ids, azure=azure)
 
 
 @app.command()

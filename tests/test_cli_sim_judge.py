@@ -17,8 +17,10 @@ def test_every_option_but_the_address_is_the_knob_of_the_same_name(
 ) -> None:
     served: list[tuple[Any, ...]] = []
 
-    def run(host: str, port: int, knobs: SimKnobs, *, reasoning: bool, answer_ids: bool) -> None:
-        served.append((host, port, knobs, reasoning, answer_ids))
+    def run(
+        host: str, port: int, knobs: SimKnobs, *, reasoning: bool, answer_ids: bool, azure: bool
+    ) -> None:
+        served.append((host, port, knobs, reasoning, answer_ids, azure))
 
     monkeypatch.setattr(sim_server, "run_sim_judge", run)
     args = ["sim-judge", "--port", "9000", "--tie-rate", "0.2", "--offsets", "a=1,b=-0.5"]
@@ -26,10 +28,12 @@ def test_every_option_but_the_address_is_the_knob_of_the_same_name(
     assert CliRunner().invoke(app, ["sim-judge"]).exit_code == 0
     assert CliRunner().invoke(app, ["sim-judge", "--reasoning"]).exit_code == 0
     assert CliRunner().invoke(app, ["sim-judge", "--answer-ids"]).exit_code == 0
+    assert CliRunner().invoke(app, ["sim-judge", "--azure"]).exit_code == 0
     knobs = SimKnobs(tie_rate=0.2, offsets={"a": 1.0, "b": -0.5}, seed=7)
     assert served == [
-        ("127.0.0.1", 9000, knobs, False, False),
-        ("127.0.0.1", 8100, SimKnobs(), False, False),
-        ("127.0.0.1", 8100, SimKnobs(), True, False),
-        ("127.0.0.1", 8100, SimKnobs(), False, True),
+        ("127.0.0.1", 9000, knobs, False, False, False),
+        ("127.0.0.1", 8100, SimKnobs(), False, False, False),
+        ("127.0.0.1", 8100, SimKnobs(), True, False, False),
+        ("127.0.0.1", 8100, SimKnobs(), False, True, False),
+        ("127.0.0.1", 8100, SimKnobs(), False, False, True),
     ]

@@ -21,12 +21,25 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.fields import Name
 from app.judging.anonymize import default_anonymizer
-from app.judging.egress import parse_url
+from app.judging.egress import (
+    AZURE_API_VERSION_RULE,
+    AZURE_DEPLOYMENT_RULE,
+    azure_api_version_refusal,
+    azure_deployment_refusal,
+    parse_url,
+)
 from app.judging.labels import validate_label_pool
 from app.judging.prompts import PromptRenderer
-from app.judging.types import DEFAULT_LABEL_POOL, BatchApiSetting, ReasoningEffort
+from app.judging.types import (
+    AZURE_NO_BATCH_API,
+    DEFAULT_LABEL_POOL,
+    BatchApiSetting,
+    ReasoningEffort,
+)
 
-Provider = Literal["openai", "anthropic", "sim"]
+Provider = Literal["openai", "azure_openai", "anthropic", "sim"]
+# The providers that take OpenAI's Chat Completions settings (reasoning ones included).
+OPENAI_APIS = ("openai", "azure_openai")
 TemplateName = Literal["pairwise_system", "pairwise_user", "scoring_system", "scoring_user"]
 
 
@@ -53,6 +66,20 @@ def check_base_url(url: str) -> str:
     return url
 
 
+def check_deployment(deployment: str) -> str:
+    """An Azure deployment name that cannot reach another path (app/judging/egress.py)."""
+    if (refusal := azure_deployment_refusal(deployment)) is not None:
+        raise ValueError(refusal)
+    return deployment
+
+
+def check_api_version(api_version: str) -> str:
+    """An Azure api-version that cannot add to the query (app/judging/egress.py)."""
+    if (refusal := azure_api_version_refusal(api_version)) is not None:
+        raise ValueError(refusal)
+    return api_version
+
+
 def check_label_pool(pool: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """JUDGING.md's labels: letters only, no order words (A/B, first, ...), two distinct a pair."""
     validate_label_pool(tuple(pool))
@@ -75,6 +102,18 @@ def check_templates(templates: dict[TemplateName, str]) -> dict[TemplateName, st
 
 
 BaseUrl = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_base_url)]
+Deployment = Annotated[
+    str,
+    StringConstraints(max_length=200),
+    AfterValidator(check_deployment),
+    Field(description=f"azure_openai: the deployment, {AZURE_DEPLOYMENT_RULE} characters"),
+]
+ApiVersion = Annotated[
+    str,
+    StringConstraints(max_length=50),
+    AfterValidator(check_api_version),
+    Field(description=f"azure_openai: the api-version query parameter, {AZURE_API_VERSION_RULE}"),
+]
 LabelPoolField = Annotated[
     list[tuple[str, str]], Field(min_length=1, max_length=50), AfterValidator(check_label_pool)
 ]
@@ -105,6 +144,8 @@ JUDGING_FIELDS = frozenset(
         "reasoning",
         "reasoning_effort",
         "max_completion_tokens",
+        "deployment",
+        "api_version",
     }
 )
 
@@ -179,14 +220,17 @@ class JudgeFields(BaseModel):
         le=MAX_COMPLETION_TOKENS,
         description="sent as `max_completion_tokens` (a reasoning model counts its reasoning)",
     )
+    deployment: Deployment | None = None
+    api_version: ApiVersion | None = None
 
     @model_validator(mode="after")
-    def _reasoning_fits(self) -> Self:
-        """A reasoning judge is an openai one and asks for no logprobs (its model refuses them)."""
-        refusal = reasoning_refusal(self)
+    def _settings_fit(self) -> Self:
+        """A reasoning judge is an openai (or Azure) one and asks for no logprobs (its model
+        refuses them); an Azure judge has what its requests need, and no batch API."""
+        refusal = reasoning_refusal(self) or azure_refusal(self)
         if refusal is not None:
             field, message = refusal
-            error = PydanticCustomError("reasoning", "{reason}", {"reason": message})
+            error = PydanticCustomError("judge_settings", "{reason}", {"reason": message})
             details = [InitErrorDetails(type=error, loc=(field,), input=getattr(self, field))]
             raise ValidationError.from_exception_data(type(self).__name__, details)
         return self
@@ -200,12 +244,38 @@ def reasoning_refusal(fields: JudgeFields) -> tuple[str, str] | None:
             "a reasoning judge (reasoning or reasoning_effort set) gets no logprobs: OpenAI's "
             "reasoning models refuse them; its confidence is the stated one"
         )
-    if fields.provider != "openai":
+    if fields.provider not in OPENAI_APIS:
         for name in ("reasoning_effort", "max_completion_tokens"):
             if getattr(fields, name) is not None:
-                return name, "only an openai judge takes this setting"
+                return name, "only an openai or azure_openai judge takes this setting"
         if fields.reasoning:
-            return "reasoning", "only an openai judge can be a reasoning judge"
+            return "reasoning", "only an openai or azure_openai judge can be a reasoning judge"
+    return None
+
+
+def azure_refusal(fields: JudgeFields) -> tuple[str, str] | None:
+    """The field and reason an Azure OpenAI judge (or another judge's Azure settings) cannot
+    work, or None."""
+    if fields.provider != "azure_openai":
+        for name in ("deployment", "api_version"):
+            if getattr(fields, name) is not None:
+                return name, "only an azure_openai judge takes this setting"
+        return None
+    if fields.base_url is None:
+        return (
+            "base_url",
+            "an azure_openai judge needs its resource URL (https://RESOURCE.openai.azure.com)",
+        )
+    if urlsplit(fields.base_url).path not in ("", "/"):
+        return "base_url", (
+            "an azure_openai judge's base_url is the resource URL without a path "
+            "(https://RESOURCE.openai.azure.com): the deployment path is built from deployment"
+        )
+    for name in ("deployment", "api_version"):
+        if getattr(fields, name) is None:
+            return name, "an azure_openai judge needs this setting"
+    if fields.batch_api == "on":
+        return "batch_api", AZURE_NO_BATCH_API
     return None
 
 
@@ -245,6 +315,8 @@ class JudgeUpdate(BaseModel):
     reasoning: bool | None = None
     reasoning_effort: ReasoningEffort | None = None
     max_completion_tokens: int | None = Field(None, ge=1, le=MAX_COMPLETION_TOKENS)
+    deployment: Deployment | None = None
+    api_version: ApiVersion | None = None
     enabled: bool | None = None
 
 

@@ -18,6 +18,11 @@ The check runs when a judge is saved (its URL) and again inside every connection
 checked, so a name that resolves elsewhere after saving (DNS rebinding) reaches nothing
 forbidden. Environment proxies are never used: a proxy would connect on our behalf, past the
 check.
+
+A judge URL carries no query (app/judges/schemas.py). The one request that has one is Azure
+OpenAI's (`azure_path`): its `deployment` and `api_version` are fields of their own, each held
+to a pattern that admits no `/`, `?`, `&`, `%`, `#` or `..`, and the client adds exactly one
+query parameter, `api-version`; nothing a judge definition says reaches another path or query.
 """
 
 from __future__ import annotations
@@ -58,6 +63,48 @@ NOT_PUBLIC = (ipaddress.IPv6Network("fec0::/10"), ipaddress.IPv6Network("64:ff9b
 
 class EgressRefused(ValueError):
     """A judge URL or address the policy does not allow; the message says why and what to set."""
+
+
+# Azure's deployment names: letters, digits, `-`, `_` and `.`, at most 64 characters. A name of
+# dots only (`.`, `..`) would be a relative path segment: refused. Plain character checks, no
+# regular expression (tests/security/test_regex_linear.py).
+AZURE_DEPLOYMENT_CHARS = frozenset("-_.")
+AZURE_DEPLOYMENT_RULE = "letters, digits, '-', '_' and '.' (not only dots), at most 64"
+# Azure OpenAI's API versions: a date, maybe `-preview` (2024-10-21, 2025-04-01-preview).
+AZURE_API_VERSION_RULE = "a date like 2024-10-21, maybe with -preview"
+
+
+def azure_deployment_refusal(deployment: str) -> str | None:
+    """Why `deployment` may not name an Azure OpenAI deployment in a request path, or None."""
+    fits = (
+        0 < len(deployment) <= 64
+        and deployment.isascii()
+        and all(c.isalnum() or c in AZURE_DEPLOYMENT_CHARS for c in deployment)
+        and deployment.strip(".") != ""
+    )
+    return None if fits else f"an Azure deployment name is {AZURE_DEPLOYMENT_RULE} characters"
+
+
+def azure_api_version_refusal(api_version: str) -> str | None:
+    """Why `api_version` may not be sent as Azure's `api-version` query parameter, or None."""
+    date = api_version.removesuffix("-preview")
+    parts = date.split("-")
+    fits = (
+        date.isascii()
+        and [len(part) for part in parts] == [4, 2, 2]
+        and all(part.isdigit() for part in parts)
+    )
+    return None if fits else f"an Azure api_version is {AZURE_API_VERSION_RULE}"
+
+
+def azure_path(deployment: str, api_version: str) -> str:
+    """The path and query of an Azure OpenAI chat completion (after the resource URL):
+    `/openai/deployments/{deployment}/chat/completions?api-version={api_version}`, the only query
+    a judge request carries; EgressRefused when either part is not what Azure names."""
+    refusal = azure_deployment_refusal(deployment) or azure_api_version_refusal(api_version)
+    if refusal is not None:
+        raise EgressRefused(refusal)
+    return f"/openai/deployments/{deployment}/chat/completions?api-version={api_version}"
 
 
 async def system_resolver(host: str, port: int) -> list[Address]:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Literal, Self
 from urllib.parse import urlsplit
 
-Provider = Literal["openai", "anthropic", "sim"]
+Provider = Literal["openai", "azure_openai", "anthropic", "sim"]
 Pick = Literal["first", "second", "tie"]
 ConfidenceSource = Literal["logprobs", "stated"]
 ErrorKind = Literal[
@@ -40,6 +40,14 @@ ErrorKind = Literal[
 BatchApiSetting = Literal["auto", "on", "off"]
 BATCH_API_SETTINGS: tuple[BatchApiSetting, ...] = ("auto", "on", "off")
 BATCH_API_HOSTS = {"openai": "api.openai.com", "anthropic": "api.anthropic.com"}
+# Azure OpenAI's Batch API is another API (its own file uploads, deployments of a "Global-Batch"
+# type, `/openai/batches` paths): not built, so an azure_openai judge's `batch_api` is never `on`.
+AZURE_NO_BATCH_API = (
+    "an azure_openai judge has no provider batch API in fairpair: Azure OpenAI's Batch API "
+    "differs from OpenAI's (Global-Batch deployments, its own files and batches endpoints) "
+    'and is not supported; use batch_api = "auto" or "off" (its calls in a provider-mode '
+    "batch are then made live)"
+)
 # How a simulated provider batch job ends (app/simjudge/batches.py).
 BatchOutcome = Literal["completed", "expired", "failed"]
 BATCH_OUTCOMES: tuple[BatchOutcome, ...] = ("completed", "expired", "failed")
@@ -144,6 +152,10 @@ class JudgeConfig:
     reasoning_effort: ReasoningEffort | None = None
     # Sent as is when set (a reasoning model counts its hidden reasoning tokens in it).
     max_completion_tokens: int | None = None
+    # Azure OpenAI (`azure_openai`): the deployment that selects the model, and the
+    # `api-version` query parameter; both checked by app/judging/egress.py's Azure rule.
+    deployment: str | None = None
+    api_version: str | None = None
 
     def __post_init__(self) -> None:
         positive = {
@@ -174,6 +186,11 @@ class JudgeConfig:
             raise ValueError(f"batch_api must be one of {', '.join(BATCH_API_SETTINGS)}")
         if self.reasoning_effort is not None and self.reasoning_effort not in REASONING_EFFORTS:
             raise ValueError(f"reasoning_effort must be one of {', '.join(REASONING_EFFORTS)}")
+        if self.provider == "azure_openai":
+            if self.base_url is None or self.deployment is None or self.api_version is None:
+                raise ValueError("an azure_openai judge needs base_url, deployment and api_version")
+            if self.batch_api == "on":
+                raise ValueError(AZURE_NO_BATCH_API)
 
     @property
     def is_reasoning(self) -> bool:
@@ -214,7 +231,7 @@ class JudgeConfig:
     @property
     def has_batch_api(self) -> bool:
         """Whether provider-mode batches send this judge's calls to its provider's batch API."""
-        if self.provider == "sim" or self.batch_api == "off":
+        if self.provider not in BATCH_API_HOSTS or self.batch_api == "off":
             return False
         return self.batch_api == "on" or self.base_url_host == BATCH_API_HOSTS[self.provider]
 

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import parse_qs
 
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -103,8 +104,11 @@ def _json_body(body: bytes) -> object:
         raise BadRequestError("the body is not JSON") from None
 
 
-def _chat_payload(payload: object) -> tuple[str, list[dict[str, str]], int | None]:
-    """Model, messages and requested top logprobs of a chat completion request body."""
+def _chat_payload(
+    payload: object, default_model: str = "sim"
+) -> tuple[str, list[dict[str, str]], int | None]:
+    """Model (`default_model` when the body names none), messages and requested top logprobs of
+    a chat completion request body."""
     if not isinstance(payload, dict) or not isinstance(payload.get("messages"), list):
         raise BadRequestError("the body needs a list of messages")
     messages = [
@@ -116,7 +120,7 @@ def _chat_payload(payload: object) -> tuple[str, list[dict[str, str]], int | Non
     if payload.get("logprobs"):
         top = payload.get("top_logprobs")
         top_logprobs = top if isinstance(top, int) else 0
-    return str(payload.get("model") or "sim"), messages, top_logprobs
+    return str(payload.get("model") or default_model), messages, top_logprobs
 
 
 def _logprobs_json(tokens: tuple[TokenLogprob, ...] | None) -> dict[str, Any] | None:
@@ -207,6 +211,38 @@ def _refusal(message: str, param: str, code: str) -> dict[str, Any]:
     }
 
 
+# How Azure OpenAI (`--azure`) answers what it refuses.
+AZURE_NOT_FOUND = {"error": {"code": "404", "message": "Resource not found"}}
+AZURE_ACCESS_DENIED = {
+    "error": {
+        "code": "401",
+        "message": "Access denied due to invalid subscription key or wrong API endpoint. Make "
+        "sure to provide a valid key for an active subscription and use a correct regional API "
+        "endpoint for your resource.",
+    }
+}
+
+
+def azure_deployment(path: str) -> str | None:
+    """The deployment of Azure's `/openai/deployments/{deployment}/chat/completions`, or None
+    when `path` is another."""
+    parts = path.split("/")
+    if len(parts) == 6 and parts[:3] == ["", "openai", "deployments"] and parts[3]:
+        return parts[3] if parts[4:] == ["chat", "completions"] else None
+    return None
+
+
+def azure_refusal(scope: Scope) -> tuple[int, dict[str, Any]] | None:
+    """The status and body Azure OpenAI answers a chat request without an `api-key` header or
+    an `api-version` query parameter, or None."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    if not any(value for value in query.get("api-version", ())):
+        return 404, AZURE_NOT_FOUND
+    if not any(name == b"api-key" and value for name, value in scope["headers"]):
+        return 401, AZURE_ACCESS_DENIED
+    return None
+
+
 async def _read_body(receive: Receive) -> bytes:
     body = await read_body(receive, MAX_BODY_BYTES)
     if body is None:
@@ -287,7 +323,8 @@ class ServedCounts:
 
 class SimJudgeApp:
     """The ASGI app: `POST /v1/chat/completions`, `POST /v1/messages`, `GET /v1/models`,
-    `GET /healthz`, `GET /stats`, and the provider batch APIs (app/simjudge/batches.py)."""
+    `GET /healthz`, `GET /stats`, and the provider batch APIs (app/simjudge/batches.py); with
+    `azure`, `POST /openai/deployments/{deployment}/chat/completions` as well."""
 
     def __init__(
         self,
@@ -296,10 +333,13 @@ class SimJudgeApp:
         *,
         reasoning: bool = False,
         answer_ids: bool = False,
+        azure: bool = False,
     ) -> None:
         self.knobs = knobs
         # Answer as an OpenAI reasoning model would: refuse temperature, logprobs, max_tokens.
         self.reasoning = reasoning
+        # Serve Azure OpenAI's deployment route too (`azure_refusal`).
+        self.azure = azure
         self.served = ServedCounts()
         self.served_messages = ServedCounts()
         self.answer_ids = AnswerIds(clock) if answer_ids else None
@@ -316,8 +356,11 @@ class SimJudgeApp:
         if scope["type"] != "http":
             return
         route = (scope["method"], scope["path"].rstrip("/"))
+        deployment = azure_deployment(route[1]) if self.azure else None
         if route == ("POST", "/v1/chat/completions"):
             await self._chat_completions(receive, send)
+        elif deployment is not None and route[0] == "POST":
+            await self._azure_chat_completions(scope, receive, send, deployment)
         elif route == ("POST", "/v1/messages"):
             await self._messages(receive, send)
         elif route == ("GET", "/v1/models"):
@@ -339,11 +382,26 @@ class SimJudgeApp:
         else:
             await _send_json(send, 404, _error_body("not found", "not_found_error"))
 
-    async def _chat_completions(self, receive: Receive, send: Send) -> None:
+    async def _azure_chat_completions(
+        self, scope: Scope, receive: Receive, send: Send, deployment: str
+    ) -> None:
+        """Azure OpenAI's route: its 404 without `api-version`, its 401 without `api-key`, else
+        the chat endpoint's answer, the deployment standing for the model a body may not name."""
+        refusal = azure_refusal(scope)
+        if refusal is not None:
+            self.served.received += 1
+            self.served.answered[refusal[0]] += 1
+            await _send_json(send, *refusal)
+            return
+        await self._chat_completions(receive, send, default_model=deployment)
+
+    async def _chat_completions(
+        self, receive: Receive, send: Send, default_model: str = "sim"
+    ) -> None:
         self.served.received += 1
         try:
             payload = _json_body(await _read_body(receive))
-            model, messages, top_logprobs = _chat_payload(payload)
+            model, messages, top_logprobs = _chat_payload(payload, default_model)
         except BadRequestError as err:
             self.served.answered[400] += 1
             await _send_json(send, 400, _error_body(str(err), "invalid_request_error"))
@@ -395,16 +453,23 @@ async def _lifespan(receive: Receive, send: Send) -> None:
 
 
 def create_sim_app(
-    knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False
+    knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False, azure: bool = False
 ) -> ASGIApp:
     """The sim-judge ASGI app for these knobs; `reasoning`: it refuses what reasoning models do;
-    `answer_ids`: every answer carries its id (`AnswerIds`)."""
-    return SimJudgeApp(knobs, reasoning=reasoning, answer_ids=answer_ids)
+    `answer_ids`: every answer carries its id (`AnswerIds`); `azure`: it serves Azure OpenAI's
+    `/openai/deployments/{deployment}/chat/completions` too."""
+    return SimJudgeApp(knobs, reasoning=reasoning, answer_ids=answer_ids, azure=azure)
 
 
 def run_sim_judge(
-    host: str, port: int, knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False
+    host: str,
+    port: int,
+    knobs: SimKnobs,
+    *,
+    reasoning: bool = False,
+    answer_ids: bool = False,
+    azure: bool = False,
 ) -> None:
     """Serve the sim judge until interrupted (blocking)."""
-    app = create_sim_app(knobs, reasoning=reasoning, answer_ids=answer_ids)
+    app = create_sim_app(knobs, reasoning=reasoning, answer_ids=answer_ids, azure=azure)
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="info")

@@ -123,11 +123,12 @@ class ScriptedProvider:
 
 @contextmanager
 def running_sim_judge(
-    knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False
+    knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False, azure: bool = False
 ) -> Iterator[str]:
     """A real sim-judge on a free 127.0.0.1 port (`--reasoning` when `reasoning`,
-    `--answer-ids` when `answer_ids`); yields its OpenAI base URL."""
-    app = create_sim_app(knobs, reasoning=reasoning, answer_ids=answer_ids)
+    `--answer-ids` when `answer_ids`, `--azure` when `azure`); yields its OpenAI base URL (with
+    `azure`, its Azure resource URL: no path)."""
+    app = create_sim_app(knobs, reasoning=reasoning, answer_ids=answer_ids, azure=azure)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -139,7 +140,7 @@ def running_sim_judge(
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield f"http://127.0.0.1:{port}/v1"
+        yield f"http://127.0.0.1:{port}" + ("" if azure else "/v1")
     finally:
         server.should_exit = True
         thread.join(timeout=5)

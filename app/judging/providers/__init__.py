@@ -7,6 +7,7 @@ import httpx2
 from app.judging.base import JudgeClient
 from app.judging.egress import EgressPolicy
 from app.judging.providers.anthropic import AnthropicJudge
+from app.judging.providers.azure import AzureOpenAIJudge
 from app.judging.providers.http import Connection
 from app.judging.providers.openai import OpenAIJudge
 from app.judging.providers.sim import SimJudge
@@ -34,6 +35,8 @@ def build_judge(
     )
     if config.provider == "openai":
         return OpenAIJudge(config, **connection)
+    if config.provider == "azure_openai":
+        return AzureOpenAIJudge(config, **connection)
     if config.provider == "anthropic":
         return AnthropicJudge(config, **connection)
     return SimJudge(config, limiter)

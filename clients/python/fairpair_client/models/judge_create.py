@@ -28,10 +28,12 @@ class JudgeCreate:
         provider (JudgeCreateProvider):
         api_key (None | str | Unset): write-only; stored encrypted
         api_key_env (None | str | Unset):
+        api_version (None | str | Unset):
         base_url (None | str | Unset):
         batch_api (JudgeCreateBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
             batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
             JudgeCreateBatchApi.AUTO.
+        deployment (None | str | Unset):
         enabled (bool | Unset):  Default: True.
         family (None | str | Unset):
         json_mode (bool | None | Unset):
@@ -60,8 +62,10 @@ class JudgeCreate:
     provider: JudgeCreateProvider
     api_key: None | str | Unset = UNSET
     api_key_env: None | str | Unset = UNSET
+    api_version: None | str | Unset = UNSET
     base_url: None | str | Unset = UNSET
     batch_api: JudgeCreateBatchApi | Unset = JudgeCreateBatchApi.AUTO
+    deployment: None | str | Unset = UNSET
     enabled: bool | Unset = True
     family: None | str | Unset = UNSET
     json_mode: bool | None | Unset = UNSET
@@ -102,6 +106,12 @@ class JudgeCreate:
         else:
             api_key_env = self.api_key_env
 
+        api_version: None | str | Unset
+        if isinstance(self.api_version, Unset):
+            api_version = UNSET
+        else:
+            api_version = self.api_version
+
         base_url: None | str | Unset
         if isinstance(self.base_url, Unset):
             base_url = UNSET
@@ -111,6 +121,12 @@ class JudgeCreate:
         batch_api: str | Unset = UNSET
         if not isinstance(self.batch_api, Unset):
             batch_api = self.batch_api.value
+
+        deployment: None | str | Unset
+        if isinstance(self.deployment, Unset):
+            deployment = UNSET
+        else:
+            deployment = self.deployment
 
         enabled = self.enabled
 
@@ -218,10 +234,14 @@ class JudgeCreate:
             field_dict["api_key"] = api_key
         if api_key_env is not UNSET:
             field_dict["api_key_env"] = api_key_env
+        if api_version is not UNSET:
+            field_dict["api_version"] = api_version
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
             field_dict["batch_api"] = batch_api
+        if deployment is not UNSET:
+            field_dict["deployment"] = deployment
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
         if family is not UNSET:
@@ -291,6 +311,15 @@ class JudgeCreate:
 
         api_key_env = _parse_api_key_env(d.pop("api_key_env", UNSET))
 
+        def _parse_api_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        api_version = _parse_api_version(d.pop("api_version", UNSET))
+
         def _parse_base_url(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -306,6 +335,15 @@ class JudgeCreate:
             batch_api = UNSET
         else:
             batch_api = JudgeCreateBatchApi(_batch_api)
+
+        def _parse_deployment(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        deployment = _parse_deployment(d.pop("deployment", UNSET))
 
         enabled = d.pop("enabled", UNSET)
 
@@ -464,8 +502,10 @@ class JudgeCreate:
             provider=provider,
             api_key=api_key,
             api_key_env=api_key_env,
+            api_version=api_version,
             base_url=base_url,
             batch_api=batch_api,
+            deployment=deployment,
             enabled=enabled,
             family=family,
             json_mode=json_mode,

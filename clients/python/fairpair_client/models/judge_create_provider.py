@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class JudgeCreateProvider(StrEnum):
     ANTHROPIC = "anthropic"
+    AZURE_OPENAI = "azure_openai"
     OPENAI = "openai"
     SIM = "sim"
 

@@ -26,10 +26,12 @@ class JudgeFields:
         model (str):
         provider (JudgeFieldsProvider):
         api_key_env (None | str | Unset):
+        api_version (None | str | Unset):
         base_url (None | str | Unset):
         batch_api (JudgeFieldsBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
             batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
             JudgeFieldsBatchApi.AUTO.
+        deployment (None | str | Unset):
         family (None | str | Unset):
         json_mode (bool | None | Unset):
         label_pool (list[list[str]] | None | Unset):
@@ -55,8 +57,10 @@ class JudgeFields:
     model: str
     provider: JudgeFieldsProvider
     api_key_env: None | str | Unset = UNSET
+    api_version: None | str | Unset = UNSET
     base_url: None | str | Unset = UNSET
     batch_api: JudgeFieldsBatchApi | Unset = JudgeFieldsBatchApi.AUTO
+    deployment: None | str | Unset = UNSET
     family: None | str | Unset = UNSET
     json_mode: bool | None | Unset = UNSET
     label_pool: list[list[str]] | None | Unset = UNSET
@@ -88,6 +92,12 @@ class JudgeFields:
         else:
             api_key_env = self.api_key_env
 
+        api_version: None | str | Unset
+        if isinstance(self.api_version, Unset):
+            api_version = UNSET
+        else:
+            api_version = self.api_version
+
         base_url: None | str | Unset
         if isinstance(self.base_url, Unset):
             base_url = UNSET
@@ -97,6 +107,12 @@ class JudgeFields:
         batch_api: str | Unset = UNSET
         if not isinstance(self.batch_api, Unset):
             batch_api = self.batch_api.value
+
+        deployment: None | str | Unset
+        if isinstance(self.deployment, Unset):
+            deployment = UNSET
+        else:
+            deployment = self.deployment
 
         family: None | str | Unset
         if isinstance(self.family, Unset):
@@ -199,10 +215,14 @@ class JudgeFields:
         )
         if api_key_env is not UNSET:
             field_dict["api_key_env"] = api_key_env
+        if api_version is not UNSET:
+            field_dict["api_version"] = api_version
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
             field_dict["batch_api"] = batch_api
+        if deployment is not UNSET:
+            field_dict["deployment"] = deployment
         if family is not UNSET:
             field_dict["family"] = family
         if json_mode is not UNSET:
@@ -259,6 +279,15 @@ class JudgeFields:
 
         api_key_env = _parse_api_key_env(d.pop("api_key_env", UNSET))
 
+        def _parse_api_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        api_version = _parse_api_version(d.pop("api_version", UNSET))
+
         def _parse_base_url(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -274,6 +303,15 @@ class JudgeFields:
             batch_api = UNSET
         else:
             batch_api = JudgeFieldsBatchApi(_batch_api)
+
+        def _parse_deployment(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        deployment = _parse_deployment(d.pop("deployment", UNSET))
 
         def _parse_family(data: object) -> None | str | Unset:
             if data is None:
@@ -428,8 +466,10 @@ class JudgeFields:
             model=model,
             provider=provider,
             api_key_env=api_key_env,
+            api_version=api_version,
             base_url=base_url,
             batch_api=batch_api,
+            deployment=deployment,
             family=family,
             json_mode=json_mode,
             label_pool=label_pool,

@@ -25,8 +25,10 @@ class JudgeUpdate:
     Attributes:
         api_key (None | str | Unset):
         api_key_env (None | str | Unset):
+        api_version (None | str | Unset):
         base_url (None | str | Unset):
         batch_api (JudgeUpdateBatchApiType0 | None | Unset):
+        deployment (None | str | Unset):
         enabled (bool | None | Unset):
         family (None | str | Unset):
         json_mode (bool | None | Unset):
@@ -51,8 +53,10 @@ class JudgeUpdate:
 
     api_key: None | str | Unset = UNSET
     api_key_env: None | str | Unset = UNSET
+    api_version: None | str | Unset = UNSET
     base_url: None | str | Unset = UNSET
     batch_api: JudgeUpdateBatchApiType0 | None | Unset = UNSET
+    deployment: None | str | Unset = UNSET
     enabled: bool | None | Unset = UNSET
     family: None | str | Unset = UNSET
     json_mode: bool | None | Unset = UNSET
@@ -90,6 +94,12 @@ class JudgeUpdate:
         else:
             api_key_env = self.api_key_env
 
+        api_version: None | str | Unset
+        if isinstance(self.api_version, Unset):
+            api_version = UNSET
+        else:
+            api_version = self.api_version
+
         base_url: None | str | Unset
         if isinstance(self.base_url, Unset):
             base_url = UNSET
@@ -103,6 +113,12 @@ class JudgeUpdate:
             batch_api = self.batch_api.value
         else:
             batch_api = self.batch_api
+
+        deployment: None | str | Unset
+        if isinstance(self.deployment, Unset):
+            deployment = UNSET
+        else:
+            deployment = self.deployment
 
         enabled: bool | None | Unset
         if isinstance(self.enabled, Unset):
@@ -250,10 +266,14 @@ class JudgeUpdate:
             field_dict["api_key"] = api_key
         if api_key_env is not UNSET:
             field_dict["api_key_env"] = api_key_env
+        if api_version is not UNSET:
+            field_dict["api_version"] = api_version
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
             field_dict["batch_api"] = batch_api
+        if deployment is not UNSET:
+            field_dict["deployment"] = deployment
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
         if family is not UNSET:
@@ -322,6 +342,15 @@ class JudgeUpdate:
 
         api_key_env = _parse_api_key_env(d.pop("api_key_env", UNSET))
 
+        def _parse_api_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        api_version = _parse_api_version(d.pop("api_version", UNSET))
+
         def _parse_base_url(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -347,6 +376,15 @@ class JudgeUpdate:
             return cast(JudgeUpdateBatchApiType0 | None | Unset, data)
 
         batch_api = _parse_batch_api(d.pop("batch_api", UNSET))
+
+        def _parse_deployment(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        deployment = _parse_deployment(d.pop("deployment", UNSET))
 
         def _parse_enabled(data: object) -> bool | None | Unset:
             if data is None:
@@ -587,8 +625,10 @@ class JudgeUpdate:
         judge_update = cls(
             api_key=api_key,
             api_key_env=api_key_env,
+            api_version=api_version,
             base_url=base_url,
             batch_api=batch_api,
+            deployment=deployment,
             enabled=enabled,
             family=family,
             json_mode=json_mode,
