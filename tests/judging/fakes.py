@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,7 +15,8 @@ import httpx2
 import uvicorn
 
 from app.judging.blocks import ResponseBlock, parse_response_blocks
-from app.judging.types import SimKnobs
+from app.judging.providers import build_judge
+from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
 from app.simjudge.server import create_sim_app
 
 Reply = httpx2.Response | Exception | Callable[[httpx2.Request], httpx2.Response]
@@ -144,3 +146,56 @@ def running_sim_judge(
     finally:
         server.should_exit = True
         thread.join(timeout=5)
+
+
+@dataclass
+class Sent:
+    """One request as it left fairpair."""
+
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+class RecordingTransport(httpx2.AsyncBaseTransport):
+    """Real HTTP to the server, keeping every request as it was sent."""
+
+    def __init__(self) -> None:
+        self.inner = httpx2.AsyncHTTPTransport()
+        self.sent: list[Sent] = []
+        self.statuses: list[int] = []
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(await request.aread())
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        path, query = request.url.raw_path.decode().partition("?")[::2]
+        self.sent.append(Sent(request.method, path, query, headers, body))
+        response = await self.inner.handle_async_request(request)
+        self.statuses.append(response.status_code)
+        return response
+
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        """The JSON bodies sent, in order."""
+        return [sent.body for sent in self.sent]
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+PAIR_A, PAIR_B = "Paris.\n[sim q=2]", "Lyon.\n[sim q=-2]"
+
+
+async def pair_over_http(
+    config: JudgeConfig, transport: httpx2.AsyncBaseTransport, deadline: float
+) -> PairCallResult:
+    """One pair call of a judge built from `config` over `transport` (seeded draws)."""
+    judge = build_judge(config, transport=transport)
+    try:
+        return await judge.judge_pair(
+            "Capital of France?", PAIR_A, PAIR_B, deadline=deadline, rng=random.Random(3)
+        )
+    finally:
+        await judge.aclose()

@@ -7,8 +7,6 @@ held to patterns, so nothing a judge definition says reaches another path or que
 from __future__ import annotations
 
 import dataclasses
-import json
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,49 +18,21 @@ from app.judging.providers import build_judge
 from app.judging.types import (
     DEFAULT_RUBRIC,
     JudgeConfig,
-    PairCallResult,
     SimKnobs,
 )
 from app.judging.versioning import judge_config_hash
 from app.simjudge.server import AZURE_ACCESS_DENIED, AZURE_NOT_FOUND
-from tests.judging.fakes import running_sim_judge
+from tests.judging.fakes import (
+    PAIR_A,
+    PAIR_B,
+    RecordingTransport,
+    pair_over_http,
+    running_sim_judge,
+)
 
 Deadline = Callable[[float], float]
-A, B = "Paris.\n[sim q=2]", "Lyon.\n[sim q=-2]"
 KEY = "azure-key-0123456789abcdef"
 PATH = "/openai/deployments/gpt-4o-judge/chat/completions"
-
-
-@dataclasses.dataclass
-class Sent:
-    """One request as it left fairpair."""
-
-    method: str
-    path: str
-    query: str
-    headers: dict[str, str]
-    body: dict[str, Any]
-
-
-class RecordingTransport(httpx2.AsyncBaseTransport):
-    """Real HTTP to the server, keeping every request as it was sent."""
-
-    def __init__(self) -> None:
-        self.inner = httpx2.AsyncHTTPTransport()
-        self.sent: list[Sent] = []
-        self.statuses: list[int] = []
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        body = json.loads(await request.aread())
-        headers = {name.lower(): value for name, value in request.headers.items()}
-        path, query = request.url.raw_path.decode().partition("?")[::2]
-        self.sent.append(Sent(request.method, path, query, headers, body))
-        response = await self.inner.handle_async_request(request)
-        self.statuses.append(response.status_code)
-        return response
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 @pytest.fixture(scope="module")
@@ -85,23 +55,11 @@ def _config(base_url: str = "https://res.openai.azure.com", **fields: Any) -> Ju
     return JudgeConfig(**{**values, **fields})
 
 
-async def _pair(
-    config: JudgeConfig, transport: httpx2.AsyncBaseTransport, deadline: float
-) -> PairCallResult:
-    judge = build_judge(config, transport=transport)
-    try:
-        return await judge.judge_pair(
-            "Capital of France?", A, B, deadline=deadline, rng=random.Random(3)
-        )
-    finally:
-        await judge.aclose()
-
-
 async def test_an_azure_judge_sends_the_deployment_path_one_query_parameter_and_api_key(
     azure_sim_url: str, deadline_in: Deadline
 ) -> None:
     transport = RecordingTransport()
-    result = await _pair(_config(azure_sim_url), transport, deadline_in(20))
+    result = await pair_over_http(_config(azure_sim_url), transport, deadline_in(20))
     assert transport.statuses == [200]
     [sent] = transport.sent
     assert (sent.method, sent.path, sent.query) == ("POST", PATH, "api-version=2024-10-21")
@@ -121,7 +79,7 @@ async def test_an_azure_judge_asks_for_json_and_logprobs_when_set(
 ) -> None:
     transport = RecordingTransport()
     config = _config(azure_sim_url, json_mode=True, logprobs=True)
-    result = await _pair(config, transport, deadline_in(20))
+    result = await pair_over_http(config, transport, deadline_in(20))
     [sent] = transport.sent
     assert list(sent.body) == [
         "messages", "temperature", "response_format", "logprobs", "top_logprobs"
@@ -137,7 +95,7 @@ async def test_an_azure_reasoning_judge_sends_effort_and_budget_and_no_temperatu
     config = _config(
         azure_sim_url, model="o4-mini", reasoning_effort="high", max_completion_tokens=3000
     )
-    result = await _pair(config, transport, deadline_in(20))
+    result = await pair_over_http(config, transport, deadline_in(20))
     [sent] = transport.sent
     assert set(sent.body) == {"messages", "max_completion_tokens", "reasoning_effort"}
     assert (sent.body["max_completion_tokens"], sent.body["reasoning_effort"]) == (3000, "high")
@@ -153,7 +111,7 @@ async def test_an_azure_judge_scores_over_the_deployment_path(
     judge = build_judge(_config(azure_sim_url), transport=transport)
     try:
         result = await judge.judge_scores(
-            "Capital of France?", [A, B], DEFAULT_RUBRIC, deadline=deadline_in(20)
+            "Capital of France?", [PAIR_A, PAIR_B], DEFAULT_RUBRIC, deadline=deadline_in(20)
         )
     finally:
         await judge.aclose()
@@ -167,7 +125,7 @@ async def test_an_azure_judge_without_a_key_fails_as_auth_and_is_not_retried(
     azure_sim_url: str, deadline_in: Deadline
 ) -> None:
     transport = RecordingTransport()
-    result = await _pair(_config(azure_sim_url, api_key=None), transport, deadline_in(20))
+    result = await pair_over_http(_config(azure_sim_url, api_key=None), transport, deadline_in(20))
     assert transport.statuses == [401]
     [sent] = transport.sent
     assert "api-key" not in sent.headers
@@ -184,7 +142,9 @@ async def test_the_lean_client_sends_the_same_path_and_query(
     # Without a transport the judge's own HTTP client (LeanWire) sends the request.
     judge = build_judge(_config(azure_sim_url))
     try:
-        result = await judge.judge_pair("Capital of France?", A, B, deadline=deadline_in(20))
+        result = await judge.judge_pair(
+            "Capital of France?", PAIR_A, PAIR_B, deadline=deadline_in(20)
+        )
     finally:
         await judge.aclose()
     assert result.ok, result.error
@@ -223,7 +183,7 @@ async def test_the_azure_sim_keeps_the_openai_routes(
 ) -> None:
     transport = RecordingTransport()
     config = JudgeConfig(name="gpt", provider="openai", model="gpt", base_url=azure_sim_url + "/v1")
-    result = await _pair(config, transport, deadline_in(20))
+    result = await pair_over_http(config, transport, deadline_in(20))
     assert [s.path for s in transport.sent] == ["/v1/chat/completions"]
     assert transport.statuses == [200]
     assert result.ok

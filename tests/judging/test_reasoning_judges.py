@@ -6,46 +6,26 @@ refuses what OpenAI's reasoning models refuse."""
 from __future__ import annotations
 
 import dataclasses
-import json
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx2
 import pytest
 
-from app.judging.providers import build_judge
-from app.judging.types import JudgeConfig, PairCallResult, SimKnobs
+from app.judging.types import JudgeConfig, SimKnobs
 from app.judging.versioning import judge_config_hash
 from app.simjudge.server import reasoning_refusal
 from tests.judging.fakes import (
+    RecordingTransport,
     ScriptedProvider,
     chat_completion,
+    pair_over_http,
     running_sim_judge,
     shown_blocks,
 )
 
 Deadline = Callable[[float], float]
 REFUSED = {"temperature", "logprobs", "top_logprobs", "max_tokens"}
-A, B = "Paris.\n[sim q=2]", "Lyon.\n[sim q=-2]"
-
-
-class RecordingTransport(httpx2.AsyncBaseTransport):
-    """Real HTTP to the server, keeping every request body as it was sent."""
-
-    def __init__(self) -> None:
-        self.inner = httpx2.AsyncHTTPTransport()
-        self.bodies: list[dict[str, Any]] = []
-        self.statuses: list[int] = []
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        self.bodies.append(json.loads(await request.aread()))
-        response = await self.inner.handle_async_request(request)
-        self.statuses.append(response.status_code)
-        return response
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 @pytest.fixture(scope="module")
@@ -59,18 +39,6 @@ def _config(**fields: Any) -> JudgeConfig:
     return JudgeConfig(**{**values, "backoff_base_s": 0.01, **fields})
 
 
-async def _pair(
-    config: JudgeConfig, transport: httpx2.AsyncBaseTransport, deadline: float
-) -> PairCallResult:
-    judge = build_judge(config, transport=transport)
-    try:
-        return await judge.judge_pair(
-            "Capital of France?", A, B, deadline=deadline, rng=random.Random(3)
-        )
-    finally:
-        await judge.aclose()
-
-
 async def test_a_reasoning_judge_on_api_openai_com_sends_effort_and_budget_and_no_logprobs(
     deadline_in: Deadline,
 ) -> None:
@@ -78,7 +46,7 @@ async def test_a_reasoning_judge_on_api_openai_com_sends_effort_and_budget_and_n
     answer = '{"winner": "%s", "confidence": 0.8, "reason": "right"}'
     provider = ScriptedProvider([lambda r: chat_completion(answer % _first_label(r))])
     config = _config(reasoning_effort="low", max_completion_tokens=4000)
-    result = await _pair(config, provider.transport(), deadline_in(10))
+    result = await pair_over_http(config, provider.transport(), deadline_in(10))
     [body] = provider.bodies()
     assert set(body) == {
         "messages", "model", "response_format", "max_completion_tokens", "reasoning_effort"
@@ -98,7 +66,7 @@ async def test_reasoning_true_without_an_effort_sends_neither_effort_nor_budget(
     deadline_in: Deadline,
 ) -> None:
     provider = ScriptedProvider([chat_completion('{"winner": "tie", "confidence": 0.5}')])
-    await _pair(_config(reasoning=True), provider.transport(), deadline_in(10))
+    await pair_over_http(_config(reasoning=True), provider.transport(), deadline_in(10))
     assert set(provider.bodies()[0]) == {"messages", "model", "response_format"}
 
 
@@ -106,7 +74,7 @@ async def test_a_judge_that_is_not_reasoning_sends_what_it_always_sent(
     deadline_in: Deadline,
 ) -> None:
     provider = ScriptedProvider([chat_completion('{"winner": "tie", "confidence": 0.5}')])
-    await _pair(_config(model="gpt-4o"), provider.transport(), deadline_in(10))
+    await pair_over_http(_config(model="gpt-4o"), provider.transport(), deadline_in(10))
     [body] = provider.bodies()
     assert list(body) == [
         "messages", "model", "temperature", "response_format", "logprobs", "top_logprobs"
@@ -124,7 +92,7 @@ async def test_the_reasoning_sim_accepts_a_reasoning_judge_over_http(
         reasoning_effort="medium",
         max_completion_tokens=2000,
     )
-    result = await _pair(config, transport, deadline_in(20))
+    result = await pair_over_http(config, transport, deadline_in(20))
     assert transport.statuses == [200]
     [body] = transport.bodies
     assert not REFUSED & set(body)
@@ -147,7 +115,7 @@ async def test_a_judge_that_is_not_reasoning_is_refused_by_the_reasoning_sim(
 ) -> None:
     transport = RecordingTransport()
     config = _config(base_url=reasoning_sim_url, **fields)
-    result = await _pair(config, transport, deadline_in(20))
+    result = await pair_over_http(config, transport, deadline_in(20))
     assert transport.statuses == [400]  # not retried: the same request would be refused again
     assert not result.ok
     assert result.error_kind == "unsupported_parameter"
