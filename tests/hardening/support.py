@@ -52,3 +52,16 @@ async def all_rows(url: str, model: type[T], *where: Any) -> list[T]:
         rows = list(await session.scalars(select(model).where(*where)))
     await engine.dispose()
     return rows
+
+
+def complete_swap_calls(response: httpx2.Response) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A compare answer whose one judge ran a complete swap for A: the result and its calls (one
+    per display order, each with a pick)."""
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert (result["status"], result["winner"]) == ("complete", "A")
+    [judged] = result["judges"]
+    calls: list[dict[str, Any]] = judged["calls"]
+    assert sorted(c["display_order"] for c in calls) == ["AB", "BA"]
+    assert all(c["error_kind"] is None and c["pick"] is not None for c in calls)
+    return result, calls

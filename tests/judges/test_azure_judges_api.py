@@ -17,7 +17,7 @@ from app.config import Settings
 from app.judges.registry import JudgesFileError, read_judges_file
 from app.judging.types import SimKnobs
 from app.ledger.models import JudgeCall
-from tests.hardening.support import all_rows, sim_stats
+from tests.hardening.support import all_rows, complete_swap_calls, sim_stats
 from tests.judging.fakes import running_sim_judge
 
 COMPARE = {
@@ -66,15 +66,7 @@ async def test_an_azure_judges_swap_comparison_runs_against_the_azure_sim(
     clean_pg: str,
 ) -> None:
     client = await live_factory(settings_factory(azure_judge(azure_sim_url), auth="off"))
-    response = await client.post("/v1/compare", json=COMPARE)
-
-    assert response.status_code == 200, response.text
-    result = response.json()
-    assert (result["status"], result["winner"]) == ("complete", "A")
-    [judged] = result["judges"]
-    calls = judged["calls"]
-    assert sorted(c["display_order"] for c in calls) == ["AB", "BA"]
-    assert all(c["error_kind"] is None and c["pick"] is not None for c in calls)
+    result, _calls = complete_swap_calls(await client.post("/v1/compare", json=COMPARE))
     stored = await all_rows(clean_pg, JudgeCall, JudgeCall.comparison_id == result["id"])
     # Azure answers as the model behind the deployment; the sim as the deployment.
     assert {c.provider_model for c in stored} == {"gpt-4o-judge"}
