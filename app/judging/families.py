@@ -18,6 +18,11 @@ DEFAULT_FAMILY_PREFIXES: tuple[tuple[str, str], ...] = (
     ("claude-", "anthropic"),
     ("gemini-", "google"),
     ("llama", "meta"),
+    # OpenRouter names a model by its maker: `anthropic/claude-3.5-sonnet`.
+    ("openai/", "openai"),
+    ("anthropic/", "anthropic"),
+    ("google/", "google"),
+    ("meta-llama/", "meta"),
 )
 
 

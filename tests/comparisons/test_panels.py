@@ -160,6 +160,11 @@ def test_panel_verdict_never_depends_on_the_order_of_the_judges(
         ("gemini-1.5-pro", None, "google"),
         ("Llama-3.1-70B-Instruct", None, "meta"),
         ("mistral-large", None, None),
+        ("anthropic/claude-3.5-sonnet", None, "anthropic"),  # OpenRouter's names
+        ("OpenAI/gpt-4o", None, "openai"),
+        ("google/gemini-2.0-flash-001", None, "google"),
+        ("meta-llama/llama-3.1-70b-instruct", None, "meta"),
+        ("mistralai/mistral-large", None, None),
         (None, None, None),
         ("", None, None),
         ("gpt-4o", "Acme", "acme"),  # the explicit family wins, compared case-insensitively
