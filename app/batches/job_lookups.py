@@ -28,7 +28,7 @@ from app.batches.provider_jobs import (
 from app.batches.provider_requests import PENDING, fail_requests, in_job
 from app.db import rowcount, utcnow
 from app.errors import ServiceUnavailable
-from app.judging.batchapi import ProviderJob as JobStatus
+from app.judging.batchapi import ReportedBatchJob
 from app.judging.providers.http import TRANSFER_TIMEOUT_S
 from app.judging.retries import ProviderCallError
 
@@ -112,7 +112,7 @@ class Lookups(RoundStep):
         else:
             await self.give_up(job_id, f"{len(fresh)} matching jobs found at the provider")
 
-    async def unknown_jobs(self, found: Sequence[JobStatus]) -> list[JobStatus]:
+    async def unknown_jobs(self, found: Sequence[ReportedBatchJob]) -> list[ReportedBatchJob]:
         """The jobs found that no row holds already."""
         if not found:
             return []
@@ -126,7 +126,7 @@ class Lookups(RoundStep):
             )
         return [job for job in found if job.id not in known]
 
-    async def adopt(self, job_id: str, status: JobStatus) -> None:
+    async def adopt(self, job_id: str, status: ReportedBatchJob) -> None:
         """The provider has the job after all: poll it like any submitted job."""
         async with self.sessionmaker() as session:
             await session.execute(

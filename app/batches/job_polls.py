@@ -23,8 +23,7 @@ from app.batches.provider_keys import result_json, seal
 from app.batches.provider_requests import PENDING, RESOLVED, SUBMITTED, fail_requests, in_job
 from app.db import rowcount, utcnow
 from app.errors import ServiceUnavailable
-from app.judging.batchapi import BatchApi, RequestResult
-from app.judging.batchapi import ProviderJob as JobStatus
+from app.judging.batchapi import BatchApi, ReportedBatchJob, RequestResult
 from app.judging.retries import ProviderCallError
 
 log = structlog.get_logger()
@@ -111,7 +110,7 @@ class Polls(RoundStep):
                 await api.cleanup(status)
 
     @staticmethod
-    async def cancel_or_retrieve(api: BatchApi, external_id: str, cancel: bool) -> JobStatus:
+    async def cancel_or_retrieve(api: BatchApi, external_id: str, cancel: bool) -> ReportedBatchJob:
         """The job as the provider sees it, asked to cancel first when the batch was; a cancel
         the provider refuses as a bad request (the job has ended meanwhile) is not asked
         again."""
@@ -123,7 +122,9 @@ class Polls(RoundStep):
                     raise  # transient: the next poll asks again
         return await api.retrieve(external_id)
 
-    async def record_status(self, job_id: str, status: JobStatus, *, cancel_sent: bool) -> None:
+    async def record_status(
+        self, job_id: str, status: ReportedBatchJob, *, cancel_sent: bool
+    ) -> None:
         """The provider's state and counts on the job row."""
         values = status_values(status, self.settings)
         if cancel_sent:

@@ -36,8 +36,7 @@ from app.batches.provider_requests import (
 )
 from app.db import rowcount, utcnow
 from app.errors import ServiceUnavailable
-from app.judging.batchapi import BatchApi, BatchRequest
-from app.judging.batchapi import ProviderJob as JobStatus
+from app.judging.batchapi import BatchApi, BatchRequest, ReportedBatchJob
 from app.judging.providers.http import HttpJudge
 from app.judging.retries import ProviderCallError
 
@@ -140,7 +139,7 @@ class Submissions(RoundStep):
         log.info("provider_job_submitted", judge=judge_name, job=status.id, requests=len(claimed))
         return True
 
-    async def store_submitted(self, job_id: str, status: JobStatus) -> bool:
+    async def store_submitted(self, job_id: str, status: ReportedBatchJob) -> bool:
         """Store the provider's id at once (also over a lookup still running: the answer is
         certain); False when the submission was given up on meanwhile."""
         async with self.sessionmaker() as session:

@@ -22,7 +22,7 @@ from app.config import Settings
 from app.db import utcnow
 from app.errors import AppError, ServiceUnavailable
 from app.jobs.kind import Services
-from app.judging.batchapi import ProviderJob as JobStatus
+from app.judging.batchapi import ReportedBatchJob
 from app.judging.providers.http import TRANSFER_TIMEOUT_S, HttpJudge
 
 log = structlog.get_logger()
@@ -78,7 +78,7 @@ def job_error(settings: Settings, text: str | None) -> str | None:
     return text[:2000]
 
 
-def status_values(status: JobStatus, settings: Settings) -> dict[str, Any]:
+def status_values(status: ReportedBatchJob, settings: Settings) -> dict[str, Any]:
     """The job row's columns from the provider's view of it."""
     return {
         "provider_state": status.state[:32],
@@ -92,7 +92,7 @@ def status_values(status: JobStatus, settings: Settings) -> dict[str, Any]:
     }
 
 
-def submitted_values(status: JobStatus, settings: Settings) -> dict[str, Any]:
+def submitted_values(status: ReportedBatchJob, settings: Settings) -> dict[str, Any]:
     """The row of a job the provider has: polled from now on."""
     now = utcnow()
     return {

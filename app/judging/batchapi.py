@@ -64,7 +64,7 @@ class BatchRequest:
 
 
 @dataclass(frozen=True)
-class ProviderJob:
+class ReportedBatchJob:
     """A provider's batch job as it last reported itself."""
 
     id: str
@@ -113,20 +113,20 @@ class BatchApi(Protocol):
 
     async def submit(
         self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
-    ) -> ProviderJob:
+    ) -> ReportedBatchJob:
         """Create a job running `requests` (ids unique, within both limits)."""
         ...
 
-    async def retrieve(self, job_id: str) -> ProviderJob:
+    async def retrieve(self, job_id: str) -> ReportedBatchJob:
         """The job as it stands now."""
         ...
 
-    def results(self, job: ProviderJob) -> AsyncGenerator[list[RequestResult]]:
+    def results(self, job: ReportedBatchJob) -> AsyncGenerator[list[RequestResult]]:
         """The outcome of every request of an ended job the provider reports, a chunk at a
         time (the file is read from disk, parsed off the event loop)."""
         ...
 
-    async def cancel(self, job_id: str) -> ProviderJob:
+    async def cancel(self, job_id: str) -> ReportedBatchJob:
         """Ask the provider to stop the job; what already ran keeps its results."""
         ...
 
@@ -135,13 +135,13 @@ class BatchApi(Protocol):
         metadata: Mapping[str, str],
         request_count: int,
         created: tuple[datetime, datetime],
-    ) -> list[ProviderJob]:
+    ) -> list[ReportedBatchJob]:
         """The jobs that may be the one a submission with `metadata` made, created within
         `created` (for a create whose outcome is unknown); OpenAI matches the metadata,
         Anthropic (which keeps none) the request count."""
         ...
 
-    async def cleanup(self, job: ProviderJob) -> None:
+    async def cleanup(self, job: ReportedBatchJob) -> None:
         """Delete what the job left at the provider (files, or the ended job); gone is fine."""
         ...
 
@@ -265,14 +265,14 @@ def list_path(path: str, after_name: str, after: str | None) -> str:
 
 async def find_listed(
     page: Callable[[str | None], Awaitable[Any]],
-    parse: Callable[[Any], ProviderJob],
+    parse: Callable[[Any], ReportedBatchJob],
     created_at: Callable[[Any], datetime | None],
     matches: Callable[[Any], bool],
     created: tuple[datetime, datetime],
-) -> list[ProviderJob]:
+) -> list[ReportedBatchJob]:
     """The jobs of a newest-first list (`page(after)` gives a page) created within `created`
     that `matches` accepts; entries that do not parse are skipped, never adopted."""
-    found: list[ProviderJob] = []
+    found: list[ReportedBatchJob] = []
     after: str | None = None
     for _ in range(MAX_LIST_PAGES):
         listing = await page(after)

@@ -13,8 +13,7 @@ import pytest
 
 from app.batches import provider_jobs as provider
 from app.config import Settings
-from app.judging.batchapi import BatchApi
-from app.judging.batchapi import ProviderJob as JobStatus
+from app.judging.batchapi import BatchApi, ReportedBatchJob
 from app.judging.providers.anthropic import AnthropicJudge
 from app.judging.providers.openai import OpenAIJudge
 from app.judging.retries import ProviderCallError
@@ -65,7 +64,7 @@ def sim_port() -> Iterator[int]:
     yield from sim_process("--batch-delay", "0.3")
 
 
-async def created_then_500(api: BatchApi, requests: Any, metadata: Any) -> JobStatus:
+async def created_then_500(api: BatchApi, requests: Any, metadata: Any) -> ReportedBatchJob:
     await api.submit(requests, metadata)
     raise ProviderCallError("server_error", "HTTP 500: Error code: 500 - internal error")
 
@@ -93,11 +92,11 @@ async def test_a_create_that_answers_500_after_making_the_job_is_found_not_sent_
     assert done["status"] == "completed"
 
 
-async def never_answered(api: BatchApi, requests: Any, metadata: Any) -> JobStatus:
+async def never_answered(api: BatchApi, requests: Any, metadata: Any) -> ReportedBatchJob:
     raise ProviderCallError("timeout", "Request timed out.")
 
 
-async def answered_garbage(api: BatchApi, requests: Any, metadata: Any) -> JobStatus:
+async def answered_garbage(api: BatchApi, requests: Any, metadata: Any) -> ReportedBatchJob:
     raise OverflowError("timestamp out of range for platform time_t")
 
 
@@ -136,11 +135,11 @@ async def test_a_job_without_a_usable_expiry_is_polled_only_until_the_limit(
     expires_at: datetime | None,
 ) -> None:
     # A provider that never ends the job and gives no expiry (or one past year 9999 - 1 h).
-    async def never_ends(api: BatchApi, job_id: str) -> JobStatus:
+    async def never_ends(api: BatchApi, job_id: str) -> ReportedBatchJob:
         status = await api.retrieve(job_id)
         return dataclasses.replace(status, ended=False, state="in_progress", expires_at=expires_at)
 
-    async def submitted(api: BatchApi, requests: Any, metadata: Any) -> JobStatus:
+    async def submitted(api: BatchApi, requests: Any, metadata: Any) -> ReportedBatchJob:
         status = await api.submit(requests, metadata)
         return dataclasses.replace(status, expires_at=expires_at)
 

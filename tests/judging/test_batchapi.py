@@ -31,7 +31,7 @@ from app.judging import batchapi
 from app.judging.batchapi import (
     BatchApi,
     BatchRequest,
-    ProviderJob,
+    ReportedBatchJob,
     RequestResult,
     jsonl_objects,
     same_origin,
@@ -160,7 +160,7 @@ def batch_requests(judge: HttpJudge, count: int) -> list[BatchRequest]:
     ]
 
 
-async def ended(api: BatchApi, job: ProviderJob) -> ProviderJob:
+async def ended(api: BatchApi, job: ReportedBatchJob) -> ReportedBatchJob:
     """The job once it has ended, polled as the orchestrator does."""
     for _ in range(200):
         if job.ended:
@@ -170,7 +170,7 @@ async def ended(api: BatchApi, job: ProviderJob) -> ProviderJob:
     raise AssertionError(f"{job.id} did not end: {job.state}")
 
 
-async def all_results(api: BatchApi, job: ProviderJob) -> list[RequestResult]:
+async def all_results(api: BatchApi, job: ReportedBatchJob) -> list[RequestResult]:
     """Every result of an ended job, its chunks joined."""
     return [result async for chunk in api.results(job) for result in chunk]
 
@@ -600,8 +600,8 @@ def gzip_bomb(inflated_mib: int) -> bytes:
     return b"".join(deflater.compress(zeros) for _ in range(inflated_mib)) + deflater.flush()
 
 
-def ended_openai_job(output_file_id: str = "file-out") -> ProviderJob:
-    return ProviderJob(
+def ended_openai_job(output_file_id: str = "file-out") -> ReportedBatchJob:
+    return ReportedBatchJob(
         "batch_1", "completed", True, False, 1, 1, 0, None, output_file_id=output_file_id
     )
 

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from app.judging.batchapi import (
     BatchRequest,
-    ProviderJob,
+    ReportedBatchJob,
     RequestResult,
     check_requests,
     check_size,
@@ -195,7 +195,7 @@ class AnthropicBatchApi:
 
     async def submit(
         self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
-    ) -> ProviderJob:
+    ) -> ReportedBatchJob:
         """Create a message batch of the requests; the API keeps no metadata."""
         check_requests(requests, self.max_requests)
         opening, closing = _ENVELOPE
@@ -203,11 +203,11 @@ class AnthropicBatchApi:
         check_size(len(content), MAX_CREATE_BYTES)
         return self._job(await self._http.call_json("POST", self._path, content, transfer=True))
 
-    async def retrieve(self, job_id: str) -> ProviderJob:
+    async def retrieve(self, job_id: str) -> ReportedBatchJob:
         """The batch as it stands now."""
         return self._job(await self._http.call_json("GET", f"{self._path}/{segment(job_id)}"))
 
-    async def cancel(self, job_id: str) -> ProviderJob:
+    async def cancel(self, job_id: str) -> ReportedBatchJob:
         """Ask Anthropic to stop the batch (it goes through `canceling`)."""
         path = f"{self._path}/{segment(job_id)}/cancel"
         return self._job(await self._http.call_json("POST", path))
@@ -217,7 +217,7 @@ class AnthropicBatchApi:
         metadata: Mapping[str, str],
         request_count: int,
         created: tuple[datetime, datetime],
-    ) -> list[ProviderJob]:
+    ) -> list[ReportedBatchJob]:
         """The message batches of `request_count` requests created within `created`: the API
         keeps no metadata, so the caller adopts one only when exactly one is unknown to it."""
 
@@ -232,7 +232,7 @@ class AnthropicBatchApi:
 
         return await find_listed(page, batch_job, created_at, matches, created)
 
-    async def results(self, job: ProviderJob) -> AsyncGenerator[list[RequestResult]]:
+    async def results(self, job: ReportedBatchJob) -> AsyncGenerator[list[RequestResult]]:
         """Every request's result, from the batch's `results_url` on the judge's origin,
         downloaded to disk and parsed a chunk at a time."""
         if not job.ended:
@@ -246,7 +246,7 @@ class AnthropicBatchApi:
         async for chunk in file_results(file, parse):
             yield chunk
 
-    def _results_path(self, job: ProviderJob) -> str:
+    def _results_path(self, job: ReportedBatchJob) -> str:
         if job.results_url is None:
             return f"{self._path}/{segment(job.id)}/results"
         if not same_origin(job.results_url, self._http.base_url):
@@ -256,11 +256,11 @@ class AnthropicBatchApi:
         parts = urlsplit(job.results_url)
         return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 
-    async def cleanup(self, job: ProviderJob) -> None:
+    async def cleanup(self, job: ReportedBatchJob) -> None:
         """Delete the ended batch (already gone is fine)."""
         await self._http.call("DELETE", f"{self._path}/{segment(job.id)}", allow=(404,))
 
-    def _job(self, batch: Any) -> ProviderJob:
+    def _job(self, batch: Any) -> ReportedBatchJob:
         try:
             return batch_job(batch)
         except (LookupError, TypeError, ValueError, AttributeError) as err:
@@ -271,12 +271,12 @@ def _element(request: BatchRequest) -> bytes:
     return json_bytes({"custom_id": request.custom_id, "params": request.body})
 
 
-def batch_job(batch: Any) -> ProviderJob:
-    """The ProviderJob of a MessageBatch (LookupError, TypeError, ValueError if it is not one)."""
+def batch_job(batch: Any) -> ReportedBatchJob:
+    """A MessageBatch as a ReportedBatchJob (LookupError, TypeError, ValueError if not one)."""
     state, counts = required_text(batch["processing_status"]), batch["request_counts"]
     succeeded = int(counts["succeeded"])
     failed = sum(int(counts[name]) for name in ("errored", "expired", "canceled"))
-    return ProviderJob(
+    return ReportedBatchJob(
         id=required_text(batch["id"]),
         state=state,
         ended=state == "ended",

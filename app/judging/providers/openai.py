@@ -22,7 +22,7 @@ from typing import Any, Unpack
 
 from app.judging.batchapi import (
     BatchRequest,
-    ProviderJob,
+    ReportedBatchJob,
     RequestResult,
     check_requests,
     check_size,
@@ -188,7 +188,7 @@ class OpenAIBatchApi:
 
     async def submit(
         self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
-    ) -> ProviderJob:
+    ) -> ReportedBatchJob:
         """Upload the requests as a JSONL file and create a 24 h batch over it."""
         check_requests(requests, self.max_requests)
         content = b"".join(_input_line(request) for request in requests)
@@ -221,11 +221,11 @@ class OpenAIBatchApi:
         except (LookupError, TypeError, ValueError) as err:
             raise invalid_response(err) from err
 
-    async def retrieve(self, job_id: str) -> ProviderJob:
+    async def retrieve(self, job_id: str) -> ReportedBatchJob:
         """The batch as it stands now."""
         return self._job(await self._http.call_json("GET", self._batch_path(job_id)))
 
-    async def cancel(self, job_id: str) -> ProviderJob:
+    async def cancel(self, job_id: str) -> ReportedBatchJob:
         """Ask OpenAI to stop the batch (it goes through `cancelling`)."""
         path = f"{self._batch_path(job_id)}/cancel"
         return self._job(await self._http.call_json("POST", path))
@@ -235,7 +235,7 @@ class OpenAIBatchApi:
         metadata: Mapping[str, str],
         request_count: int,
         created: tuple[datetime, datetime],
-    ) -> list[ProviderJob]:
+    ) -> list[ReportedBatchJob]:
         """The batches created within `created` that carry `metadata`."""
 
         async def page(after: str | None) -> Any:
@@ -249,12 +249,12 @@ class OpenAIBatchApi:
         def created_at(batch: Any) -> datetime | None:
             return utc_from_unix(batch["created_at"])
 
-        def parse(batch: Any) -> ProviderJob:
+        def parse(batch: Any) -> ReportedBatchJob:
             return batch_job(batch, self._http.secret)
 
         return await find_listed(page, parse, created_at, matches, created)
 
-    async def results(self, job: ProviderJob) -> AsyncGenerator[list[RequestResult]]:
+    async def results(self, job: ReportedBatchJob) -> AsyncGenerator[list[RequestResult]]:
         """The lines of the output and error files, downloaded to disk and parsed a chunk at a
         time; none for a batch that failed whole."""
         if not job.ended:
@@ -271,7 +271,7 @@ class OpenAIBatchApi:
                 async for chunk in file_results(file, parse):
                     yield chunk
 
-    async def cleanup(self, job: ProviderJob) -> None:
+    async def cleanup(self, job: ReportedBatchJob) -> None:
         """Delete the batch's input, output and error files (already gone is fine)."""
         for file_id in (job.input_file_id, job.output_file_id, job.error_file_id):
             if file_id is not None:
@@ -284,7 +284,7 @@ class OpenAIBatchApi:
     def _batch_path(self, job_id: str) -> str:
         return f"{self._base}/batches/{segment(job_id)}"
 
-    def _job(self, batch: Any) -> ProviderJob:
+    def _job(self, batch: Any) -> ReportedBatchJob:
         try:
             return batch_job(batch, self._http.secret)
         except (LookupError, TypeError, ValueError, AttributeError) as err:
@@ -312,10 +312,10 @@ def upload_form(boundary: str, content: bytes) -> bytes:
     ))  # fmt: skip
 
 
-def batch_job(batch: Any, secret: str | None) -> ProviderJob:
-    """The ProviderJob of a Batch object (LookupError, TypeError, ValueError if it is not one)."""
+def batch_job(batch: Any, secret: str | None) -> ReportedBatchJob:
+    """A Batch object as a ReportedBatchJob (LookupError, TypeError, ValueError if not one)."""
     status, counts = required_text(batch["status"]), batch.get("request_counts") or {}
-    return ProviderJob(
+    return ReportedBatchJob(
         id=required_text(batch["id"]),
         state=status,
         ended=status in _ENDED,
