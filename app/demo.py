@@ -21,6 +21,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import rowcount
+from app.jobs.models import JobStatus
 from app.ledger import fold
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.privacy import TextKeeper
@@ -264,7 +265,9 @@ async def delete_demo_comparisons(session: AsyncSession, keeper: TextKeeper) -> 
     tagged = select(ComparisonTag.comparison_id).where(
         ComparisonTag.key == TAG_KEY, ComparisonTag.value.in_(stored_values)
     )
-    demo = select(Comparison.id).where(Comparison.id.in_(tagged), Comparison.status != "running")
+    demo = select(Comparison.id).where(
+        Comparison.id.in_(tagged), Comparison.status != JobStatus.RUNNING
+    )
     await fold.unfold(session, Comparison.id.in_(demo))
     calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(demo)))
     comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(demo)))

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.canaries.models import Canary, CanaryItem
 from app.db import rowcount
-from app.jobs.models import UNFINISHED
+from app.jobs.models import UNFINISHED, JobStatus
 from app.ledger import fold
 from app.ledger.models import Comparison, JudgeCall
 from app.scoring.models import ScoreCall, ScoreResponse, ScoreSession
@@ -106,7 +106,7 @@ async def purge_score_sessions(
     """(score sessions, calls) deleted or stripped of their texts; a deleted session's
     responses, scores and tags go with it (foreign keys cascade)."""
     old = select(ScoreSession.id).where(
-        ScoreSession.created_at < cutoff, ScoreSession.status != "running"
+        ScoreSession.created_at < cutoff, ScoreSession.status != JobStatus.RUNNING
     )
     if texts_only:
         await session.execute(

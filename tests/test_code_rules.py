@@ -4,7 +4,9 @@
   `symilar` counts them (identical lines once comments, docstrings, imports and signatures are
   set aside; code of the same shape under other names is not counted: docs/DECISIONS.md);
 - size: a module over `MAX_LINES` lines says why at its top (its docstring names the size);
-- state: every `Annotated[T, from_state("key")]` alias declares the type `State` gives that key.
+- state: every `Annotated[T, from_state("key")]` alias declares the type `State` gives that key;
+- statuses: job, item, provider-job and request statuses are enum members, never bare words, and
+  the API spells every member of its enum.
 """
 
 from __future__ import annotations
@@ -13,7 +15,17 @@ import ast
 import re
 import subprocess
 import sys
+from enum import StrEnum
 from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from app.batches import schemas as batch_schemas
+from app.batches.models import BatchStatus, ItemStatus, ProviderJobState, RequestState
+from app.comparisons import schemas as comparison_schemas
+from app.jobs.models import JobStatus
+from app.scoring import schemas as scoring_schemas
 
 APP = Path(__file__).resolve().parent.parent / "app"
 MAX_REPEATS = 15
@@ -103,3 +115,96 @@ def test_every_state_alias_declares_the_type_state_gives_its_key() -> None:
         (name, key, declared) for name, key, declared in aliases if state[str(key)] != declared
     ]
     assert wrong == []
+
+
+# The lifecycle fields whose values are a `StrEnum` (app/jobs/models.py, app/batches/models.py),
+# and the words of those enums (a health check's "ok" is not one of them).
+_STATUS_FIELDS = frozenset({"status", "state"})
+_STATUS_WORDS = frozenset(
+    member.value
+    for enum in (JobStatus, BatchStatus, ItemStatus, ProviderJobState, RequestState)
+    for member in enum
+)
+# Where a status is a provider's own word or the simulated provider's, not one of ours.
+_FOREIGN_STATUSES = ("judging/providers/", "simjudge/")
+
+
+def _names_a_status(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr in _STATUS_FIELDS) or (
+        isinstance(node, ast.Name) and node.id in _STATUS_FIELDS
+    )
+
+
+def _bare_words(node: ast.AST | None) -> bool:
+    """A status word as a string literal, in a tuple or list, or as a branch of `a if c else b`."""
+    if isinstance(node, ast.Constant):
+        return node.value in _STATUS_WORDS
+    if isinstance(node, ast.IfExp):
+        return _bare_words(node.body) or _bare_words(node.orelse)
+    return isinstance(node, ast.Tuple | ast.List) and any(map(_bare_words, node.elts))
+
+
+def bare_statuses(source: str) -> list[int]:
+    """Lines that compare or set a status with a bare string rather than its enum member."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(map(_names_a_status, sides)) and any(map(_bare_words, sides)):
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            set_or_tested = [kw.value for kw in node.keywords if kw.arg in _STATUS_FIELDS]
+            if isinstance(func, ast.Attribute) and func.attr in ("in_", "not_in"):
+                set_or_tested += node.args if _names_a_status(func.value) else []
+            lines += [node.lineno for value in set_or_tested if _bare_words(value)]
+        elif isinstance(node, ast.Assign):
+            if any(map(_names_a_status, node.targets)) and _bare_words(node.value):
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Dict):
+            pairs = zip(node.keys, node.values, strict=True)
+            lines += [
+                node.lineno
+                for key, value in pairs
+                if isinstance(key, ast.Constant) and key.value in _STATUS_FIELDS
+                if _bare_words(value)
+            ]
+    return sorted(set(lines))
+
+
+def test_statuses_are_enum_members_not_bare_words() -> None:
+    found = [
+        f"{path.relative_to(APP)}:{line}"
+        for path in sorted(APP.rglob("*.py"))
+        if not str(path.relative_to(APP)).startswith(_FOREIGN_STATUSES)
+        for line in bare_statuses(path.read_text("utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_status_check_sees_every_bare_word() -> None:
+    source = """
+if row.status == "failed": pass
+if "running" != job.state: pass
+query.where(Item.status.in_(("queued", "running")))
+update(Item).values(status="queued")
+values = {"status": "complete"}
+status = "failed" if verdict is None else "partial"
+ok = row.status == Status.FAILED and Item.status.in_(UNFINISHED) and health.status == "ok"
+"""
+    assert bare_statuses(source) == [2, 3, 4, 5, 6, 7]
+
+
+@pytest.mark.parametrize(
+    ("literal", "enum", "left_out"),
+    [
+        (comparison_schemas.Status, JobStatus, set()),
+        (scoring_schemas.Status, JobStatus, {JobStatus.WAITING}),  # scores use no provider batch
+        (batch_schemas.BatchStatusField, BatchStatus, set()),
+        (batch_schemas.ItemStatusField, ItemStatus, set()),
+    ],
+)
+def test_the_api_spells_every_status_of_its_enum(
+    literal: object, enum: type[StrEnum], left_out: set[StrEnum]
+) -> None:
+    assert set(get_args(literal)) == set(enum) - left_out

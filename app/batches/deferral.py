@@ -18,7 +18,7 @@ from sqlalchemy import insert, select, update
 
 from app.batches import leases
 from app.batches.leases import Claim
-from app.batches.models import Batch, BatchItem, ProviderRequest
+from app.batches.models import Batch, BatchItem, ItemStatus, ProviderRequest
 from app.batches.provider_keys import (
     AnswerKey,
     answer_key,
@@ -121,7 +121,7 @@ async def park(services: Services, claim: Claim, pending: Sequence[PendingCall])
         result = await session.execute(
             update(BatchItem)
             .where(leases.held(claim))
-            .values(status="waiting", lease_owner=None, lease_expires_at=None)
+            .values(status=ItemStatus.WAITING, lease_owner=None, lease_expires_at=None)
         )
         if rowcount(result) != 1:
             await session.rollback()

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 import structlog
 from sqlalchemy import and_, or_, select, update
 
-from app.batches.models import ProviderJob, ProviderRequest
+from app.batches.models import ProviderJob, ProviderJobState, ProviderRequest
 from app.batches.provider_jobs import (
     LOOKUP_SKEW_S,
     MAX_LOOKUPS,
@@ -52,8 +52,14 @@ class Lookups(RoundStep):
                 await session.execute(
                     select(ProviderJob.id, ProviderJob.state, ProviderJob.next_poll_at).where(
                         or_(
-                            and_(ProviderJob.state == "submitting", ProviderJob.next_poll_at < now),
-                            and_(ProviderJob.state == "unclear", ProviderJob.next_poll_at <= now),
+                            and_(
+                                ProviderJob.state == ProviderJobState.SUBMITTING,
+                                ProviderJob.next_poll_at < now,
+                            ),
+                            and_(
+                                ProviderJob.state == ProviderJobState.UNCLEAR,
+                                ProviderJob.next_poll_at <= now,
+                            ),
                         )
                     )
                 )
@@ -71,7 +77,7 @@ class Lookups(RoundStep):
                     ProviderJob.next_poll_at == seen,
                 )
                 .values(
-                    state="unclear",
+                    state=ProviderJobState.UNCLEAR,
                     next_poll_at=utcnow() + timedelta(seconds=TRANSFER_TIMEOUT_S),
                 )
             )
@@ -84,7 +90,7 @@ class Lookups(RoundStep):
         give the submission up."""
         async with self.sessionmaker() as session:
             job = await session.get(ProviderJob, job_id)
-            if job is None or job.state != "unclear":
+            if job is None or job.state != ProviderJobState.UNCLEAR:
                 return
             batch_id, judge_name, lookups = job.batch_id, job.judge_name, job.polls
             count, created_at = job.request_count, job.created_at
@@ -131,7 +137,7 @@ class Lookups(RoundStep):
         async with self.sessionmaker() as session:
             await session.execute(
                 update(ProviderJob)
-                .where(ProviderJob.id == job_id, ProviderJob.state == "unclear")
+                .where(ProviderJob.id == job_id, ProviderJob.state == ProviderJobState.UNCLEAR)
                 .values(**submitted_values(status, self.settings), polls=0)
             )
             await session.commit()
@@ -143,8 +149,12 @@ class Lookups(RoundStep):
         async with self.sessionmaker() as session:
             taken = await session.execute(
                 update(ProviderJob)
-                .where(ProviderJob.id == job_id, ProviderJob.state == "unclear")
-                .values(state="abandoned", ended_at=utcnow(), error=f"not submitted: {reason}")
+                .where(ProviderJob.id == job_id, ProviderJob.state == ProviderJobState.UNCLEAR)
+                .values(
+                    state=ProviderJobState.ABANDONED,
+                    ended_at=utcnow(),
+                    error=f"not submitted: {reason}",
+                )
             )
             if rowcount(taken) != 1:  # the submission finished meanwhile
                 await session.rollback()

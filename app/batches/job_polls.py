@@ -17,7 +17,7 @@ import structlog
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.batches.models import ProviderJob, ProviderRequest
+from app.batches.models import ProviderJob, ProviderJobState, ProviderRequest
 from app.batches.provider_jobs import RoundStep, past_deadline, status_values
 from app.batches.provider_keys import result_json, seal
 from app.batches.provider_requests import PENDING, RESOLVED, SUBMITTED, fail_requests, in_job
@@ -44,7 +44,8 @@ class Polls(RoundStep):
             due = (
                 await session.execute(
                     select(ProviderJob.id, ProviderJob.next_poll_at, ProviderJob.polls).where(
-                        ProviderJob.state == "running", ProviderJob.next_poll_at <= now
+                        ProviderJob.state == ProviderJobState.RUNNING,
+                        ProviderJob.next_poll_at <= now,
                     )
                 )
             ).all()
@@ -61,7 +62,7 @@ class Polls(RoundStep):
                 update(ProviderJob)
                 .where(
                     ProviderJob.id == job_id,
-                    ProviderJob.state == "running",
+                    ProviderJob.state == ProviderJobState.RUNNING,
                     ProviderJob.next_poll_at == seen,
                 )
                 .values(next_poll_at=utcnow() + timedelta(seconds=wait), polls=polls + 1)
@@ -171,7 +172,7 @@ class Polls(RoundStep):
         await self.store_results(job_id, results)
         async with self.sessionmaker() as session:
             await fail_requests(session, self.settings, "server_error", missing, *in_job(job_id))
-            await end_job(session, job_id, "ended")
+            await end_job(session, job_id, ProviderJobState.ENDED)
             await session.commit()
         log.info("provider_job_mapped", job=job_id)
 
@@ -188,7 +189,7 @@ class Polls(RoundStep):
                 .where(*in_job(job_id))
                 .values(state=PENDING, job_id=None, job_failures=ProviderRequest.job_failures + 1)
             )
-            await end_job(session, job_id, "failed")
+            await end_job(session, job_id, ProviderJobState.FAILED)
             await session.commit()
         log.warning("provider_job_failed_whole", job=job_id)
 

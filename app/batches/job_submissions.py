@@ -17,7 +17,14 @@ import structlog
 from sqlalchemy import delete, select, update
 
 from app.background import survive
-from app.batches.models import Batch, BatchItem, ProviderJob, ProviderRequest
+from app.batches.models import (
+    Batch,
+    BatchItem,
+    ItemStatus,
+    ProviderJob,
+    ProviderJobState,
+    ProviderRequest,
+)
 from app.batches.provider_jobs import (
     SUBMIT_LEASE_S,
     RoundStep,
@@ -59,7 +66,7 @@ class Submissions(RoundStep):
             select(BatchItem.id)
             .where(
                 BatchItem.batch_id == ProviderRequest.batch_id,
-                BatchItem.status.in_(("queued", "running")),
+                BatchItem.status.in_((ItemStatus.QUEUED, ItemStatus.RUNNING)),
             )
             .exists()
         )
@@ -147,7 +154,7 @@ class Submissions(RoundStep):
                 update(ProviderJob)
                 .where(
                     ProviderJob.id == job_id,
-                    ProviderJob.state.in_(("submitting", "unclear")),
+                    ProviderJob.state.in_((ProviderJobState.SUBMITTING, ProviderJobState.UNCLEAR)),
                 )
                 .values(**submitted_values(status, self.settings))
             )
@@ -162,7 +169,9 @@ class Submissions(RoundStep):
                 update(ProviderJob)
                 .where(ProviderJob.id == job_id)
                 .values(
-                    state="failed", ended_at=utcnow(), error=job_error(self.settings, error.message)
+                    state=ProviderJobState.FAILED,
+                    ended_at=utcnow(),
+                    error=job_error(self.settings, error.message),
                 )
             )
             await session.commit()
@@ -192,7 +201,7 @@ class Submissions(RoundStep):
                     batch_id=batch_id,
                     judge_name=judge.config.name,
                     provider=judge.config.provider,
-                    state="submitting",
+                    state=ProviderJobState.SUBMITTING,
                     request_count=0,
                     succeeded=0,
                     failed=0,

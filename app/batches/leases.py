@@ -14,11 +14,10 @@ from typing import Any
 from sqlalchemy import and_, func, literal, or_, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.batches.models import BatchItem
+from app.batches.models import TERMINAL, BatchItem, ItemStatus
 from app.db import UTCDateTime, rowcount, utcnow
 
 Sessionmaker = async_sessionmaker[AsyncSession]
-TERMINAL = ("completed", "failed", "cancelled")
 
 
 @dataclass(frozen=True)
@@ -42,8 +41,8 @@ async def claim(
     """Take the item's lease if it is queued or its lease expired; None when someone has it."""
     now = utcnow()
     claimable = or_(
-        BatchItem.status == "queued",
-        and_(BatchItem.status == "running", BatchItem.lease_expires_at < now),
+        BatchItem.status == ItemStatus.QUEUED,
+        and_(BatchItem.status == ItemStatus.RUNNING, BatchItem.lease_expires_at < now),
     )
     async with sessionmaker() as session:
         row = (
@@ -51,7 +50,7 @@ async def claim(
                 update(BatchItem)
                 .where(BatchItem.id == item_id, claimable)
                 .values(
-                    status="running",
+                    status=ItemStatus.RUNNING,
                     lease_owner=owner,
                     lease_expires_at=now + timedelta(seconds=lease_s),
                     attempts=BatchItem.attempts + 1,
@@ -79,7 +78,7 @@ def held(claim: Claim) -> Any:
     return and_(
         BatchItem.id == claim.item_id,
         BatchItem.lease_owner == claim.owner,
-        BatchItem.status == "running",
+        BatchItem.status == ItemStatus.RUNNING,
     )
 
 
@@ -129,7 +128,7 @@ async def release(sessionmaker: Sessionmaker, claim: Claim) -> bool:
             update(BatchItem)
             .where(held(claim))
             .values(
-                status="queued",
+                status=ItemStatus.QUEUED,
                 lease_owner=None,
                 lease_expires_at=None,
                 enqueued_at=utcnow(),
@@ -145,7 +144,12 @@ async def _requeue(sessionmaker: Sessionmaker, condition: Any) -> list[str]:
         ids = await session.scalars(
             update(BatchItem)
             .where(condition)
-            .values(status="queued", lease_owner=None, lease_expires_at=None, enqueued_at=utcnow())
+            .values(
+                status=ItemStatus.QUEUED,
+                lease_owner=None,
+                lease_expires_at=None,
+                enqueued_at=utcnow(),
+            )
             .returning(BatchItem.id)
         )
         found = list(ids)
@@ -155,16 +159,18 @@ async def _requeue(sessionmaker: Sessionmaker, condition: Any) -> list[str]:
 
 async def requeue_expired(sessionmaker: Sessionmaker) -> list[str]:
     """Running items whose holder stopped renewing (a killed process): queued again."""
-    expired = and_(BatchItem.status == "running", BatchItem.lease_expires_at < utcnow())
+    expired = and_(BatchItem.status == ItemStatus.RUNNING, BatchItem.lease_expires_at < utcnow())
     return await _requeue(sessionmaker, expired)
 
 
 async def requeue_waiting(sessionmaker: Sessionmaker, enqueued_before: datetime) -> list[str]:
     """Queued items sent before `enqueued_before` and never picked up: their send time reset."""
-    waiting = and_(BatchItem.status == "queued", BatchItem.enqueued_at < enqueued_before)
+    waiting = and_(BatchItem.status == ItemStatus.QUEUED, BatchItem.enqueued_at < enqueued_before)
     return await _requeue(sessionmaker, waiting)
 
 
 async def requeue_unfinished(sessionmaker: Sessionmaker) -> list[str]:
     """Every queued and running item (start-up of the embedded queue, the only runner)."""
-    return await _requeue(sessionmaker, BatchItem.status.in_(("queued", "running")))
+    return await _requeue(
+        sessionmaker, BatchItem.status.in_((ItemStatus.QUEUED, ItemStatus.RUNNING))
+    )

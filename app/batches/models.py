@@ -3,12 +3,58 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime
 from app.jobs.models import Idempotent
+
+
+class BatchStatus(StrEnum):
+    """A batch's status, aggregated from its items' (never stored)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    COMPLETED = "completed"
+    CANCELLED = "cancelled"
+    FAILED = "failed"  # every finished item failed
+
+
+class ItemStatus(StrEnum):
+    """A batch item's status; `waiting`: its calls are at a provider's batch API, held by no
+    process (no lease, no requeue) until their answers are in."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    WAITING = "waiting"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+# An item in one of these is done: nothing runs or requeues it again.
+TERMINAL = (ItemStatus.COMPLETED, ItemStatus.FAILED, ItemStatus.CANCELLED)
+
+
+class ProviderJobState(StrEnum):
+    """Where a provider job stands (`ProviderJob`'s docstring says what each means)."""
+
+    SUBMITTING = "submitting"
+    RUNNING = "running"
+    ENDED = "ended"
+    FAILED = "failed"
+    UNCLEAR = "unclear"
+    ABANDONED = "abandoned"
+
+
+class RequestState(StrEnum):
+    """Where a provider request stands (`ProviderRequest`'s docstring says what each means)."""
+
+    PENDING = "pending"
+    SUBMITTED = "submitted"
+    RESOLVED = "resolved"
 
 
 class Batch(Idempotent, Base):
@@ -44,9 +90,7 @@ class BatchItem(Base):
     origin: Mapped[str] = mapped_column(String(16), default="traffic", server_default="traffic")
     # The comparison or score session id, allocated at submission so a redelivery reuses it.
     target_id: Mapped[str] = mapped_column(String(36))
-    # queued|running|waiting|completed|failed|cancelled; `waiting`: its calls are at a provider's
-    # batch API, held by no process (no lease, no requeue) until their answers are in.
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))  # an `ItemStatus`
     # The request as JSON (a Fernet token in privacy mode), deleted once the item is finished.
     payload: Mapped[str | None] = mapped_column(Text, nullable=True)
     encrypted: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -82,7 +126,7 @@ class ProviderJob(Base):
     judge_name: Mapped[str] = mapped_column(String(100))
     provider: Mapped[str] = mapped_column(String(16))
     external_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[str] = mapped_column(String(16))  # a `ProviderJobState`
     provider_state: Mapped[str | None] = mapped_column(String(32), nullable=True)
     request_count: Mapped[int] = mapped_column(Integer, default=0)
     succeeded: Mapped[int] = mapped_column(Integer, default=0)
@@ -129,7 +173,7 @@ class ProviderRequest(Base):
     job_id: Mapped[str | None] = mapped_column(
         ForeignKey("provider_jobs.id", ondelete="SET NULL"), nullable=True
     )
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[str] = mapped_column(String(16))  # a `RequestState`
     body: Mapped[str | None] = mapped_column(Text, nullable=True)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
     encrypted: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -17,7 +17,7 @@ import structlog
 from sqlalchemy import update
 
 from app.background import survive
-from app.batches.models import ProviderJob
+from app.batches.models import ProviderJob, ProviderJobState
 from app.config import Settings
 from app.db import utcnow
 from app.errors import AppError, ServiceUnavailable
@@ -97,7 +97,7 @@ def submitted_values(status: ReportedBatchJob, settings: Settings) -> dict[str, 
     now = utcnow()
     return {
         "external_id": status.id,
-        "state": "running",
+        "state": ProviderJobState.RUNNING,
         "submitted_at": now,
         "next_poll_at": now + timedelta(seconds=settings.provider_poll_min_s),
         **status_values(status, settings),
@@ -137,9 +137,9 @@ class RoundStep:
         async with self.sessionmaker() as session:
             await session.execute(
                 update(ProviderJob)
-                .where(ProviderJob.id == job_id, ProviderJob.state == "submitting")
+                .where(ProviderJob.id == job_id, ProviderJob.state == ProviderJobState.SUBMITTING)
                 .values(
-                    state="unclear",
+                    state=ProviderJobState.UNCLEAR,
                     error=reason[:2000],
                     next_poll_at=utcnow() + timedelta(seconds=UNCLEAR_LOOKUP_S),
                 )
@@ -151,7 +151,7 @@ class RoundStep:
         async with self.sessionmaker() as session:
             await session.execute(
                 update(ProviderJob)
-                .where(ProviderJob.id == job_id, ProviderJob.state == "unclear")
+                .where(ProviderJob.id == job_id, ProviderJob.state == ProviderJobState.UNCLEAR)
                 .values(polls=lookups, next_poll_at=utcnow() + timedelta(seconds=UNCLEAR_LOOKUP_S))
             )
             await session.commit()

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.batches.models import ProviderJob, ProviderRequest
+from app.batches.models import ProviderJob, ProviderJobState, ProviderRequest
 from app.batches.provider_keys import seal
 from app.config import Settings
 from app.db import utcnow
@@ -76,7 +76,9 @@ async def cancel_batch(session: AsyncSession, batch_id: str, settings: Settings)
         update(ProviderJob)
         .where(
             ProviderJob.batch_id == batch_id,
-            ProviderJob.state.in_(("submitting", "unclear", "running")),
+            ProviderJob.state.in_(
+                (ProviderJobState.SUBMITTING, ProviderJobState.UNCLEAR, ProviderJobState.RUNNING)
+            ),
         )
         .values(cancel_requested=True, next_poll_at=utcnow())
     )

@@ -10,13 +10,19 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.batches.models import Batch, BatchItem, ProviderJob
+from app.batches.models import (
+    Batch,
+    BatchItem,
+    BatchStatus,
+    ItemStatus,
+    ProviderJob,
+    ProviderJobState,
+)
 from app.batches.schemas import (
     BatchCounts,
     BatchItemList,
     BatchItemRead,
     BatchRead,
-    BatchStatus,
     ItemError,
     ProviderJobRead,
 )
@@ -41,11 +47,15 @@ def batch_status(batch: Batch, counts: BatchCounts) -> BatchStatus:
     """
     if counts.queued + counts.running + counts.waiting:
         started = counts.running + counts.waiting + counts.completed + counts.failed
-        return "running" if started or batch.cancelled_at is not None else "queued"
+        return (
+            BatchStatus.RUNNING if started or batch.cancelled_at is not None else BatchStatus.QUEUED
+        )
     stopped = counts.cancelled or (batch.mode == "provider" and counts.failed)
     if batch.cancelled_at is not None and stopped:
-        return "cancelled"
-    return "failed" if counts.failed and not counts.completed else "completed"
+        return BatchStatus.CANCELLED
+    if counts.failed and not counts.completed:
+        return BatchStatus.FAILED
+    return BatchStatus.COMPLETED
 
 
 def new_batch_read(batch: Batch) -> BatchRead:
@@ -53,7 +63,7 @@ def new_batch_read(batch: Batch) -> BatchRead:
     return BatchRead(
         id=batch.id,
         mode=batch.mode,
-        status="queued",
+        status=BatchStatus.QUEUED,
         total=batch.item_count,
         counts=BatchCounts(queued=batch.item_count),
         progress=0.0,
@@ -126,8 +136,8 @@ async def provider_jobs(session: AsyncSession, batch: Batch) -> list[ProviderJob
             # A job that failed whole (or was refused) ran none of its requests: the provider's
             # own counts say 0 failed, but every request failed in it (and was submitted again
             # or failed as a call).
-            succeeded=0 if job.state == "failed" else job.succeeded,
-            failed=job.request_count if job.state == "failed" else job.failed,
+            succeeded=0 if job.state == ProviderJobState.FAILED else job.succeeded,
+            failed=job.request_count if job.state == ProviderJobState.FAILED else job.failed,
             submitted_at=job.submitted_at,
             ended_at=job.ended_at,
             expires_at=job.expires_at,
@@ -182,7 +192,7 @@ def item_read(
     item: BatchItem, comparison: ComparisonRead | None, score_session: ScoreSessionRead | None
 ) -> BatchItemRead:
     """One item as the API shows it (never its payload)."""
-    failed = item.status == "failed"
+    failed = item.status == ItemStatus.FAILED
     return BatchItemRead(
         position=item.position,
         item_id=item.item_id,

@@ -20,7 +20,7 @@ from app.background import running, survive
 from app.batches.job_lookups import Lookups
 from app.batches.job_polls import Polls
 from app.batches.job_submissions import Submissions
-from app.batches.models import BatchItem, ProviderRequest
+from app.batches.models import BatchItem, ItemStatus, ProviderRequest
 from app.batches.provider_requests import RESOLVED
 from app.batches.queue import ItemQueue
 from app.db import utcnow
@@ -68,8 +68,8 @@ class ProviderRounds:
             ids = list(
                 await session.scalars(
                     update(BatchItem)
-                    .where(BatchItem.status == "waiting", ~unresolved)
-                    .values(status="queued", attempts=0, enqueued_at=utcnow())
+                    .where(BatchItem.status == ItemStatus.WAITING, ~unresolved)
+                    .values(status=ItemStatus.QUEUED, attempts=0, enqueued_at=utcnow())
                     .returning(BatchItem.id)
                 )
             )

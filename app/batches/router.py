@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Response
 from app.auth.keys import Principal
 from app.batches import queries, service
 from app.batches.queue import BatchQueueDep, ItemQueue
-from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatus
+from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatusField
 from app.deps import (
     CompareKey,
     KeeperDep,
@@ -86,7 +86,7 @@ async def list_batch_results(
     batch_id: BatchId,
     _: ReadKey,
     session: SessionDep,
-    status: ItemStatus | None = None,
+    status: ItemStatusField | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query(max_length=500)] = None,
 ) -> BatchItemList:

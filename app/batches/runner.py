@@ -19,13 +19,13 @@ from sqlalchemy import select
 from app import metrics
 from app.batches import leases, provider
 from app.batches.leases import Claim
-from app.batches.models import Batch
+from app.batches.models import Batch, ItemStatus
 from app.comparisons.schemas import CompareRequest
 from app.comparisons.service import COMPARISONS
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
 from app.jobs.kind import Kind, Services
 from app.jobs.lifecycle import run_item
-from app.jobs.models import WAITING
+from app.jobs.models import JobStatus
 from app.judges import crypto
 from app.scoring.calibration import CalibrationCache
 from app.scoring.schemas import ScoreRequest
@@ -46,7 +46,7 @@ class ItemOutcome:
     """How a delivery ended: completed, failed with a problem type and a sentence, or waiting
     on the provider batch jobs its `deferred` calls go to."""
 
-    status: str
+    status: ItemStatus
     error_kind: str | None = None
     error: str | None = None
     deferred: tuple[provider.PendingCall, ...] = ()
@@ -113,7 +113,7 @@ class ItemRunner:
         structlog.contextvars.bind_contextvars(batch_id=claim.batch_id, item_id=claim.item_id)
         if claim.attempts > self.services.settings.batch_max_attempts:
             await self._settle(
-                claim, ItemOutcome("failed", "too-many-attempts", "delivered too often")
+                claim, ItemOutcome(ItemStatus.FAILED, "too-many-attempts", "delivered too often")
             )
             return
         try:
@@ -132,7 +132,7 @@ class ItemRunner:
 
     async def _settle(self, claim: Claim, outcome: ItemOutcome) -> None:
         sessionmaker = self.services.sessionmaker
-        if outcome.status == WAITING:
+        if outcome.status == ItemStatus.WAITING:
             if not await provider.park(self.services, claim, outcome.deferred):
                 log.warning("batch_item_lease_lost", item_id=claim.item_id)
             return
@@ -189,20 +189,22 @@ class ItemRunner:
         try:
             request = self._request(claim)
         except (ValueError, ValidationError, InvalidToken) as exc:
-            return ItemOutcome("failed", "validation-error", str(exc)[:500] or type(exc).__name__)
+            return ItemOutcome(
+                ItemStatus.FAILED, "validation-error", str(exc)[:500] or type(exc).__name__
+            )
         try:
             status, deferral = await self._run(claim, request)
         except ServiceUnavailable:
             raise
         except AppError as exc:
-            return ItemOutcome("failed", exc.slug, exc.detail)
-        if status == WAITING and deferral is not None:
-            return ItemOutcome(WAITING, deferred=tuple(deferral.pending.values()))
-        if status == "failed":
+            return ItemOutcome(ItemStatus.FAILED, exc.slug, exc.detail)
+        if status == JobStatus.WAITING and deferral is not None:
+            return ItemOutcome(ItemStatus.WAITING, deferred=tuple(deferral.pending.values()))
+        if status == JobStatus.FAILED:
             return ItemOutcome(
-                "failed", "judges-failed", "no judge produced a result; calls stored"
+                ItemStatus.FAILED, "judges-failed", "no judge produced a result; calls stored"
             )
-        return ItemOutcome("completed")
+        return ItemOutcome(ItemStatus.COMPLETED)
 
     async def _run(
         self, claim: Claim, request: CompareRequest | ScoreRequest

@@ -14,14 +14,29 @@ from pydantic import (
     model_validator,
 )
 
+from app.batches.models import BatchStatus, ItemStatus
 from app.comparisons.schemas import CompareRequest, ComparisonRead
 from app.fields import check_text
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 
 ItemKind = Literal["compare", "score"]
-ItemStatus = Literal["queued", "running", "waiting", "completed", "failed", "cancelled"]
 BatchMode = Literal["live", "provider"]
-BatchStatus = Literal["queued", "running", "completed", "cancelled", "failed"]
+# The API's statuses, spelt from the enums they are (a test checks that none is left out).
+BatchStatusField = Literal[
+    BatchStatus.QUEUED,
+    BatchStatus.RUNNING,
+    BatchStatus.COMPLETED,
+    BatchStatus.CANCELLED,
+    BatchStatus.FAILED,
+]
+ItemStatusField = Literal[
+    ItemStatus.QUEUED,
+    ItemStatus.RUNNING,
+    ItemStatus.WAITING,
+    ItemStatus.COMPLETED,
+    ItemStatus.FAILED,
+    ItemStatus.CANCELLED,
+]
 # Validation stops at the first item past it (pydantic-core counts as it goes), so a body of a
 # million items costs 10,001 items' work; `FAIRPAIR_MAX_BATCH_ITEMS` may only lower it.
 BATCH_ITEMS_CAP = 10_000
@@ -122,7 +137,7 @@ class BatchRead(BaseModel):
 
     id: str
     mode: BatchMode = "live"
-    status: BatchStatus
+    status: BatchStatusField
     total: int
     counts: BatchCounts
     progress: float = Field(description="share of items finished (completed, failed or cancelled)")
@@ -150,7 +165,7 @@ class BatchItemRead(BaseModel):
     position: int
     item_id: str | None
     kind: ItemKind
-    status: ItemStatus
+    status: ItemStatusField
     comparison_id: str | None
     score_session_id: str | None
     comparison: ComparisonRead | None

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.keys import Principal
 from app.batches import provider, queries
-from app.batches.models import Batch, BatchItem
+from app.batches.models import Batch, BatchItem, ItemStatus
 from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchCreate, BatchItemIn, BatchRead
 from app.config import Settings
@@ -105,7 +105,7 @@ def item_rows(
                 "item_id": keeper.token(item.item_id) if item.item_id is not None else None,
                 "kind": item.kind,
                 "target_id": str(uuid.uuid4()),
-                "status": "queued",
+                "status": ItemStatus.QUEUED,
                 "payload": crypto.encrypt(settings.secret_key, payload) if encrypted else payload,
                 "encrypted": encrypted,
                 "attempts": 0,
@@ -191,7 +191,7 @@ async def cancel(session: AsyncSession, batch_id: str, settings: Settings) -> Ba
         select(BatchItem.id)
         .where(
             BatchItem.batch_id == batch_id,
-            BatchItem.status.in_(("queued", "running", "waiting")),
+            BatchItem.status.in_((ItemStatus.QUEUED, ItemStatus.RUNNING, ItemStatus.WAITING)),
         )
         .exists()
     )
@@ -203,13 +203,13 @@ async def cancel(session: AsyncSession, batch_id: str, settings: Settings) -> Ba
         .values(cancelled_at=now)
         .execution_options(synchronize_session=False)
     )
-    not_started = [BatchItem.batch_id == batch_id, BatchItem.status == "queued"]
+    not_started = [BatchItem.batch_id == batch_id, BatchItem.status == ItemStatus.QUEUED]
     if batch.mode == "provider":
         not_started.append(~provider.has_requests(BatchItem))
     await session.execute(
         update(BatchItem)
         .where(*not_started)
-        .values(status="cancelled", finished_at=now, payload=None)
+        .values(status=ItemStatus.CANCELLED, finished_at=now, payload=None)
     )
     if batch.mode == "provider":
         await provider.cancel_batch(session, batch_id, settings)

@@ -17,6 +17,7 @@ from app.canaries.schemas import (
     JudgeRunRead,
 )
 from app.errors import ValidationProblem
+from app.jobs.models import JobStatus
 from app.params import decode_name_cursor, encode_name_cursor
 
 
@@ -78,7 +79,7 @@ def run_read(run: CanaryRun) -> CanaryRunRead:
         number=run.number,
         trigger=run.trigger,
         judges=run.judges,
-        status="complete" if run.finished_at is not None else "running",
+        status=JobStatus.COMPLETE if run.finished_at is not None else JobStatus.RUNNING,
         created_at=run.created_at,
         finished_at=run.finished_at,
         batch_id=run.batch_id,

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.comparisons.protocols import ProtocolKind
 from app.config import SelfPreferencePolicy
 from app.fields import CriteriaText, Name, NonEmptyText, TagKey, TagValue
+from app.jobs.models import JobStatus
 from app.jobs.schemas import (
     CriteriaList,
     DeadlineSeconds,
@@ -19,7 +20,10 @@ from app.jobs.schemas import (
 
 Winner = Literal["A", "B", "tie"]
 # `waiting`: a provider-mode batch item whose calls are at a provider's batch job.
-Status = Literal["running", "waiting", "complete", "partial", "failed"]
+# The API's job statuses, spelt from the enum they are (a test checks that none is left out).
+Status = Literal[
+    JobStatus.RUNNING, JobStatus.WAITING, JobStatus.COMPLETE, JobStatus.PARTIAL, JobStatus.FAILED
+]
 JudgeConfidenceSource = Literal["logprobs", "stated", "mixed", "votes", "inconsistent", "floored"]
 PanelConfidenceSource = JudgeConfidenceSource
 

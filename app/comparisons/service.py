@@ -26,7 +26,7 @@ from app.db import Base
 from app.jobs.closing import JobTables
 from app.jobs.kind import Job, Outcome, Run, Services
 from app.jobs.lifecycle import run_request
-from app.jobs.models import record_values
+from app.jobs.models import JobStatus, record_values
 from app.jobs.panels import (
     PanelJudge,
     PanelPlan,
@@ -349,7 +349,13 @@ def verdict_values(
     results = [stored_result(name, role, stored[name]) for name, role in panel]
     verdict = panel_verdict(results)
     complete = all(r.winner is not None for r in results)
-    status = "failed" if verdict is None else "complete" if complete else "partial"
+    status = (
+        JobStatus.FAILED
+        if verdict is None
+        else JobStatus.COMPLETE
+        if complete
+        else JobStatus.PARTIAL
+    )
     return {
         "status": status,
         "winner": verdict.winner if verdict else None,

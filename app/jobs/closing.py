@@ -24,7 +24,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app.background import running, survive
 from app.db import Base, rowcount, utcnow
-from app.jobs.models import JobColumns, StoredCall
+from app.jobs.models import JobColumns, JobStatus, StoredCall
 from app.jobs.writes import GroupCommit
 
 log = structlog.get_logger()
@@ -68,7 +68,7 @@ class JobTables:
     def running(self, job_id: str | None = None, grace_s: float | None = None) -> Any:
         """Running jobs to close: one by id, and/or every one past its deadline plus `grace_s`."""
         job: Any = self.job
-        condition = job.status == "running"
+        condition = job.status == JobStatus.RUNNING
         if job_id is not None:
             condition &= job.id == job_id
         if grace_s is not None:
@@ -94,7 +94,7 @@ async def close_interrupted(session: AsyncSession, tables: JobTables, condition:
     partial = await session.execute(
         update(job)
         .where(condition, answered)
-        .values(status="partial", error_kind="interrupted", completed_at=now)
+        .values(status=JobStatus.PARTIAL, error_kind="interrupted", completed_at=now)
         .returning(job.id)
     )
     partial_ids = list(partial.scalars())
@@ -103,7 +103,12 @@ async def close_interrupted(session: AsyncSession, tables: JobTables, condition:
     failed = await session.execute(
         update(job)
         .where(condition)
-        .values(status="failed", error_kind="interrupted", completed_at=now, idempotency_key=None)
+        .values(
+            status=JobStatus.FAILED,
+            error_kind="interrupted",
+            completed_at=now,
+            idempotency_key=None,
+        )
     )
     return len(partial_ids) + rowcount(failed)
 
@@ -112,7 +117,7 @@ async def close_if_orphaned(
     session: AsyncSession, tables: JobTables, row: JobColumns, grace_s: float
 ) -> None:
     """Close one job, as it is read, if a killed process left it running past its deadline."""
-    if row.status != "running":
+    if row.status != JobStatus.RUNNING:
         return
     if await close_interrupted(session, tables, tables.running(row.id, grace_s)):
         await session.commit()

@@ -42,7 +42,7 @@ from app.errors import (
 from app.jobs import closing, idempotency
 from app.jobs.closing import JobTables
 from app.jobs.kind import CallWriter, Deferral, Job, JobRequest, Kind, Outcome, Run, Services
-from app.jobs.models import WAITING, JobColumns
+from app.jobs.models import UNFINISHED, JobColumns, JobStatus
 from app.jobs.slots import CallSlots
 from app.jobs.writes import (
     GroupCommit,
@@ -111,7 +111,7 @@ async def run_request(
     answer = await finish(
         kind, job, await run_calls(kind, job, None, writer, services), writer, services
     )
-    if job.row.status == "failed":
+    if job.row.status == JobStatus.FAILED:
         raise JudgesFailed(kind.failed_detail, extra={kind.id_field: job.row.id})
     return Outcome(answer, replayed=False)
 
@@ -167,14 +167,14 @@ async def run_item(
     calls = await run_calls(kind, job, stored, writer, services, deferral)
     if deferral is not None and deferral.deferred:
         await wait_outside(kind.tables, job, writer, services)
-        return None, WAITING
+        return None, JobStatus.WAITING
     return await finish(kind, job, calls, writer, services), job.row.status
 
 
 def needs_run(row: JobColumns) -> bool:
     """Whether a delivery must (re)run a job: still running, waiting on a provider, or closed
     by an interruption."""
-    return row.status in ("running", WAITING) or row.error_kind == "interrupted"
+    return row.status in UNFINISHED or row.error_kind == "interrupted"
 
 
 def new_job(
@@ -197,7 +197,7 @@ def new_job(
         "id": job_id,
         "created_at": now,
         "deadline_at": now + timedelta(seconds=timeout_s),
-        "status": "running",
+        "status": JobStatus.RUNNING,
         "api_key_id": api_key_id,
         "idempotency_key": idempotency_key,
         # Its HMAC in privacy mode: a plain hash would confirm a guessed request.
@@ -257,7 +257,7 @@ async def reopen(
 ) -> None:
     """Mark a stored job running again with a fresh deadline."""
     values = {
-        "status": "running",
+        "status": JobStatus.RUNNING,
         "error_kind": None,
         "completed_at": None,
         "deadline_at": utcnow() + timedelta(seconds=timeout_s),
@@ -278,7 +278,7 @@ async def find_replay(
         if row is None:
             return None
         await closing.close_if_orphaned(session, kind.tables, row, services.settings.sweep_grace_s)
-        if row.status == "running":
+        if row.status == JobStatus.RUNNING:
             raise await idempotency.in_progress(session, kind.tables.job, row)
         if row.idempotency_key is None:  # closed without a result: the key is released
             return None
@@ -318,9 +318,11 @@ async def wait_outside(
         raise ServiceUnavailable("the database did not take this delivery's calls")
     table: Any = tables.job
     async with services.sessionmaker() as session:
-        await session.execute(update(table).where(table.id == job.row.id).values(status=WAITING))
+        await session.execute(
+            update(table).where(table.id == job.row.id).values(status=JobStatus.WAITING)
+        )
         await session.commit()
-    job.row.status = WAITING
+    job.row.status = JobStatus.WAITING
 
 
 async def close_cancelled(

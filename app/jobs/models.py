@@ -8,6 +8,7 @@ indexes are exactly what they were when each kind declared them itself.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -31,11 +32,21 @@ from app.privacy import TextKeeper
 # SQLite only auto-increments an INTEGER PRIMARY KEY.
 BigIntId = BigInteger().with_variant(Integer, "sqlite")
 
-# A job no process holds, waiting on something outside (a provider's batch job): the sweeper does
-# not close it and nothing requeues it; whoever it waits on moves it on.
-WAITING = "waiting"
+
+class JobStatus(StrEnum):
+    """A job's lifecycle: running → complete | partial | failed, or waiting on the way."""
+
+    RUNNING = "running"
+    # No process holds it: it waits on something outside (a provider's batch job), so the
+    # sweeper does not close it and nothing requeues it; whoever it waits on moves it on.
+    WAITING = "waiting"
+    COMPLETE = "complete"
+    PARTIAL = "partial"  # some judges produced no result
+    FAILED = "failed"  # no judge produced a result
+
+
 # A job whose calls are not all in yet: its observations are not final (reports leave them out).
-UNFINISHED = ("running", WAITING)
+UNFINISHED = (JobStatus.RUNNING, JobStatus.WAITING)
 
 
 class Idempotent:
@@ -63,8 +74,7 @@ class JobColumns(Idempotent):
 
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     deadline_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    # running | waiting | complete | partial | failed
-    status: Mapped[str] = mapped_column(String(16), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # a `JobStatus`
     error_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)  # "interrupted"
     # The prompt, or in privacy mode only its keyed HMAC.
     prompt: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.jobs.models import JobStatus
 from app.labels.models import Label
 from app.ledger.callscope import (
     DECISIVE,
@@ -120,7 +121,7 @@ def queue_candidates(judge: str | None) -> Select[Any]:
     """Complete, non-placebo comparisons of the callers' traffic with no label (of `judge`,
     when given): never a canary's, whose items carry their own gold."""
     query = select(Comparison.id).where(
-        Comparison.status == "complete",
+        Comparison.status == JobStatus.COMPLETE,
         Comparison.placebo.is_(False),
         Comparison.origin == "traffic",
         ~exists().where(Label.comparison_id == Comparison.id),
@@ -430,7 +431,7 @@ def labeling_pool() -> list[ColumnElement[bool]]:
     """What the labeling page may show at all: complete, non-placebo traffic comparisons whose
     texts a labeler can read (the API's queue offers the others, saying why texts are missing)."""
     return [
-        Comparison.status == "complete",
+        Comparison.status == JobStatus.COMPLETE,
         Comparison.placebo.is_(False),
         Comparison.origin == "traffic",
         *texts_present(),

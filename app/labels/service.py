@@ -18,6 +18,7 @@ from app.auth.keys import Principal
 from app.db import utcnow, values_of
 from app.errors import Conflict, Forbidden, NotFound, ValidationProblem
 from app.jobs.known import check_known_judge
+from app.jobs.models import JobStatus
 from app.labels import queries
 from app.labels.models import Label, QueueDraw
 from app.labels.schemas import (
@@ -184,7 +185,7 @@ def label_refusal(comparison: Comparison) -> str | None:
             f"comparison '{comparison.id}' is a placebo (both responses are the same text): "
             "there is no better response to label"
         )
-    if comparison.status == "failed":
+    if comparison.status == JobStatus.FAILED:
         return (
             f"comparison '{comparison.id}' failed (no judge produced a result): there is no "
             "verdict to hold a label against"

@@ -15,6 +15,7 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.jobs.models import JobStatus
 from app.ledger.callscope import Origin, of_origin, tagged
 from app.ledger.models import Comparison
 
@@ -62,7 +63,7 @@ class BaselineGame:
 def eligible(filters: LeaderboardFilters) -> list[ColumnElement[bool]]:
     """Conditions selecting the comparisons that are leaderboard outcomes."""
     conditions: list[ColumnElement[bool]] = [
-        Comparison.status == "complete",
+        Comparison.status == JobStatus.COMPLETE,
         Comparison.placebo.is_(False),
         Comparison.winner.in_(("A", "B", "tie")),
         Comparison.model_a.is_not(None),

@@ -22,6 +22,7 @@ from app.fields import (
     TagKey,
     TagValue,
 )
+from app.jobs.models import JobStatus
 from app.jobs.schemas import (
     CriteriaList,
     DeadlineSeconds,
@@ -31,7 +32,8 @@ from app.jobs.schemas import (
 from app.scoring.stats import Classification, PooledCorrelationRead
 from app.stats import Interval, Tier
 
-Status = Literal["running", "complete", "partial", "failed"]
+# A score session never waits (no provider batches for scores); spelt from the job statuses.
+Status = Literal[JobStatus.RUNNING, JobStatus.COMPLETE, JobStatus.PARTIAL, JobStatus.FAILED]
 ScoreValue = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 # Every text reaches a judge prompt or a JSON column: no NUL bytes, no lone surrogates.
 LevelText = Annotated[str, StringConstraints(min_length=1, max_length=2000), JudgedText()]

@@ -16,6 +16,7 @@ from app.errors import ValidationProblem
 from app.jobs.closing import JobTables
 from app.jobs.kind import Job, Outcome, Run, Services
 from app.jobs.lifecycle import run_request
+from app.jobs.models import JobStatus
 from app.jobs.panels import PanelJudge, family_of, parse_family_prefixes
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criterion
@@ -161,13 +162,9 @@ class ScoreKind:
     def verdict(self, job: Job[SessionPlan], calls: StoredSession) -> dict[str, Any]:
         made = calls.calls
         scored = [c for c in made if c.scores is not None]
-        return {
-            "status": "failed"
-            if not scored
-            else "complete"
-            if len(scored) == len(made)
-            else "partial"
-        }
+        if not scored:
+            return {"status": JobStatus.FAILED}
+        return {"status": JobStatus.COMPLETE if len(scored) == len(made) else JobStatus.PARTIAL}
 
     async def snapshot(
         self, job: Job[SessionPlan], calls: StoredSession, services: Services

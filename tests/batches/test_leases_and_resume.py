@@ -27,6 +27,7 @@ from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.jobs.kind import Services
 from app.jobs.lifecycle import run_item
+from app.jobs.models import JobStatus
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
@@ -419,7 +420,7 @@ async def test_a_reviewer_call_another_delivery_stored_first_is_kept(
         kept = first.id
 
     answer = await running
-    assert answer.status == "partial"  # the kept call, which failed, not this delivery's
+    assert answer.status == JobStatus.PARTIAL  # the kept call, which failed, not this delivery's
     async with scoring.services.sessionmaker() as session:
         calls = list(await session.scalars(select(ScoreCall).order_by(ScoreCall.judge_name)))
     assert [(c.judge_name, c.scores is None) for c in calls] == [("fast", False), ("slow", True)]

@@ -12,12 +12,12 @@ import httpx2
 import pytest
 from sqlalchemy import update
 
-from app.batches.models import BatchItem
+from app.batches.models import BatchItem, ItemStatus
 from app.comparisons.service import COMPARISONS
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.jobs.closing import sweep
-from app.jobs.models import WAITING
+from app.jobs.models import JobStatus
 from app.ledger.models import Comparison, JudgeCall
 from app.scoring.models import ScoreCall, ScoreSession
 from app.scoring.service import ScoreKind
@@ -207,14 +207,14 @@ async def test_a_waiting_job_is_not_swept(
 ) -> None:
     first = await post(api, kind, admin)
     job_id = first.json()["id"]
-    await set_row(clean_pg, kind, job_id, **{**orphaned(), "status": WAITING})
+    await set_row(clean_pg, kind, job_id, **{**orphaned(), "status": JobStatus.WAITING})
     engine = create_engine(clean_pg)
     maker = create_sessionmaker(engine)
     assert await sweep(maker, KINDS, grace_s=0) == 0
     async with maker() as session:
         row = await session.get(kind.job, job_id)
         assert row is not None
-        assert (row.status, row.error_kind) == (WAITING, None)
+        assert (row.status, row.error_kind) == (JobStatus.WAITING, None)
     await engine.dispose()
 
 
@@ -229,7 +229,7 @@ async def test_a_batch_item_waiting_on_something_outside_is_not_requeued(clean_p
         session.add(Batch(id="b-1", request_hash="h", item_count=1))
         await session.flush()
         session.add(BatchItem(id="i-1", batch_id="b-1", position=0, kind="compare",
-                              target_id="c-1", status=WAITING, lease_owner="gone",
+                              target_id="c-1", status=ItemStatus.WAITING, lease_owner="gone",
                               lease_expires_at=past, enqueued_at=past, attempts=1))  # fmt: skip
         await session.commit()
     assert await leases.requeue_expired(maker) == []
