@@ -96,7 +96,7 @@ COMPARISONS = counter(
     ["status", "protocol"],
 )
 BATCH_ITEMS = counter(
-    "fairpair_batch_items", "Batch items settled by state (completed, failed).", ["state"]
+    "fairpair_batch_items", "Batch items finished, by state (completed, failed).", ["state"]
 )
 
 
@@ -181,7 +181,7 @@ def record_comparison(
 
 
 def record_batch_item(state: str) -> None:
-    """Count a settled batch item."""
+    """Count a finished batch item."""
     BATCH_ITEMS.labels(state).inc()
 
 

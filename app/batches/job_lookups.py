@@ -43,7 +43,7 @@ SUBMIT_UNCLEAR = (
 class Lookups(RoundStep):
     """Looks up submissions whose outcome is unknown; one process looks up each."""
 
-    async def settle_unclear(self) -> None:
+    async def resolve_unclear(self) -> None:
         """Submissions whose outcome is unknown (`unclear`, or `submitting` past its lease: a
         killed submitter) are looked up at the provider; one process looks up each."""
         now = utcnow()

@@ -1,4 +1,4 @@
-"""Item leases in the database: claim, renew, settle, and hand back what nobody is running.
+"""Item leases in the database: claim, renew, finish, and hand back what nobody is running.
 
 A process runs an item only while it holds the item's lease (`lease_owner`, `lease_expires_at`),
 taken by one conditional UPDATE, so two deliveries of the same message never run it twice at once.
@@ -94,7 +94,7 @@ async def renew(sessionmaker: Sessionmaker, claim: Claim, lease_s: float) -> boo
     return rowcount(result) == 1
 
 
-async def settle(
+async def finish(
     sessionmaker: Sessionmaker,
     claim: Claim,
     status: str,

@@ -44,7 +44,7 @@ class ProviderRounds:
         """One round: take back stalled submissions, submit, poll what is due, wake. A step
         that fails is logged and the others still run (one bad row must not stop every batch)."""
         steps = (
-            self.lookups.settle_unclear,
+            self.lookups.resolve_unclear,
             self.submissions.submit_ready,
             self.polls.poll_due,
             self.wake_ready,

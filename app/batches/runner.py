@@ -112,7 +112,7 @@ class ItemRunner:
         self._active[task] = claim
         structlog.contextvars.bind_contextvars(batch_id=claim.batch_id, item_id=claim.item_id)
         if claim.attempts > self.services.settings.batch_max_attempts:
-            await self._settle(
+            await self._finish(
                 claim, ItemOutcome(ItemStatus.FAILED, "too-many-attempts", "delivered too often")
             )
             return
@@ -128,9 +128,9 @@ class ItemRunner:
             # The lease lapses and the item is sent again once the database is back.
             log.warning("batch_item_postponed", item_id=item_id, error=type(exc).__name__)
             return
-        await self._settle(claim, outcome)
+        await self._finish(claim, outcome)
 
-    async def _settle(self, claim: Claim, outcome: ItemOutcome) -> None:
+    async def _finish(self, claim: Claim, outcome: ItemOutcome) -> None:
         sessionmaker = self.services.sessionmaker
         if outcome.status == ItemStatus.WAITING:
             if not await provider.park(self.services, claim, outcome.deferred):
@@ -138,7 +138,7 @@ class ItemRunner:
             return
         # Not stored in privacy mode: a validation error quotes the item's input.
         error = self.services.keeper.text(outcome.error)
-        held = await leases.settle(sessionmaker, claim, outcome.status, outcome.error_kind, error)
+        held = await leases.finish(sessionmaker, claim, outcome.status, outcome.error_kind, error)
         if not held:
             log.warning("batch_item_lease_lost", item_id=claim.item_id)
             return

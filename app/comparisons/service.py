@@ -76,7 +76,7 @@ def to_criteria(request: CompareRequest) -> str | tuple[Criterion, ...] | None:
     return request.criteria
 
 
-async def settle_interrupted(session: AsyncSession, comparison_ids: Sequence[str]) -> None:
+async def conclude_interrupted(session: AsyncSession, comparison_ids: Sequence[str]) -> None:
     """The verdict of interrupted comparisons from the judges that finished (the kernel keeps
     their status `partial`): a judge whose pair agreed keeps its winner."""
     comparisons = await session.scalars(select(Comparison).where(Comparison.id.in_(comparison_ids)))
@@ -118,7 +118,7 @@ class CompareKind:
         JudgeCall,
         ComparisonTag,
         answered=JudgeCall.pick.is_not(None),
-        settle=settle_interrupted,
+        conclude_partial=conclude_interrupted,
     )
     sink = PairCalls()
     noun = "comparison"

@@ -1,8 +1,8 @@
 """Closing jobs that nobody will finish: cancelled at shutdown, or left `running` by a killed
 process. One rule for every kind: `partial` when a judge answered, else `failed` (which releases
 the Idempotency-Key), both with `error_kind` interrupted. A `partial` job then keeps what its
-stored calls add up to: the kind's `settle` writes it (a comparison's verdict from the judges
-that finished), so an interruption never throws away a result the calls had reached.
+stored calls add up to: the kind's `conclude_partial` writes it (a comparison's verdict from the
+judges that finished), so an interruption never throws away a result the calls had reached.
 
 A killed process's job is closed by the periodic sweep, or sooner when it is next read or
 replayed. A `waiting` job (held by something outside, not by a process) is never closed here.
@@ -30,7 +30,7 @@ from app.jobs.writes import GroupCommit
 log = structlog.get_logger()
 
 # Writes what the stored calls of interrupted jobs (by id) add up to, in the closing session.
-Settle = Callable[[AsyncSession, Sequence[str]], Awaitable[None]]
+ConcludePartial = Callable[[AsyncSession, Sequence[str]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,9 @@ class JobTables:
     call_job_id: InstrumentedAttribute[str]  # the call's column naming its job
     tags: tuple[type[Base], str]  # the tag table and its column naming the job
     answered: ColumnElement[bool]  # a call that produced a usable answer
-    settle: Settle | None = None  # a kind whose partial jobs keep a result from their calls
+    conclude_partial: ConcludePartial | None = (
+        None  # a kind whose partial jobs keep a result from their calls
+    )
 
     @classmethod
     def of(
@@ -52,7 +54,7 @@ class JobTables:
         call: type[StoredCall],
         tags: type[Base],
         answered: Any,
-        settle: Settle | None = None,
+        conclude_partial: ConcludePartial | None = None,
     ) -> JobTables:
         """The tables of a kind, the columns naming the job read from their foreign keys."""
         return cls(
@@ -62,7 +64,7 @@ class JobTables:
             call_job_id=getattr(call, _column_naming(call, job)),
             tags=(tags, _column_naming(tags, job)),
             answered=answered,
-            settle=settle,
+            conclude_partial=conclude_partial,
         )
 
     def running(self, job_id: str | None = None, grace_s: float | None = None) -> Any:
@@ -87,7 +89,7 @@ def _column_naming(table: type[Base], job: type[JobColumns]) -> str:
 
 async def close_interrupted(session: AsyncSession, tables: JobTables, condition: Any) -> int:
     """Mark the running jobs matching `condition` `partial` (a judge answered) or `failed`;
-    the kind settles what its partial jobs' calls add up to."""
+    the kind concludes what its partial jobs' calls add up to."""
     job: Any = tables.job
     answered = exists(select(tables.call.id).where(tables.call_job_id == job.id, tables.answered))
     now = utcnow()
@@ -98,8 +100,8 @@ async def close_interrupted(session: AsyncSession, tables: JobTables, condition:
         .returning(job.id)
     )
     partial_ids = list(partial.scalars())
-    if partial_ids and tables.settle is not None:
-        await tables.settle(session, partial_ids)
+    if partial_ids and tables.conclude_partial is not None:
+        await tables.conclude_partial(session, partial_ids)
     failed = await session.execute(
         update(job)
         .where(condition)

@@ -208,7 +208,7 @@ class CallWriter:
 
     async def store(self, call: StagedCall) -> None:
         """Store one call. An IntegrityError (another delivery stored it first) is the kind's to
-        settle; a database that does not answer only counts the call as unsaved."""
+        resolve; a database that does not answer only counts the call as unsaved."""
         try:
             if await self.job_stored():
                 await self.writes.store(self.sink, call)

@@ -120,7 +120,7 @@ class Work:
 
 @dataclass(frozen=True)
 class _Pending:
-    """A `Work` handed over, and the future its committer settles."""
+    """A `Work` handed over, and the future its committer resolves."""
 
     done: asyncio.Future[None]
     work: Work
@@ -200,7 +200,7 @@ class GroupCommit:
             await self._transaction(batch)
         except IntegrityError as exc:
             if len(batch) == 1:
-                _settle(batch, exc)
+                _resolve(batch, exc)
                 return
             for pending in batch:  # one conflicting row must not fail the others
                 await self._commit([pending])
@@ -209,9 +209,9 @@ class GroupCommit:
                 pending.done.cancel()
             raise
         except Exception as exc:  # the database is down: every write of the batch hears it
-            _settle(batch, exc)
+            _resolve(batch, exc)
         else:
-            _settle(batch, None)
+            _resolve(batch, None)
 
     async def _transaction(self, batch: list[_Pending]) -> None:
         merged = _Merged.of(batch)
@@ -302,7 +302,7 @@ def _one_or_many(rows: list[dict[str, Any]]) -> dict[str, Any] | list[dict[str, 
     return rows[0] if len(rows) == 1 else rows
 
 
-def _settle(batch: list[_Pending], error: Exception | None) -> None:
+def _resolve(batch: list[_Pending], error: Exception | None) -> None:
     for pending in batch:
         if pending.done.done():
             continue

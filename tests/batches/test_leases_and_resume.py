@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.keys import ANONYMOUS
 from app.batches import leases
-from app.batches.models import BatchItem
+from app.batches.models import BatchItem, ItemStatus
 from app.batches.queries import list_results
 from app.batches.reconciler import reconcile
 from app.batches.runner import ItemRunner
@@ -188,7 +188,7 @@ async def rolled_up_calls(services: Services) -> int:
         return int(total or 0)
 
 
-async def test_lease_is_exclusive_until_it_expires_and_only_the_holder_settles(
+async def test_lease_is_exclusive_until_it_expires_and_only_the_holder_finishes(
     services: Services,
 ) -> None:
     (item,) = await submitted(services, FakeQueue(), 1)
@@ -207,8 +207,8 @@ async def test_lease_is_exclusive_until_it_expires_and_only_the_holder_settles(
     assert second is not None
     assert second.attempts == 2
     assert not await leases.renew(maker, first, 30)
-    assert not await leases.settle(maker, first, "completed")
-    assert await leases.settle(maker, second, "completed")
+    assert not await leases.finish(maker, first, ItemStatus.COMPLETED)
+    assert await leases.finish(maker, second, ItemStatus.COMPLETED)
     async with maker() as session:
         row = await session.get(BatchItem, item)
     assert row is not None

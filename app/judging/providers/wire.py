@@ -185,7 +185,7 @@ class _Connection(asyncio.Protocol):
 
     def eof_received(self) -> bool:
         self.open = False
-        return False  # let the transport close; connection_lost settles the answer
+        return False  # let the transport close; connection_lost resolves the answer
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.open = False
