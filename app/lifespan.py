@@ -17,7 +17,7 @@ from app.batches.queue import ItemQueue
 from app.batches.ratelimit import shared_limiters, shared_storage
 from app.batches.worker import open_batch_queue
 from app.canaries.scheduler import run_canary_scheduler
-from app.comparisons.service import COMPARISONS
+from app.comparisons.service import CompareKind
 from app.config import Settings
 from app.dashboard.cache import PageCache
 from app.dashboard.charts import SvgRenderer
@@ -61,7 +61,10 @@ class State(TypedDict):
     # Under the instance's stored HMAC salt (app/keyring/service.py).
     keeper: TextKeeper
     leaderboard_cache: LeaderboardCache
-    calibrations: CalibrationCache
+    # The job kinds, made once: a comparison's holds nothing, a score session's the process's
+    # cache of reviewer offsets. Routes, the batch runner and the sweeper all use these.
+    compare_kind: CompareKind
+    score_kind: ScoreKind
     jobs: Services
     dashboard_pages: PageCache
     dashboard_charts: SvgRenderer
@@ -119,8 +122,8 @@ def lifespan_for(
         )
         writes = GroupCommit(sessionmaker)
         jobs = Services(settings, sessionmaker, registry, pool, writes, keeper)
-        calibrations = CalibrationCache()
-        batches = open_batch_queue(jobs, calibrations)
+        compare_kind, score_kind = CompareKind(), ScoreKind(CalibrationCache())
+        batches = open_batch_queue(jobs, compare_kind, score_kind)
         body_checks = ChildPool(
             BODY_CHECK_CHILDREN, settings.body_check_timeout_s, preload=("app.middleware",)
         )
@@ -140,13 +143,14 @@ def lifespan_for(
                 redis=batch_queue.redis,
                 keeper=keeper,
                 leaderboard_cache=LeaderboardCache(),
-                calibrations=calibrations,
+                compare_kind=compare_kind,
+                score_kind=score_kind,
                 jobs=jobs,
                 dashboard_pages=PageCache(),
                 dashboard_charts=SvgRenderer(),
                 body_checks=body_checks,
             )
-            kinds = [COMPARISONS.tables, ScoreKind.tables]
+            kinds = [compare_kind.tables, score_kind.tables]
             sweeper = run_sweeper(
                 sessionmaker, kinds, settings.sweep_interval_s, settings.sweep_grace_s
             )

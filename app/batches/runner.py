@@ -21,9 +21,9 @@ from app.batches import leases, provider
 from app.batches.leases import Claim
 from app.batches.models import Batch, ItemStatus
 from app.comparisons.schemas import CompareRequest
-from app.comparisons.service import COMPARISONS
+from app.comparisons.service import CompareKind
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
-from app.jobs.kind import Kind, Services
+from app.jobs.kind import Delivery, Kind, Services
 from app.jobs.lifecycle import run_item
 from app.jobs.models import JobStatus
 from app.judges import crypto
@@ -68,11 +68,11 @@ class ItemRunner:
         services: Services,
         owner: str,
         slots: int | None = None,
-        calibrations: CalibrationCache | None = None,
+        kinds: tuple[CompareKind, ScoreKind] | None = None,
     ) -> None:
         self.services = services
-        # Score items need the reviewer offsets too: the process's cache of them.
-        self.scoring = ScoreKind(calibrations or CalibrationCache())
+        # The process's kinds (the API's `State`); a worker makes its own.
+        self.compare, self.score = kinds or (CompareKind(), ScoreKind(CalibrationCache()))
         self.owner = owner
         self.lease_s = services.settings.batch_lease_s
         self._slots = asyncio.Semaphore(slots) if slots else None
@@ -213,19 +213,12 @@ class ItemRunner:
         calls went to provider batch jobs) and the deferral that took them. In a provider-mode
         batch a comparison's batch judges are deferred; score items run live."""
         batch = await self._batch_of(claim.batch_id)
-        kind: Kind[Any, Any] = self.scoring if isinstance(request, ScoreRequest) else COMPARISONS
+        kind: Kind[Any, Any] = self.score if isinstance(request, ScoreRequest) else self.compare
         deferral = None
-        if batch.mode == "provider" and kind is COMPARISONS:
+        if batch.mode == "provider" and kind is self.compare:
             deferral = await provider.deferral_for(self.services, claim)
-        _answer, status = await run_item(
-            kind,
-            request,
-            claim.target_id,
-            batch.api_key_id,
-            self.services,
-            origin=claim.origin,
-            deferral=deferral,
-        )
+        delivery = Delivery(claim.target_id, batch.api_key_id, claim.origin, deferral)
+        _answer, status = await run_item(kind, request, delivery, self.services)
         return status, deferral
 
     async def _batch_of(self, batch_id: str) -> BatchOf:

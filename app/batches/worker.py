@@ -16,8 +16,9 @@ from app.batches.provider import run_provider_rounds
 from app.batches.queue import ItemQueue, MemoryQueue, RedisQueue
 from app.batches.reconciler import run_reconciler
 from app.batches.runner import ItemRunner
+from app.comparisons.service import CompareKind
 from app.jobs.kind import Services
-from app.scoring.calibration import CalibrationCache
+from app.scoring.service import ScoreKind
 
 log = structlog.get_logger()
 
@@ -29,7 +30,7 @@ def process_name() -> str:
 
 @asynccontextmanager
 async def open_batch_queue(
-    services: Services, calibrations: CalibrationCache | None = None
+    services: Services, compare: CompareKind, score: ScoreKind
 ) -> AsyncIterator[ItemQueue]:
     """The API's queue: Redis streams when configured (workers run the items), else in process.
 
@@ -47,7 +48,7 @@ async def open_batch_queue(
             await queue.shutdown()
         return
     runner = ItemRunner(
-        services, process_name(), slots=settings.worker_concurrency, calibrations=calibrations
+        services, process_name(), slots=settings.worker_concurrency, kinds=(compare, score)
     )
     memory = MemoryQueue(runner, lambda: runner.waiting)
     await memory.startup()

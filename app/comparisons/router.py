@@ -12,7 +12,7 @@ from app.db import utcnow
 from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.jobs.http import AnsweringDep, IdempotencyKeyHeader, JobsDep
 from app.jobs.known import check_known_judge
-from app.jobs.lifecycle import read_job
+from app.jobs.lifecycle import read_job, run_request
 from app.ledger.models import JudgeCall
 from app.params import JudgeParam, MomentParam, TagParams, parse_since_until, parse_tag_filters
 
@@ -24,11 +24,12 @@ async def create_comparison(
     body: CompareRequest,
     principal: CompareKey,
     jobs: JobsDep,
+    kind: service.CompareKindDep,
     answer: AnsweringDep,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> ComparisonRead:
     """Compare two responses with debiased, swapped-order judge calls."""
-    return await answer(service.compare(body, principal, idempotency_key, jobs))
+    return await answer(run_request(kind, body, principal, idempotency_key, jobs))
 
 
 router.add_api_route(
@@ -42,10 +43,14 @@ router.add_api_route(
 
 @router.get("/v1/comparisons/{comparison_id}", operation_id="get_comparison")
 async def get_comparison(
-    comparison_id: str, _: ReadKey, session: SessionDep, settings: SettingsDep
+    comparison_id: str,
+    _: ReadKey,
+    session: SessionDep,
+    settings: SettingsDep,
+    kind: service.CompareKindDep,
 ) -> ComparisonRead:
     """One stored comparison with every call."""
-    return await read_job(service.COMPARISONS, session, comparison_id, settings.sweep_grace_s)
+    return await read_job(kind, session, comparison_id, settings.sweep_grace_s)
 
 
 @router.get("/v1/comparisons", operation_id="list_comparisons")

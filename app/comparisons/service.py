@@ -8,7 +8,7 @@ import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import structlog
 from sqlalchemy import select, update
@@ -16,16 +16,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
-from app.auth.keys import Principal
 from app.comparisons import queries
 from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
 from app.comparisons.panels import panel_verdict, stored_result
 from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_calls
 from app.comparisons.schemas import CompareRequest, ComparisonRead, ProtocolIn
 from app.db import Base
+from app.deps import from_state
 from app.jobs.closing import JobTables
-from app.jobs.kind import Job, Outcome, Run, Services
-from app.jobs.lifecycle import run_request
+from app.jobs.kind import Job, Run, Services
 from app.jobs.models import JobStatus, record_values
 from app.jobs.panels import (
     PanelJudge,
@@ -55,13 +54,6 @@ class ComparisonPlan:
     protocol: Protocol
     panel: PanelPlan | None  # None for a reopened comparison: its row holds the stored panel
     judges: Judges
-
-
-async def compare(
-    request: CompareRequest, principal: Principal, idempotency_key: str | None, services: Services
-) -> Outcome[ComparisonRead]:
-    """Run one comparison end to end; every call is stored as it completes."""
-    return await run_request(COMPARISONS, request, principal, idempotency_key, services)
 
 
 def protocol_of(spec: ProtocolIn) -> Protocol:
@@ -193,7 +185,8 @@ class CompareKind:
         return await queries.read_comparison(session, row)
 
 
-COMPARISONS = CompareKind()
+# The process's comparison kind, made once in the lifespan like every kind.
+CompareKindDep = Annotated[CompareKind, from_state("compare_kind")]
 
 
 class PairPersist:

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.comparisons import queries
 from app.comparisons.queries import SWAP_CLASSES, ExploreFilters, SwapClass
 from app.comparisons.schemas import CallRead, ComparisonRead, JudgeEntry, Status
-from app.comparisons.service import COMPARISONS
+from app.comparisons.service import CompareKindDep
 from app.dashboard.auth import Viewer
 from app.dashboard.rendering import html, login_redirect
 from app.db import utcnow
@@ -272,6 +272,7 @@ async def show_comparison(
     session: SessionDep,
     settings: SettingsDep,
     keeper: KeeperDep,
+    kind: CompareKindDep,
     comparison_id: Annotated[str, Path(max_length=36)],
 ) -> Response:
     """One comparison: its texts, every call, and how its verdict was reached."""
@@ -279,7 +280,7 @@ async def show_comparison(
         return login_redirect(request)
     context: dict[str, Any] = {"view": {"title": "Comparison"}, "page": "comparisons"}
     try:
-        answer = await read_job(COMPARISONS, session, comparison_id, settings.sweep_grace_s)
+        answer = await read_job(kind, session, comparison_id, settings.sweep_grace_s)
         row = await stored_row(session, comparison_id)
     except NotFound as missing:
         return html("comparison.html.j2", 404, error=missing.detail, **context)

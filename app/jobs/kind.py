@@ -1,7 +1,9 @@
 """The kernel's contract with a job kind: what a kind is given (`Services`, `Run`), what it must
-say (`Kind`), what a job is as it runs (`Job`) and what it answers (`Outcome`); `Deferral`, how a
-delivery hands calls to something outside; `CallWriter`, how each call is stored as it completes.
-The lifecycle that drives a kind through them is `app.jobs.lifecycle`.
+say (`Kind`), what a job is as it runs (`Job`) and what it answers (`Outcome`); `Delivery`, what
+one delivery of a batch item brings, and `Deferral`, how it hands calls to something outside;
+`CallWriter`, how each call is stored as it completes. The lifecycle that drives a kind through
+them is `app.jobs.lifecycle`; the kinds themselves are made once per process (the lifespan's
+`State`, or the worker).
 """
 
 from __future__ import annotations
@@ -166,6 +168,19 @@ class Deferral(Protocol):
     def client(self, judge: RuntimeJudge) -> JudgeClient:
         """The client `judge`'s calls go through in this delivery."""
         ...
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One delivery of a batch item, as its job takes it: the job's id (allocated at
+    submission, so a redelivery reuses it), the key that submitted the batch, the `origin` its
+    comparison is stored with (`canary` for a drift canary's run), and in provider mode the
+    deferral that hands calls to a provider's batch job."""
+
+    job_id: str
+    api_key_id: str
+    origin: str = "traffic"
+    deferral: Deferral | None = None
 
 
 @dataclass(frozen=True)

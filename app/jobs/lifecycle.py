@@ -41,7 +41,17 @@ from app.errors import (
 )
 from app.jobs import closing, idempotency
 from app.jobs.closing import JobTables
-from app.jobs.kind import CallWriter, Deferral, Job, JobRequest, Kind, Outcome, Run, Services
+from app.jobs.kind import (
+    CallWriter,
+    Deferral,
+    Delivery,
+    Job,
+    JobRequest,
+    Kind,
+    Outcome,
+    Run,
+    Services,
+)
 from app.jobs.models import UNFINISHED, JobColumns, JobStatus
 from app.jobs.slots import CallSlots
 from app.jobs.writes import (
@@ -119,15 +129,10 @@ async def run_request(
 async def run_item(
     kind: Kind[PlanT, ReadT],
     request: JobRequest,
-    job_id: str,
-    api_key_id: str,
+    delivery: Delivery,
     services: Services,
-    *,
-    origin: str = "traffic",
-    deferral: Deferral | None = None,
 ) -> tuple[ReadT | None, str]:
-    """A batch item's job under the id allocated at submission: (answer, status). A comparison
-    is stored with the item's `origin` (`canary` for a drift canary's run).
+    """A batch item's job under the id allocated at submission: (answer, status).
 
     A finished job is read back. One that a killed delivery left running (or that was closed as
     interrupted, or that waits on a provider) is reopened with its stored plan, its calls kept.
@@ -135,6 +140,7 @@ async def run_item(
     IntegrityError ends its attempt, and the item's lease decides who carries on. With a
     `deferral` that took calls, the job is left `waiting` and there is no answer yet.
     """
+    job_id, deferral = delivery.job_id, delivery.deferral
     timeout_s = timeout_of(request, services.settings)
     digest = idempotency.request_hash(request)
     async with services.sessionmaker() as session:
@@ -149,12 +155,12 @@ async def run_item(
                 request,
                 plan,
                 job_id,
-                api_key_id,
+                delivery.api_key_id,
                 None,
                 digest,
                 timeout_s,
                 services,
-                origin=origin,
+                origin=delivery.origin,
             )
             await insert_job(kind, job, await session.connection())
             await session.commit()

@@ -14,12 +14,10 @@ import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Annotated
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import utcnow
-from app.deps import from_state
 from app.scoring.queries import ScoringFilters
 from app.scoring.report import RubricRange, rubric_fit
 from app.scoring.schemas import OffsetRead, ReviewerRead
@@ -95,6 +93,3 @@ async def refit(
     async with sessionmaker() as session:
         fit = await rubric_fit(session, ScoringFilters(since=now - WINDOW), rubric, margin)
     return Calibration(rubric.id, now, {entry.reviewer: entry for entry in fit.reviewers})
-
-
-CalibrationsDep = Annotated[CalibrationCache, from_state("calibrations")]

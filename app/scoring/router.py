@@ -6,9 +6,8 @@ from fastapi import APIRouter
 
 from app.deps import ReadKey, ScoreKey, SessionDep, SettingsDep
 from app.jobs.http import AnsweringDep, IdempotencyKeyHeader, JobsDep
-from app.jobs.lifecycle import read_job
+from app.jobs.lifecycle import read_job, run_request
 from app.scoring import service
-from app.scoring.calibration import CalibrationsDep
 from app.scoring.schemas import ScoreRequest, ScoreSessionRead
 
 router = APIRouter(tags=["scoring"])
@@ -19,12 +18,12 @@ async def create_score_session(
     body: ScoreRequest,
     principal: ScoreKey,
     jobs: JobsDep,
-    calibrations: CalibrationsDep,
+    kind: service.ScoreKindDep,
     answer: AnsweringDep,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> ScoreSessionRead:
     """Score responses on a rubric with a panel; raw, calibrated and length-normalized scores."""
-    return await answer(service.score(body, principal, idempotency_key, jobs, calibrations))
+    return await answer(run_request(kind, body, principal, idempotency_key, jobs))
 
 
 @router.get("/v1/score-sessions/{session_id}", operation_id="get_score_session")
@@ -33,8 +32,7 @@ async def get_score_session(
     _: ReadKey,
     session: SessionDep,
     settings: SettingsDep,
-    calibrations: CalibrationsDep,
+    kind: service.ScoreKindDep,
 ) -> ScoreSessionRead:
     """One stored score session with every reviewer call and score."""
-    kind = service.ScoreKind(calibrations)
     return await read_job(kind, session, session_id, settings.sweep_grace_s)

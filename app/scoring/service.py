@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.auth.keys import Principal
 from app.db import Base
+from app.deps import from_state
 from app.errors import ValidationProblem
 from app.jobs.closing import JobTables
-from app.jobs.kind import Job, Outcome, Run, Services
-from app.jobs.lifecycle import run_request
+from app.jobs.kind import Job, Run, Services
 from app.jobs.models import JobStatus
 from app.jobs.panels import PanelJudge, family_of, parse_family_prefixes
 from app.judges.registry import RuntimeJudge
@@ -182,15 +181,8 @@ class ScoreKind:
         return answers.to_read(await queries.load_session(session, row))
 
 
-async def score(
-    request: ScoreRequest,
-    principal: Principal,
-    idempotency_key: str | None,
-    services: Services,
-    calibrations: CalibrationCache,
-) -> Outcome[ScoreSessionRead]:
-    """Run one score session end to end; every call is stored as it completes."""
-    return await run_request(ScoreKind(calibrations), request, principal, idempotency_key, services)
+# The process's score kind, made once in the lifespan (it holds the reviewer offsets' cache).
+ScoreKindDep = Annotated[ScoreKind, from_state("score_kind")]
 
 
 def to_criteria(request: ScoreRequest) -> str | tuple[Criterion, ...] | None:

@@ -22,10 +22,10 @@ from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
 from app.batches.service import submit
 from app.comparisons.schemas import CompareRequest, ComparisonRead
-from app.comparisons.service import COMPARISONS
+from app.comparisons.service import CompareKind
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.jobs.kind import Services
+from app.jobs.kind import Delivery, Services
 from app.jobs.lifecycle import run_item
 from app.jobs.models import JobStatus
 from app.jobs.slots import JudgePool
@@ -89,7 +89,7 @@ async def run_item_comparison(
     request: CompareRequest, job_id: str, api_key_id: str, services: Services
 ) -> ComparisonRead:
     """A batch item's comparison, as the worker runs it."""
-    answer, _status = await run_item(COMPARISONS, request, job_id, api_key_id, services)
+    answer, _status = await run_item(CompareKind(), request, Delivery(job_id, api_key_id), services)
     assert answer is not None  # no deferral: never waiting
     return answer
 
@@ -98,7 +98,9 @@ async def run_item_score(
     request: ScoreRequest, job_id: str, api_key_id: str, runner: ItemRunner
 ) -> ScoreSessionRead:
     """A batch item's score session, as the worker runs it."""
-    answer, _status = await run_item(runner.scoring, request, job_id, api_key_id, runner.services)
+    answer, _status = await run_item(
+        runner.score, request, Delivery(job_id, api_key_id), runner.services
+    )
     assert answer is not None  # no deferral: never waiting
     return answer
 

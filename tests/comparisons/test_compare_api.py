@@ -263,7 +263,7 @@ async def test_card_alias_post_compare_works_and_is_hidden(
 async def test_interrupted_comparisons_are_swept(clean_pg: str) -> None:
     from datetime import timedelta
 
-    from app.comparisons.service import COMPARISONS
+    from app.comparisons.service import CompareKind
     from app.db import utcnow
     from app.jobs.closing import sweep
     from app.scoring.service import ScoreKind
@@ -290,7 +290,7 @@ async def test_interrupted_comparisons_are_swept(clean_pg: str) -> None:
             )
         )
         await session.commit()
-    assert await sweep(maker, [COMPARISONS.tables, ScoreKind.tables], grace_s=0) == 1
+    assert await sweep(maker, [CompareKind.tables, ScoreKind.tables], grace_s=0) == 1
     async with maker() as session:
         row = await session.get(Comparison, "c-1")
         assert row is not None

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import update
 
 from app.batches.models import BatchItem, ItemStatus
-from app.comparisons.service import COMPARISONS
+from app.comparisons.service import CompareKind
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
 from app.jobs.closing import sweep
@@ -25,7 +25,7 @@ from tests.comparisons.test_compare_api import BODY as COMPARE_BODY
 from tests.scoring.test_score_api import BODY as SCORE_BODY
 from tests.scoring.test_score_api import PANEL
 
-KINDS = [COMPARISONS.tables, ScoreKind.tables]
+KINDS = [CompareKind.tables, ScoreKind.tables]
 
 
 @dataclass(frozen=True)

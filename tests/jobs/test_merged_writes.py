@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import event, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.comparisons.service import COMPARISONS
+from app.comparisons.service import CompareKind
 from app.db import utcnow
 from app.jobs.kind import CallWriter
 from app.jobs.lifecycle import write_final
@@ -56,7 +56,7 @@ async def test_new_rows_and_their_calls_handed_over_together_go_in_one_insert_ea
     sent = record_statements(maker)
     rows = [new_row() for _ in range(3)]
     works = [
-        Work([(Comparison, [row])], COMPARISONS.sink, [StagedCall(call_row(row["id"], 0))])
+        Work([(Comparison, [row])], CompareKind.sink, [StagedCall(call_row(row["id"], 0))])
         for row in rows
     ]
 
@@ -79,7 +79,7 @@ async def test_final_columns_of_jobs_finishing_together_go_in_one_executemany(
 
     async def finish(row: dict[str, Any], winner: str) -> bool:
         values = {"status": "complete", "winner": winner, "completed_at": utcnow()}
-        return await write_final(COMPARISONS.tables, row["id"], values, writes)
+        return await write_final(CompareKind.tables, row["id"], values, writes)
 
     assert await asyncio.gather(*(finish(row, w) for row, w in zip(rows, "ABA", strict=True)))
 
@@ -98,7 +98,7 @@ async def test_a_jobs_calls_wait_for_its_row_written_beside_the_judges(
     writes = group_commit()
     row = new_row()
     reserved = asyncio.create_task(writes.commit(Work([(Comparison, [row])])))
-    writer = CallWriter(COMPARISONS.sink, writes, reserved)
+    writer = CallWriter(CompareKind.sink, writes, reserved)
 
     await asyncio.gather(*(writer.store(StagedCall(call_row(row["id"], r))) for r in (0, 1)))
 

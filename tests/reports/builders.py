@@ -13,7 +13,7 @@ from sqlalchemy import insert
 
 from app.comparisons.fanout import winner_of
 from app.comparisons.protocols import Order, Pick, ProtocolKind, is_design_round
-from app.comparisons.service import COMPARISONS, call_values
+from app.comparisons.service import CompareKind, call_values
 from app.db import create_engine, create_sessionmaker
 from app.jobs.writes import StagedCall, store_calls
 from app.judges.registry import RuntimeJudge
@@ -152,7 +152,7 @@ class StoredData:
                     await session.execute(insert(model), rows)
             if self.calls:
                 calls = [StagedCall(row) for row in self.calls]
-                await store_calls(session, COMPARISONS.sink, calls)
+                await store_calls(session, CompareKind.sink, calls)
             await session.commit()
         await engine.dispose()
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, true, update
 
-from app.comparisons.service import COMPARISONS
+from app.comparisons.service import CompareKind
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.jobs.models import UNFINISHED
@@ -148,7 +148,7 @@ async def insert_in_pieces(
         async with sessionmaker() as session:
             staged = [StagedCall(row) for row in rows]
             for part in [[row] for row in staged] if one_by_one else [staged]:
-                await store_calls(session, COMPARISONS.sink, part)
+                await store_calls(session, CompareKind.sink, part)
             await session.commit()
             assert await folder.fold_backlog(session) == 0  # all of them are running
 
@@ -508,10 +508,10 @@ async def test_concurrent_folders_fold_each_comparison_once_without_deadlock(
     async def write(i: int, row: dict[str, Any]) -> None:
         if writer == "one_by_one":  # a transaction a call
             async with sessionmaker() as session:
-                await store_calls(session, COMPARISONS.sink, [StagedCall(row)])
+                await store_calls(session, CompareKind.sink, [StagedCall(row)])
                 await session.commit()
         else:  # group-committed: one INSERT for the calls of a transaction
-            await writers[i % len(writers)].store(COMPARISONS.sink, StagedCall(row))
+            await writers[i % len(writers)].store(CompareKind.sink, StagedCall(row))
         left[row["comparison_id"]] -= 1
         if not left[row["comparison_id"]]:
             async with sessionmaker() as session:
