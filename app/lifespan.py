@@ -23,7 +23,7 @@ from app.dashboard.cache import PageCache
 from app.dashboard.charts import SvgRenderer
 from app.db import create_engine, create_sessionmaker
 from app.heap import freeze_startup_heap
-from app.jobs.closing import run_sweeper
+from app.jobs.closing import JobTables, run_sweeper
 from app.jobs.kind import Services
 from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
@@ -150,7 +150,7 @@ def lifespan_for(
                 dashboard_charts=SvgRenderer(),
                 body_checks=body_checks,
             )
-            kinds = [compare_kind.tables, score_kind.tables]
+            kinds: list[JobTables[Any]] = [compare_kind.tables, score_kind.tables]
             sweeper = run_sweeper(
                 sessionmaker, kinds, settings.sweep_interval_s, settings.sweep_grace_s
             )

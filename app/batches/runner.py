@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
 from cryptography.fernet import InvalidToken
@@ -23,7 +22,7 @@ from app.batches.models import Batch, ItemStatus
 from app.comparisons.schemas import CompareRequest
 from app.comparisons.service import CompareKind
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
-from app.jobs.kind import Delivery, Kind, Services
+from app.jobs.kind import Delivery, Services
 from app.jobs.lifecycle import run_item
 from app.jobs.models import JobStatus
 from app.judges import crypto
@@ -213,12 +212,15 @@ class ItemRunner:
         calls went to provider batch jobs) and the deferral that took them. In a provider-mode
         batch a comparison's batch judges are deferred; score items run live."""
         batch = await self._batch_of(claim.batch_id)
-        kind: Kind[Any, Any] = self.score if isinstance(request, ScoreRequest) else self.compare
+        if isinstance(request, ScoreRequest):  # score items run live
+            delivery = Delivery(claim.target_id, batch.api_key_id, claim.origin)
+            _score, status = await run_item(self.score, request, delivery, self.services)
+            return status, None
         deferral = None
-        if batch.mode == "provider" and kind is self.compare:
+        if batch.mode == "provider":
             deferral = await provider.deferral_for(self.services, claim)
         delivery = Delivery(claim.target_id, batch.api_key_id, claim.origin, deferral)
-        _answer, status = await run_item(kind, request, delivery, self.services)
+        _comparison, status = await run_item(self.compare, request, delivery, self.services)
         return status, deferral
 
     async def _batch_of(self, batch_id: str) -> BatchOf:

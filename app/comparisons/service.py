@@ -102,8 +102,13 @@ class PairCalls:
     children = None
 
 
+# A comparison as the kernel runs it.
+ComparisonJob = Job[CompareRequest, ComparisonPlan, Comparison]
+
+
 class CompareKind:
-    """A comparison: one pairwise protocol per judge over two responses."""
+    """A comparison: one pairwise protocol per judge over two responses (a `Kind[CompareRequest,
+    ComparisonPlan, Comparison, StoredCalls, StoredCalls, ComparisonRead]`)."""
 
     tables = JobTables.of(
         Comparison,
@@ -150,10 +155,8 @@ class CompareKind:
             session, row.id
         )
 
-    async def run(
-        self, job: Job[ComparisonPlan], stored: StoredCalls | None, run: Run
-    ) -> StoredCalls:
-        request: CompareRequest = job.request
+    async def run(self, job: ComparisonJob, stored: StoredCalls | None, run: Run) -> StoredCalls:
+        request = job.request
         logs.bind_comparison(job.row.id, [judge.name for judge, _ in job.plan.judges])
         texts = PairTexts(
             request.prompt,
@@ -166,18 +169,18 @@ class CompareKind:
         fanout = FanOut(run.slots, texts, job.plan.protocol, persist, run.client_of)
         return await fanout.run(job.plan.judges, stored)
 
-    def verdict(self, job: Job[ComparisonPlan], calls: StoredCalls) -> dict[str, Any]:
+    def verdict(self, job: ComparisonJob, calls: StoredCalls) -> dict[str, Any]:
         panel = [(judge.name, role) for judge, role in job.plan.judges]
         values = verdict_values(job.plan.protocol, panel, calls)
         metrics.record_comparison(job.row, values["status"], calls)
         return values
 
     async def snapshot(
-        self, job: Job[ComparisonPlan], calls: StoredCalls, services: Services
+        self, job: ComparisonJob, calls: StoredCalls, services: Services
     ) -> dict[str, Any]:
         return {}
 
-    def answer(self, job: Job[ComparisonPlan], calls: StoredCalls) -> ComparisonRead:
+    def answer(self, job: ComparisonJob, calls: StoredCalls) -> ComparisonRead:
         flat = [call for name in calls for call in calls[name]]
         return queries.to_read(job.row, flat, job.request.tags)
 

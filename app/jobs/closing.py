@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import structlog
 from sqlalchemy import ColumnElement, exists, select, update
@@ -29,33 +29,34 @@ from app.jobs.writes import GroupCommit
 
 log = structlog.get_logger()
 
+RowT = TypeVar("RowT", bound=JobColumns)
+
 # Writes what the stored calls of interrupted jobs (by id) add up to, in the closing session.
 ConcludePartial = Callable[[AsyncSession, Sequence[str]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
-class JobTables:
-    """Where a kind stores its jobs and calls, as the kernel needs to know them."""
+class JobTables(Generic[RowT]):
+    """Where a kind stores its jobs (rows of `RowT`) and calls, as the kernel needs to know them."""
 
     name: str  # how logs and counts name the kind: "comparisons", "score_sessions"
-    job: type[JobColumns]
+    job: type[RowT]
     call: type[StoredCall]
     call_job_id: InstrumentedAttribute[str]  # the call's column naming its job
     tags: tuple[type[Base], str]  # the tag table and its column naming the job
     answered: ColumnElement[bool]  # a call that produced a usable answer
-    conclude_partial: ConcludePartial | None = (
-        None  # a kind whose partial jobs keep a result from their calls
-    )
+    # A kind whose partial jobs keep a result from their calls writes it with this.
+    conclude_partial: ConcludePartial | None = None
 
     @classmethod
     def of(
         cls,
-        job: type[JobColumns],
+        job: type[RowT],
         call: type[StoredCall],
         tags: type[Base],
-        answered: Any,
+        answered: ColumnElement[bool],
         conclude_partial: ConcludePartial | None = None,
-    ) -> JobTables:
+    ) -> JobTables[RowT]:
         """The tables of a kind, the columns naming the job read from their foreign keys."""
         return cls(
             name=job.__tablename__,  # type: ignore[attr-defined]
@@ -67,9 +68,11 @@ class JobTables:
             conclude_partial=conclude_partial,
         )
 
-    def running(self, job_id: str | None = None, grace_s: float | None = None) -> Any:
+    def running(
+        self, job_id: str | None = None, grace_s: float | None = None
+    ) -> ColumnElement[bool]:
         """Running jobs to close: one by id, and/or every one past its deadline plus `grace_s`."""
-        job: Any = self.job
+        job = self.job
         condition = job.status == JobStatus.RUNNING
         if job_id is not None:
             condition &= job.id == job_id
@@ -87,10 +90,12 @@ def _column_naming(table: type[Base], job: type[JobColumns]) -> str:
     )
 
 
-async def close_interrupted(session: AsyncSession, tables: JobTables, condition: Any) -> int:
+async def close_interrupted(
+    session: AsyncSession, tables: JobTables[Any], condition: ColumnElement[bool]
+) -> int:
     """Mark the running jobs matching `condition` `partial` (a judge answered) or `failed`;
     the kind concludes what its partial jobs' calls add up to."""
-    job: Any = tables.job
+    job = tables.job
     answered = exists(select(tables.call.id).where(tables.call_job_id == job.id, tables.answered))
     now = utcnow()
     partial = await session.execute(
@@ -116,7 +121,7 @@ async def close_interrupted(session: AsyncSession, tables: JobTables, condition:
 
 
 async def close_if_orphaned(
-    session: AsyncSession, tables: JobTables, row: JobColumns, grace_s: float
+    session: AsyncSession, tables: JobTables[Any], row: JobColumns, grace_s: float
 ) -> None:
     """Close one job, as it is read, if a killed process left it running past its deadline."""
     if row.status != JobStatus.RUNNING:
@@ -128,7 +133,7 @@ async def close_if_orphaned(
 
 async def mark_interrupted(
     sessionmaker: async_sessionmaker[AsyncSession],
-    tables: JobTables,
+    tables: JobTables[Any],
     job_id: str,
     writes: GroupCommit,
 ) -> None:
@@ -140,7 +145,7 @@ async def mark_interrupted(
 
 
 async def sweep(
-    sessionmaker: async_sessionmaker[AsyncSession], kinds: Sequence[JobTables], grace_s: float
+    sessionmaker: async_sessionmaker[AsyncSession], kinds: Sequence[JobTables[Any]], grace_s: float
 ) -> int:
     """Close every kind's running jobs past their deadline plus a grace period."""
     async with sessionmaker() as session:
@@ -155,7 +160,7 @@ async def sweep(
 
 async def _sweep_forever(
     sessionmaker: async_sessionmaker[AsyncSession],
-    kinds: Sequence[JobTables],
+    kinds: Sequence[JobTables[Any]],
     interval_s: float,
     grace_s: float,
 ) -> None:
@@ -171,7 +176,7 @@ async def _sweep_forever(
 @contextlib.asynccontextmanager
 async def run_sweeper(
     sessionmaker: async_sessionmaker[AsyncSession],
-    kinds: Sequence[JobTables],
+    kinds: Sequence[JobTables[Any]],
     interval_s: float,
     grace_s: float,
 ) -> AsyncIterator[None]:

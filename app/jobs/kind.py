@@ -18,13 +18,20 @@ from app.config import Settings
 from app.db import Base
 from app.errors import DATABASE_ERRORS
 from app.jobs.closing import JobTables
+from app.jobs.models import JobColumns
 from app.jobs.slots import CallSlots, JudgePool
 from app.jobs.writes import CallSink, GroupCommit, StagedCall
 from app.judges.registry import JudgeRegistry, RuntimeJudge
 from app.judging.base import JudgeClient
 from app.privacy import TextKeeper
 
+# A kind's types, named once: its validated request, its plan, its job row, the calls a killed
+# delivery left (`reopen`), every call of the job (`run`), and its answer.
+RequestT = TypeVar("RequestT", bound="JobRequest")
 PlanT = TypeVar("PlanT")
+RowT = TypeVar("RowT", bound=JobColumns)
+StoredT = TypeVar("StoredT")
+CallsT = TypeVar("CallsT")
 ReadT = TypeVar("ReadT")
 ReadCo = TypeVar("ReadCo", covariant=True)
 
@@ -52,13 +59,13 @@ class JobRequest(Protocol):
 
 
 @dataclass
-class Job(Generic[PlanT]):
+class Job(Generic[RequestT, PlanT, RowT]):
     """One job as it runs: its row (as inserted or reopened), its plan, the rows that hang off
     it (as inserted), its tags and the digest of its request."""
 
-    row: Any  # the kind's `JobColumns` table, not attached to a session
+    row: RowT  # not attached to a session
     plan: PlanT
-    request: Any  # the kind's validated request
+    request: RequestT
     digest: str
     dependents: dict[type[Base], list[dict[str, Any]]] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
@@ -73,11 +80,13 @@ class Outcome(Generic[ReadT]):
     replayed: bool
 
 
-class Kind(Protocol[PlanT, ReadCo]):
-    """What differs between a comparison and a score session."""
+class Kind(Protocol[RequestT, PlanT, RowT, StoredT, CallsT, ReadCo]):
+    """What differs between a comparison and a score session, every member typed by the kind's
+    own types (`CompareKind`: `Kind[CompareRequest, ComparisonPlan, Comparison, StoredCalls,
+    StoredCalls, ComparisonRead]`)."""
 
     @property
-    def tables(self) -> JobTables:
+    def tables(self) -> JobTables[RowT]:
         """Where its jobs and calls are stored."""
         ...
 
@@ -102,7 +111,7 @@ class Kind(Protocol[PlanT, ReadCo]):
         ...
 
     async def plan(
-        self, request: Any, names: list[str], services: Services, session: AsyncSession
+        self, request: RequestT, names: list[str], services: Services, session: AsyncSession
     ) -> PlanT:
         """Resolve the panel and plan the calls; every 422 comes from here."""
         ...
@@ -111,40 +120,44 @@ class Kind(Protocol[PlanT, ReadCo]):
         """How many judge calls the plan makes at most."""
         ...
 
-    def row_values(self, request: Any, plan: PlanT, services: Services) -> dict[str, Any]:
+    def row_values(self, request: RequestT, plan: PlanT, services: Services) -> dict[str, Any]:
         """The kind's own columns of its job row."""
         ...
 
     def dependents(
-        self, request: Any, job_id: str, plan: PlanT, services: Services
+        self, request: RequestT, job_id: str, plan: PlanT, services: Services
     ) -> dict[type[Base], list[dict[str, Any]]]:
         """Rows inserted with the job row that refer to it (responses), tags excepted."""
         ...
 
     async def reopen(
-        self, session: AsyncSession, row: Any, request: Any, services: Services
-    ) -> tuple[PlanT, Any]:
+        self, session: AsyncSession, row: RowT, request: RequestT, services: Services
+    ) -> tuple[PlanT, StoredT]:
         """The stored plan of a job a killed delivery left (never a new one: audit draws must not
         change), and its stored calls."""
         ...
 
-    async def run(self, job: Job[PlanT], stored: Any, run: Run) -> Any:
+    async def run(
+        self, job: Job[RequestT, PlanT, RowT], stored: StoredT | None, run: Run
+    ) -> CallsT:
         """Every call of the job over the `stored` ones (None for a new job)."""
         ...
 
-    def verdict(self, job: Job[PlanT], calls: Any) -> dict[str, Any]:
+    def verdict(self, job: Job[RequestT, PlanT, RowT], calls: CallsT) -> dict[str, Any]:
         """The row's final columns, `status` first among them."""
         ...
 
-    async def snapshot(self, job: Job[PlanT], calls: Any, services: Services) -> dict[str, Any]:
+    async def snapshot(
+        self, job: Job[RequestT, PlanT, RowT], calls: CallsT, services: Services
+    ) -> dict[str, Any]:
         """Columns read from elsewhere when the outcome is stored (may raise database errors)."""
         ...
 
-    def answer(self, job: Job[PlanT], calls: Any) -> ReadCo:
+    def answer(self, job: Job[RequestT, PlanT, RowT], calls: CallsT) -> ReadCo:
         """The answer from the job as it ran."""
         ...
 
-    async def read(self, session: AsyncSession, row: Any) -> ReadCo:
+    async def read(self, session: AsyncSession, row: RowT) -> ReadCo:
         """The answer from the stored rows."""
         ...
 

@@ -21,7 +21,7 @@ import asyncio
 import uuid
 from datetime import timedelta
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 from sqlalchemy import Table, Update, bindparam, update
@@ -42,6 +42,7 @@ from app.errors import (
 from app.jobs import closing, idempotency
 from app.jobs.closing import JobTables
 from app.jobs.kind import (
+    CallsT,
     CallWriter,
     Deferral,
     Delivery,
@@ -49,8 +50,13 @@ from app.jobs.kind import (
     JobRequest,
     Kind,
     Outcome,
+    PlanT,
+    ReadT,
+    RequestT,
+    RowT,
     Run,
     Services,
+    StoredT,
 )
 from app.jobs.models import UNFINISHED, JobColumns, JobStatus
 from app.jobs.slots import CallSlots
@@ -61,8 +67,9 @@ from app.jobs.writes import (
     insert_rows,
 )
 
-PlanT = TypeVar("PlanT")
-ReadT = TypeVar("ReadT")
+# Steps that need nothing of a kind's own types.
+AnyKind = Kind[Any, Any, Any, Any, Any, Any]
+AnyJob = Job[Any, Any, Any]
 
 
 def timeout_of(request: JobRequest, settings: Settings) -> float:
@@ -78,8 +85,8 @@ def draw_seed(settings: Settings, digest: str) -> str | None:
 
 
 async def run_request(
-    kind: Kind[PlanT, ReadT],
-    request: JobRequest,
+    kind: Kind[RequestT, PlanT, RowT, StoredT, CallsT, ReadT],
+    request: RequestT,
     principal: Principal,
     idempotency_key: str | None,
     services: Services,
@@ -127,8 +134,8 @@ async def run_request(
 
 
 async def run_item(
-    kind: Kind[PlanT, ReadT],
-    request: JobRequest,
+    kind: Kind[RequestT, PlanT, RowT, StoredT, CallsT, ReadT],
+    request: RequestT,
     delivery: Delivery,
     services: Services,
 ) -> tuple[ReadT | None, str]:
@@ -144,7 +151,7 @@ async def run_item(
     timeout_s = timeout_of(request, services.settings)
     digest = idempotency.request_hash(request)
     async with services.sessionmaker() as session:
-        found: Any = await session.get(kind.tables.job, job_id)
+        found = await session.get(kind.tables.job, job_id)
         if found is not None and not needs_run(found):
             return await kind.read(session, found), found.status
         if found is None:
@@ -184,8 +191,8 @@ def needs_run(row: JobColumns) -> bool:
 
 
 def new_job(
-    kind: Kind[PlanT, Any],
-    request: JobRequest,
+    kind: Kind[RequestT, PlanT, RowT, Any, Any, Any],
+    request: RequestT,
     plan: PlanT,
     job_id: str,
     api_key_id: str,
@@ -195,7 +202,7 @@ def new_job(
     services: Services,
     *,
     origin: str = "traffic",
-) -> Job[PlanT]:
+) -> Job[RequestT, PlanT, RowT]:
     """A job not stored yet, `running`; its key as stored. A comparison records its `origin`
     (a caller's request is always `traffic`); a score session has none."""
     keeper, now = services.keeper, utcnow()
@@ -217,10 +224,10 @@ def new_job(
     return Job(row, plan, request, digest, dependents, keeper.tags(request.tags), values)
 
 
-def _origin_value(kind: Kind[Any, Any], origin: str) -> dict[str, str]:
+def _origin_value(kind: AnyKind, origin: str) -> dict[str, str]:
     """`origin` for a job table that has the column (comparisons), always set so that the
     rows grouped into one INSERT share their columns; nothing for one that has not."""
-    table: Any = kind.tables.job
+    table = kind.tables.job
     if "origin" in table.__table__.c:
         return {"origin": origin}
     if origin != "traffic":
@@ -228,7 +235,7 @@ def _origin_value(kind: Kind[Any, Any], origin: str) -> dict[str, str]:
     return {}
 
 
-def job_rows(kind: Kind[Any, Any], job: Job[Any]) -> Rows:
+def job_rows(kind: AnyKind, job: AnyJob) -> Rows:
     """The job's row, its dependents and its tags, as Core INSERTs take them (the ORM's unit of
     work for one new row of 30 columns cost more CPU than the statement; the answer is built
     from the transient row holding the same values)."""
@@ -240,12 +247,12 @@ def job_rows(kind: Kind[Any, Any], job: Job[Any]) -> Rows:
     return [(kind.tables.job, [job.values]), *dependents.items()]
 
 
-async def insert_job(kind: Kind[Any, Any], job: Job[Any], connection: AsyncConnection) -> None:
+async def insert_job(kind: AnyKind, job: AnyJob, connection: AsyncConnection) -> None:
     """Insert the job's rows (`job_rows`) in the connection's transaction."""
     await insert_rows(connection, job_rows(kind, job))
 
 
-async def reserve(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) -> None:
+async def reserve(kind: AnyKind, job: AnyJob, session: AsyncSession) -> None:
     """Insert and commit the job (409 when its key was taken meanwhile)."""
     try:
         await insert_job(kind, job, await session.connection())
@@ -258,9 +265,7 @@ async def reserve(kind: Kind[Any, Any], job: Job[Any], session: AsyncSession) ->
         raise await idempotency.in_progress(session, kind.tables.job, holder) from exc
 
 
-async def reopen(
-    kind: Kind[Any, Any], job: Job[Any], timeout_s: float, session: AsyncSession
-) -> None:
+async def reopen(kind: AnyKind, job: AnyJob, timeout_s: float, session: AsyncSession) -> None:
     """Mark a stored job running again with a fresh deadline."""
     values = {
         "status": JobStatus.RUNNING,
@@ -268,7 +273,7 @@ async def reopen(
         "completed_at": None,
         "deadline_at": utcnow() + timedelta(seconds=timeout_s),
     }
-    table: Any = kind.tables.job
+    table = kind.tables.job
     await session.execute(update(table).where(table.id == job.row.id).values(**values))
     await session.commit()
     for name, value in values.items():
@@ -276,11 +281,15 @@ async def reopen(
 
 
 async def find_replay(
-    kind: Kind[Any, ReadT], key_id: str, key: str, digest: str, services: Services
+    kind: Kind[Any, Any, Any, Any, Any, ReadT],
+    key_id: str,
+    key: str,
+    digest: str,
+    services: Services,
 ) -> ReadT | None:
     """The stored answer for a repeated Idempotency-Key, or None to run afresh."""
     async with services.sessionmaker() as session:
-        row: Any = await idempotency.find_holder(session, kind.tables.job, key_id, key)
+        row = await idempotency.find_holder(session, kind.tables.job, key_id, key)
         if row is None:
             return None
         await closing.close_if_orphaned(session, kind.tables, row, services.settings.sweep_grace_s)
@@ -293,13 +302,13 @@ async def find_replay(
 
 
 async def run_calls(
-    kind: Kind[PlanT, Any],
-    job: Job[PlanT],
-    stored: Any,
+    kind: Kind[RequestT, PlanT, RowT, StoredT, CallsT, Any],
+    job: Job[RequestT, PlanT, RowT],
+    stored: StoredT | None,
     writer: CallWriter,
     services: Services,
     deferral: Deferral | None = None,
-) -> Any:
+) -> CallsT:
     """Run the kind's calls (each stored as it completes); a cancelled run closes the job."""
     settings = services.settings
     seed = draw_seed(settings, job.digest)
@@ -316,13 +325,13 @@ async def run_calls(
 
 
 async def wait_outside(
-    tables: JobTables, job: Job[Any], writer: CallWriter, services: Services
+    tables: JobTables[Any], job: AnyJob, writer: CallWriter, services: Services
 ) -> None:
     """Park a job whose calls were handed to a provider: `waiting`, held by no process (the
     sweeper leaves it), once the calls it did make are stored."""
     if writer.unsaved or not await writer.job_stored():
         raise ServiceUnavailable("the database did not take this delivery's calls")
-    table: Any = tables.job
+    table = tables.job
     async with services.sessionmaker() as session:
         await session.execute(
             update(table).where(table.id == job.row.id).values(status=JobStatus.WAITING)
@@ -332,7 +341,7 @@ async def wait_outside(
 
 
 async def close_cancelled(
-    kind: Kind[Any, Any], job: Job[Any], writer: CallWriter, services: Services
+    kind: AnyKind, job: AnyJob, writer: CallWriter, services: Services
 ) -> None:
     """`closing.mark_interrupted` for the job, once (and if) its row is in."""
     if await writer.job_stored():
@@ -342,7 +351,11 @@ async def close_cancelled(
 
 
 async def finish(
-    kind: Kind[PlanT, ReadT], job: Job[PlanT], calls: Any, writer: CallWriter, services: Services
+    kind: Kind[RequestT, PlanT, RowT, Any, CallsT, ReadT],
+    job: Job[RequestT, PlanT, RowT],
+    calls: CallsT,
+    writer: CallWriter,
+    services: Services,
 ) -> ReadT:
     """Write the job's final columns last, and answer; 503 when they could not be stored."""
     values = {**kind.verdict(job, calls), "completed_at": utcnow()}
@@ -368,11 +381,11 @@ async def finish(
 
 
 async def write_final(
-    tables: JobTables, job_id: str, values: dict[str, Any], writes: GroupCommit
+    tables: JobTables[Any], job_id: str, values: dict[str, Any], writes: GroupCommit
 ) -> bool:
     """Store the final columns (under load, in one executemany with other jobs'); False when
     the database is unreachable."""
-    table: Any = tables.job
+    table = tables.job
     final = final_update(table.__table__, tuple(values)), final_parameters(job_id, values)
     try:
         await writes.commit(Work(updates=[final]))
@@ -403,11 +416,11 @@ def as_json(answer: Any) -> Any:
 
 
 async def read_job(
-    kind: Kind[Any, ReadT], session: AsyncSession, job_id: str, grace_s: float
+    kind: Kind[Any, Any, Any, Any, Any, ReadT], session: AsyncSession, job_id: str, grace_s: float
 ) -> ReadT:
     """A stored job's answer (404 when there is none); a job a killed process left running is
     closed first."""
-    row: Any = await session.get(kind.tables.job, job_id)
+    row = await session.get(kind.tables.job, job_id)
     if row is None:
         raise NotFound(f"no {kind.noun} with id '{job_id}'")
     await closing.close_if_orphaned(session, kind.tables, row, grace_s)

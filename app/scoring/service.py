@@ -51,8 +51,13 @@ class Reopened:
     scores: list[Score]
 
 
+# A score session as the kernel runs it.
+ScoreJob = Job[ScoreRequest, SessionPlan, ScoreSession]
+
+
 class ScoreKind:
-    """A score session: each reviewer scores the responses shown to it, in one call."""
+    """A score session: each reviewer scores the responses shown to it, in one call (a
+    `Kind[ScoreRequest, SessionPlan, ScoreSession, Reopened, StoredSession, ScoreSessionRead]`)."""
 
     # A failed call's scores are JSON null, which is not SQL NULL: its error says it failed.
     answered = ScoreCall.scores.is_not(None) & ScoreCall.error_kind.is_(None)
@@ -134,8 +139,8 @@ class ScoreKind:
         reopened = Reopened(stored.responses, stored.calls, stored.scores)
         return SessionPlan(rubric_in(request), families, plan, judges), reopened
 
-    async def run(self, job: Job[SessionPlan], stored: Reopened | None, run: Run) -> StoredSession:
-        request: ScoreRequest = job.request
+    async def run(self, job: ScoreJob, stored: Reopened | None, run: Run) -> StoredSession:
+        request = job.request
         plan = job.plan
         asked = {call.judge_name for call in stored.calls} if stored else set()
         calls, scores = await ScoreFanOut(run).reviews(
@@ -158,7 +163,7 @@ class ScoreKind:
             job.tags,
         )
 
-    def verdict(self, job: Job[SessionPlan], calls: StoredSession) -> dict[str, Any]:
+    def verdict(self, job: ScoreJob, calls: StoredSession) -> dict[str, Any]:
         made = calls.calls
         scored = [c for c in made if c.scores is not None]
         if not scored:
@@ -166,7 +171,7 @@ class ScoreKind:
         return {"status": JobStatus.COMPLETE if len(scored) == len(made) else JobStatus.PARTIAL}
 
     async def snapshot(
-        self, job: Job[SessionPlan], calls: StoredSession, services: Services
+        self, job: ScoreJob, calls: StoredSession, services: Services
     ) -> dict[str, Any]:
         return {
             "calibration": await calibration_snapshot(
@@ -174,7 +179,7 @@ class ScoreKind:
             )
         }
 
-    def answer(self, job: Job[SessionPlan], calls: StoredSession) -> ScoreSessionRead:
+    def answer(self, job: ScoreJob, calls: StoredSession) -> ScoreSessionRead:
         return answers.to_read(calls)
 
     async def read(self, session: AsyncSession, row: ScoreSession) -> ScoreSessionRead:

@@ -16,7 +16,7 @@ from app.batches.models import BatchItem, ItemStatus
 from app.comparisons.service import CompareKind
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.jobs.closing import sweep
+from app.jobs.closing import JobTables, sweep
 from app.jobs.models import JobStatus
 from app.ledger.models import Comparison, JudgeCall
 from app.scoring.models import ScoreCall, ScoreSession
@@ -25,7 +25,7 @@ from tests.comparisons.test_compare_api import BODY as COMPARE_BODY
 from tests.scoring.test_score_api import BODY as SCORE_BODY
 from tests.scoring.test_score_api import PANEL
 
-KINDS = [CompareKind.tables, ScoreKind.tables]
+KINDS: list[JobTables[Any]] = [CompareKind.tables, ScoreKind.tables]
 
 
 @dataclass(frozen=True)

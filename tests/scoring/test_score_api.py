@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from app.comparisons.service import CompareKind
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, utcnow
-from app.jobs.closing import sweep
+from app.jobs.closing import JobTables, sweep
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.service import ScoreKind
 from app.scoring.stats import length_normalized_score
@@ -372,7 +372,7 @@ async def test_the_sweeper_closes_a_session_left_running_by_a_killed_process(
     async with create_sessionmaker(engine)() as db:
         db.add(killed_session())
         await db.commit()
-        kinds = [CompareKind.tables, ScoreKind.tables]
+        kinds: list[JobTables[Any]] = [CompareKind.tables, ScoreKind.tables]
         assert await sweep(create_sessionmaker(engine), kinds, grace_s=60) == 1
         row = await db.get(ScoreSession, "killed", populate_existing=True)
         assert row is not None
