@@ -130,9 +130,13 @@ _FOREIGN_STATUSES = ("judging/providers/", "simjudge/")
 
 
 def _names_a_status(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Attribute) and node.attr in _STATUS_FIELDS) or (
-        isinstance(node, ast.Name) and node.id in _STATUS_FIELDS
-    )
+    """`row.status`, `status`, or `values["status"]` (and the same for `state`)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in _STATUS_FIELDS
+    if isinstance(node, ast.Name):
+        return node.id in _STATUS_FIELDS
+    subscript = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+    return subscript and node.slice.value in _STATUS_FIELDS  # type: ignore[attr-defined]
 
 
 def _bare_words(node: ast.AST | None) -> bool:
@@ -190,9 +194,10 @@ query.where(Item.status.in_(("queued", "running")))
 update(Item).values(status="queued")
 values = {"status": "complete"}
 status = "failed" if verdict is None else "partial"
+if values["status"] != "failed": pass
 ok = row.status == Status.FAILED and Item.status.in_(UNFINISHED) and health.status == "ok"
 """
-    assert bare_statuses(source) == [2, 3, 4, 5, 6, 7]
+    assert bare_statuses(source) == [2, 3, 4, 5, 6, 7, 8]
 
 
 @pytest.mark.parametrize(

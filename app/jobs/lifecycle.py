@@ -359,11 +359,11 @@ async def finish(
 ) -> ReadT:
     """Write the job's final columns last, and answer; 503 when they could not be stored."""
     values = {**kind.verdict(job, calls), "completed_at": utcnow()}
-    if values["status"] == "failed":
+    if values["status"] == JobStatus.FAILED:
         values["idempotency_key"] = None  # a failed outcome releases the key
     stored = writer.unsaved == 0 and await writer.job_stored()
     try:
-        if stored and values["status"] != "failed":
+        if stored and values["status"] != JobStatus.FAILED:
             values.update(await kind.snapshot(job, calls, services))
         stored = stored and await write_final(kind.tables, job.row.id, values, services.writes)
     except DATABASE_ERRORS:
