@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from pydantic import TypeAdapter
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
@@ -17,19 +19,28 @@ from app.dashboard import charts
 from app.dashboard.cache import PageCache, PageView
 from app.dashboard.charts import Chart, Row
 from app.dashboard.filters import PageFilters
-from app.labels.report import label_sections
 from app.leaderboard.params import leaderboard_query
 from app.leaderboard.service import LeaderboardCache, get_leaderboard
 from app.reports.bias import COIN_TOSS_FLOOR, HIGH_FAILURE_SHARE, RED_FLAG_FLOOR, build_report
+from app.reports.schemas import BiasReport, JudgeReport, PlaceboSection, SeriesPoint
 from app.scoring import queries as scoring_queries
 from app.scoring.report import scoring_sections
+from app.scoring.schemas import ScoringSections
 
 HALF = [(0.5, "#555", "0.5: no preference")]
 PC_FLOORS = [
     (RED_FLAG_FLOOR, "#e08214", "red_flag floor 0.80"),
     (COIN_TOSS_FLOOR, "#b2182b", "coin_toss floor 0.70"),
 ]
-Report = dict[str, Any]
+# A report section as a template reads it: the JSON the API answers, so a page shows exactly
+# what `GET /v1/bias-report` says. Python code here reads the typed report instead.
+Json = dict[str, Any]
+_TIME = TypeAdapter(datetime)
+
+
+def json_time(moment: datetime) -> str:
+    """A time as the API's JSON spells it (the charts' and templates' bucket strings)."""
+    return str(_TIME.dump_python(moment, mode="json"))
 
 
 @dataclass(frozen=True)
@@ -49,103 +60,81 @@ def with_ci(row: Row, ci: Sequence[float] | None) -> Row:
     return row
 
 
-async def bias_report(sources: Sources, filters: PageFilters) -> Report:
-    """The bias report exactly as `GET /v1/bias-report` computes it, as JSON data."""
-    report = await build_report(sources.session, filters.report(), sources.settings)
-    return report.model_dump(mode="json")
+async def bias_report(sources: Sources, filters: PageFilters) -> BiasReport:
+    """The bias report exactly as `GET /v1/bias-report` computes it."""
+    return await build_report(sources.session, filters.report(), sources.settings)
 
 
-async def add_label_sections(sources: Sources, filters: PageFilters, report: Report) -> None:
-    """Human agreement and confidence per judge, unless the report already carries them."""
-    if any("human_agreement" in judge for judge in report["judges"]):
-        return
-    sections = await label_sections(
-        sources.session, filters.report(), [judge["judge"] for judge in report["judges"]]
-    )
-    for judge in report["judges"]:
-        found = sections.by_judge.get(judge["judge"])
-        if found is not None:
-            judge.update(found.model_dump(mode="json"))
-
-
-def failure_rate(judge: Report) -> float | None:
+def failure_rate(judge: JudgeReport) -> float | None:
     """Failed calls over all calls of the judge."""
-    calls = judge["calls"]
-    return calls["failed"] / calls["total"] if calls["total"] else None
+    calls = judge.calls
+    return calls.failed / calls.total if calls.total else None
 
 
-def overview_rows(report: Report) -> list[Row]:
+def overview_rows(report: BiasReport) -> list[Row]:
     """One row per judge: the overview table and its charts' data."""
     rows = []
-    for judge in report["judges"]:
-        position, consistency = judge["position"], judge["consistency"]
+    for judge in report.judges:
+        position, consistency = judge.position, judge.consistency
         row = with_ci(
             {
-                "judge": judge["judge"],
-                "n": position["n"],
-                "first_pick_rate": position["first_pick_rate"],
-                "p_adjusted": position["p_adjusted"],
-                "position_tier": position["tier"],
-                "pairs": consistency["pairs"],
-                "position_consistency": consistency["position_consistency"],
-                "pc_ci": consistency["ci95"],
-                "consistency_tier": consistency["tier"],
-                "calls": judge["calls"]["total"],
+                "judge": judge.judge,
+                "n": position.n,
+                "first_pick_rate": position.first_pick_rate,
+                "p_adjusted": position.p_adjusted,
+                "position_tier": position.tier,
+                "pairs": consistency.pairs,
+                "position_consistency": consistency.position_consistency,
+                "pc_ci": consistency.ci95,
+                "consistency_tier": consistency.tier,
+                "calls": judge.calls.total,
                 "failure_rate": failure_rate(judge),
-                "flags": judge["flags"],
+                "flags": list(judge.flags),
             },
-            position["ci95"],
+            position.ci95,
         )
         rows.append(row)
     return rows
 
 
-# measure: (its count, its tier) in a series point
-SERIES_MEASURES = {
-    "first_pick_rate": ("n", "tier"),
-    "position_consistency": ("pairs", "consistency_tier"),
-}
-
-
-def series_rows(series: Sequence[Report], measure: str) -> list[Row]:
+def series_rows(series: Sequence[SeriesPoint], measure: str) -> list[Row]:
     """One row per judge and day of a measure with its Wilson CI, the count and tier it rests
     on, and whether the judge's version or provider model changed that day."""
-    count, tier = SERIES_MEASURES[measure]
-    return [
-        with_ci(
-            {
-                "bucket": point["bucket"],
-                "judge": point["judge"],
-                "version": point["version"],
-                "provider_models": ", ".join(point.get("provider_models") or []),
-                count: point[count],
-                measure: point[measure],
-                "tier": point[tier],
-                "version_changed": point["version_changed"],
-                "provider_model_changed": point.get("provider_model_changed", False),
-            },
-            point.get(f"{measure}_ci95"),
-        )
-        for point in series
-    ]
+    rows = []
+    for point in series:
+        if measure == "first_pick_rate":
+            figures = {"n": point.n, measure: point.first_pick_rate, "tier": point.tier}
+            ci = point.first_pick_rate_ci95
+        else:
+            figures = {"pairs": point.pairs, measure: point.position_consistency}
+            figures["tier"], ci = point.consistency_tier, point.position_consistency_ci95
+        row = {
+            "bucket": json_time(point.bucket),
+            "judge": point.judge,
+            "version": point.version,
+            "provider_models": ", ".join(point.provider_models),
+            **figures,
+            "version_changed": point.version_changed,
+            "provider_model_changed": point.provider_model_changed,
+        }
+        rows.append(with_ci(row, ci))
+    return rows
 
 
-def change_days(series: Sequence[Report]) -> list[Row]:
+def change_days(series: Sequence[SeriesPoint]) -> list[Row]:
     """Per judge, the days its version and its provider model changed (the charts' markers,
     as text for readers who cannot see them)."""
     days: dict[str, Row] = {}
     for point in series:
-        entry = days.setdefault(
-            point["judge"], {"judge": point["judge"], "version": [], "model": []}
-        )
-        if point["version_changed"]:
-            entry["version"].append(point["bucket"][:10])
-        if point.get("provider_model_changed"):
-            entry["model"].append(point["bucket"][:10])
+        entry = days.setdefault(point.judge, {"judge": point.judge, "version": [], "model": []})
+        if point.version_changed:
+            entry["version"].append(json_time(point.bucket)[:10])
+        if point.provider_model_changed:
+            entry["model"].append(json_time(point.bucket)[:10])
     return [entry for entry in days.values() if entry["version"] or entry["model"]]
 
 
-def overview_series_charts(series: Sequence[Report]) -> list[Chart]:
+def overview_series_charts(series: Sequence[SeriesPoint]) -> list[Chart]:
     """Change over time: each judge's first-pick rate and PC per day with CIs and markers."""
     return [
         Chart(
@@ -185,7 +174,7 @@ async def overview_page(sources: Sources, filters: PageFilters) -> PageView:
     return PageView(
         "Overview",
         "overview.html.j2",
-        {"rows": rows, "changes": change_days(report["series"])},
+        {"rows": rows, "changes": change_days(report.series)},
         [
             Chart(
                 "first_pick",
@@ -218,64 +207,62 @@ async def overview_page(sources: Sources, filters: PageFilters) -> PageView:
                 ),
                 empty="No calls in this window.",
             ),
-            *overview_series_charts(report["series"]),
+            *overview_series_charts(report.series),
         ],
     )
 
 
-def label_rows(judge: Report) -> list[Row]:
+def label_rows(judge: JudgeReport) -> list[Row]:
     """Second-label pick rate per label pair."""
     return [
         with_ci(
             {
                 "pair": pair,
-                "rate": entry["rate"],
-                "n": entry["n"],
-                "p_adjusted": entry["p_adjusted"],
-                "tier": entry["tier"],
+                "rate": entry.rate,
+                "n": entry.n,
+                "p_adjusted": entry.p_adjusted,
+                "tier": entry.tier,
             },
-            entry["ci95"],
+            entry.ci95,
         )
-        for pair, entry in judge["label"]["by_pair"].items()
+        for pair, entry in judge.label.by_pair.items()
     ]
 
 
-def placebo_rows(placebo: Report) -> list[Row]:
+def placebo_rows(placebo: PlaceboSection) -> list[Row]:
     """Position and label preference on identical texts."""
     return [
+        with_ci({"measure": "first-pick rate", "rate": placebo.first_pick_rate}, placebo.ci95),
         with_ci(
-            {"measure": "first-pick rate", "rate": placebo["first_pick_rate"]}, placebo["ci95"]
-        ),
-        with_ci(
-            {"measure": "second-label rate", "rate": placebo["second_label_pick_rate"]},
-            placebo.get("second_label_ci95"),
+            {"measure": "second-label rate", "rate": placebo.second_label_pick_rate},
+            placebo.second_label_ci95,
         ),
     ]
 
 
-def reliability_rows(judge: Report) -> list[Row]:
+def reliability_rows(judge: JudgeReport) -> list[Row]:
     """Reliability deciles of every confidence source (sources are never mixed)."""
-    sources = (judge.get("confidence") or {}).get("by_source", {})
+    sources = judge.confidence.by_source if judge.confidence is not None else {}
     return [
-        {"source": source, **decile}
+        {"source": source, **decile.model_dump(mode="json")}
         for source, entry in sorted(sources.items())
-        for decile in entry["reliability"]
+        for decile in entry.reliability
     ]
 
 
 async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
     """One judge over time, with label, placebo, length, human agreement and confidence."""
     report = await bias_report(sources, filters)
-    await add_label_sections(sources, filters, report)
-    judge = next((j for j in report["judges"] if j["judge"] == filters.judge), None)
-    series = [p for p in report["series"] if p["judge"] == filters.judge]
-    changes = [p["bucket"] for p in series if p["version_changed"]]
-    model_changes = [p["bucket"] for p in series if p.get("provider_model_changed")]
+    judge = next((j for j in report.judges if j.judge == filters.judge), None)
+    points = [p for p in report.series if p.judge == filters.judge]
+    series = [p.model_dump(mode="json") for p in points]
+    changes = [json_time(p.bucket) for p in points if p.version_changed]
+    model_changes = [json_time(p.bucket) for p in points if p.provider_model_changed]
     view = PageView(
         f"Judge {filters.judge}",
         "judge.html.j2",
         {
-            "judge": judge,
+            "judge": judge.model_dump(mode="json") if judge is not None else None,
             "series": series,
             "change_days": [c[:10] for c in changes],
             "model_change_days": [c[:10] for c in model_changes],
@@ -283,8 +270,8 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
             # behind its figures use it, so their totals are the figures.
             # Without an `until`, the report counted calls up to when it was built.
             "report_window": {
-                "since": report["filters"]["since"],
-                "until": report["filters"]["until"] or report["generated_at"],
+                "since": json_time(report.filters.since),
+                "until": json_time(report.filters.until or report.generated_at),
             },
         },
     )
@@ -321,7 +308,7 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
             "placebo",
             "Placebo comparisons (identical texts)",
             charts.interval_chart(
-                "Placebo", placebo_rows(judge["placebo"]), "measure", "rate", HALF, (0, 1)
+                "Placebo", placebo_rows(judge.placebo), "measure", "rate", HALF, (0, 1)
             ),
         ),
     ]
@@ -336,12 +323,11 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
     return view
 
 
-async def scoring_report(sources: Sources, filters: PageFilters) -> Report:
+async def scoring_report(sources: Sources, filters: PageFilters) -> ScoringSections:
     """Reviewer offsets, position-score and length-score sections, as the report computes them."""
-    sections = await scoring_sections(
+    return await scoring_sections(
         sources.session, filters.scoring(), sources.settings.reviewer_margin
     )
-    return sections.model_dump(mode="json")
 
 
 async def margins(sources: Sources, filters: PageFilters) -> dict[str, float]:
@@ -356,21 +342,22 @@ async def margins(sources: Sources, filters: PageFilters) -> dict[str, float]:
 
 async def reviewers_page(sources: Sources, filters: PageFilters) -> PageView:
     """Reviewer offsets with CIs inside the ±τ band, and their classifications."""
-    reviewers = (await scoring_report(sources, filters))["reviewers"]
+    reviewers = (await scoring_report(sources, filters)).reviewers
     taus = await margins(sources, filters)
-    view = PageView("Reviewers", "reviewers.html.j2", {"reviewers": reviewers, "taus": taus})
-    for rubric in sorted({r["rubric"] for r in reviewers}):
+    shown = [r.model_dump(mode="json") for r in reviewers]
+    view = PageView("Reviewers", "reviewers.html.j2", {"reviewers": shown, "taus": taus})
+    for rubric in sorted({r.rubric for r in reviewers}):
         rows = [
             with_ci(
                 {
-                    "reviewer": r["reviewer"],
-                    "offset": r["offset"],
-                    "classification": r["classification"] or "not estimated",
+                    "reviewer": r.reviewer,
+                    "offset": r.offset,
+                    "classification": r.classification or "not estimated",
                 },
-                r["ci95"],
+                r.ci95,
             )
             for r in reviewers
-            if r["rubric"] == rubric
+            if r.rubric == rubric
         ]
         view.charts.append(
             Chart(
@@ -389,21 +376,19 @@ async def reviewers_page(sources: Sources, filters: PageFilters) -> PageView:
 async def position_score_page(sources: Sources, filters: PageFilters) -> PageView:
     """Position effects with CIs, the F-test, and the length-score correlation."""
     sections = await scoring_report(sources, filters)
-    position, length = sections["position_score"], sections["length_score"]
+    position, length = sections.position_score, sections.length_score
     effects = [
-        with_ci(
-            {"position": f"position {p['position']}", "effect": p["effect"], "n": p["n"]}, p["ci95"]
-        )
-        for p in position["by_position"]
+        with_ci({"position": f"position {p.position}", "effect": p.effect, "n": p.n}, p.ci95)
+        for p in position.by_position
     ]
     pooled = [
-        with_ci({"reviewer": r["reviewer"], "pooled_r": r["pooled_r"]}, r["ci95"])
-        for r in length["by_reviewer"]
+        with_ci({"reviewer": r.reviewer, "pooled_r": r.pooled_r}, r.ci95)
+        for r in length.by_reviewer
     ]
     return PageView(
         "Position-score bias",
         "position.html.j2",
-        {"position": position, "length": length},
+        {"position": position.model_dump(mode="json"), "length": length.model_dump(mode="json")},
         [
             Chart(
                 "position_effects",
@@ -433,12 +418,11 @@ async def leaderboard_page(sources: Sources, filters: PageFilters) -> PageView:
         None, filters.start(), filters.until, list(filters.tags), filters.keeper
     )
     board = await get_leaderboard(sources.sessionmaker, sources.leaderboard_cache, query)
-    models = [m.model_dump(mode="json") for m in board.models]
-    rows = [with_ci({"model": m["model"], "rating": m["rating"]}, m["ci95"]) for m in models]
+    rows = [with_ci({"model": m.model, "rating": m.rating}, m.ci95) for m in board.models]
     return PageView(
         "Leaderboard",
         "leaderboard.html.j2",
-        {"board": board, "models": models},
+        {"board": board, "models": [m.model_dump(mode="json") for m in board.models]},
         [
             Chart(
                 "ratings",
