@@ -156,3 +156,27 @@ def decode_name_cursor(cursor: str, kind: str) -> str:
     if not valid:
         raise ValidationProblem("/cursor: not a valid cursor")
     return raw[1:]
+
+
+def encode_time_cursor(created_at: datetime, row_id: str) -> str:
+    """An opaque keyset cursor after the row (`created_at`, `row_id`) of a list newest first."""
+    return base64.urlsafe_b64encode(f"{created_at.isoformat()}|{row_id}".encode()).decode()
+
+
+def decode_time_cursor(cursor: str) -> tuple[datetime, str]:
+    """The (created_at, id) a cursor points after; 422 when it is not one of ours.
+
+    Cursors come back from clients: a forged one must fail here, not in the database (a NUL,
+    a naive or out-of-range time, an id no uuid could be).
+    """
+    try:
+        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
+        created_text, _, row_id = raw.partition("|")
+        if not (raw.isascii() and raw.isprintable()) or len(row_id) > 36:
+            raise ValueError(raw)
+        created_at = datetime.fromisoformat(created_text)
+        if created_at.tzinfo is None:
+            raise ValueError(created_text)
+        return created_at.astimezone(UTC), row_id
+    except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError) as exc:
+        raise ValidationProblem("/cursor: not a valid cursor") from exc

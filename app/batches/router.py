@@ -6,11 +6,22 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Response
+from fastapi.responses import StreamingResponse
 
 from app.auth.keys import Principal
-from app.batches import queries, service
+from app.batches import export, queries, service
+from app.batches.models import BatchStatus
 from app.batches.queue import BatchQueueDep, ItemQueue
-from app.batches.schemas import BatchCreate, BatchItemList, BatchRead, ItemStatusField
+from app.batches.schemas import (
+    BatchCreate,
+    BatchItemList,
+    BatchList,
+    BatchMode,
+    BatchRead,
+    BatchStatusField,
+    ItemStatusField,
+)
+from app.db import utcnow
 from app.deps import (
     CompareKey,
     KeeperDep,
@@ -22,6 +33,7 @@ from app.deps import (
 )
 from app.errors import ServiceUnavailable
 from app.judges.registry import RegistryDep
+from app.params import MomentParam, parse_since_until
 
 router = APIRouter(tags=["batches"])
 # A key needs one of these to submit a batch (each item's kind needs its own, checked once the
@@ -75,23 +87,79 @@ async def create_batch(
     return outcome.batch
 
 
+@router.get("/v1/batches", operation_id="list_batches", responses=PROBLEMS)
+async def list_batches(
+    _: ReadKey,
+    session: SessionDep,
+    status: BatchStatusField | None = None,
+    mode: BatchMode | None = None,
+    since: MomentParam = None,
+    until: MomentParam = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    cursor: Annotated[str | None, Query(max_length=500)] = None,
+) -> BatchList:
+    """Batches, newest first, each as `GET /v1/batches/{id}` shows it; `since` and `until`
+    bound when they were submitted."""
+    start, end = parse_since_until(since, until, now=utcnow())
+    return await queries.list_batches(
+        session,
+        limit=limit,
+        cursor=cursor,
+        status=BatchStatus(status) if status else None,
+        mode=mode,
+        since=start,
+        until=end,
+    )
+
+
 @router.get("/v1/batches/{batch_id}", operation_id="get_batch", responses=PROBLEMS)
 async def get_batch(batch_id: BatchId, _: ReadKey, session: SessionDep) -> BatchRead:
     """A batch's status, counts by status, progress, times and cost so far."""
     return await queries.get_batch(session, batch_id)
 
 
-@router.get("/v1/batches/{batch_id}/results", operation_id="list_batch_results", responses=PROBLEMS)
+EXPORTS: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "a page of items; with `format`, every item as one file",
+        "content": {media: {"schema": {"type": "string"}} for media in export.MEDIA_TYPES.values()},
+    },
+}
+
+
+@router.get(
+    "/v1/batches/{batch_id}/results",
+    operation_id="list_batch_results",
+    response_model=BatchItemList,
+    responses={**PROBLEMS, **EXPORTS},
+)
 async def list_batch_results(
     batch_id: BatchId,
     _: ReadKey,
     session: SessionDep,
+    sessionmaker: SessionmakerDep,
     status: ItemStatusField | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query(max_length=500)] = None,
-) -> BatchItemList:
-    """Items in submission order, each with its comparison (or score session) or its error."""
-    return await queries.list_results(session, batch_id, limit=limit, cursor=cursor, status=status)
+    format: Annotated[
+        export.ExportFormat | None,
+        Query(description="every item as one file: `jsonl` (as the pages show them) or `csv`"),
+    ] = None,
+) -> Any:
+    """Items in submission order, each with its comparison (or score session) or its error;
+    with `format`, all of them streamed as JSON Lines or CSV (`status`, `limit` and `cursor`
+    then do not apply)."""
+    if format is None:
+        page: BatchItemList = await queries.list_results(
+            session, batch_id, limit=limit, cursor=cursor, status=status
+        )
+        return page
+    await queries.stored_batch(session, batch_id)  # 404 before the stream starts
+    filename = f"batch-{batch_id[:36]}.{format}"
+    return StreamingResponse(
+        export.export(sessionmaker, batch_id, format),
+        media_type=export.MEDIA_TYPES[format],
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
 
 
 @router.delete("/v1/batches/{batch_id}", operation_id="cancel_batch", responses=PROBLEMS)

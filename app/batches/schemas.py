@@ -152,6 +152,13 @@ class BatchRead(BaseModel):
     )
 
 
+class BatchList(BaseModel):
+    """A page of batches, newest first."""
+
+    items: list[BatchRead]
+    next_cursor: str | None
+
+
 class ItemError(BaseModel):
     """Why an item failed: a problem type slug and a sentence."""
 

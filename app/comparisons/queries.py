@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal, get_args
 
 from sqlalchemy import Select, and_, func, or_, select, tuple_
@@ -28,11 +26,10 @@ from app.comparisons.schemas import (
     ProtocolIn,
 )
 from app.db import values_of
-from app.errors import ValidationProblem
 from app.jobs.models import UNFINISHED, usage_of
 from app.ledger.callscope import Origin, of_origin
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
-from app.params import as_utc
+from app.params import as_utc, decode_time_cursor, encode_time_cursor
 
 
 def confidence_source(calls: Sequence[JudgeCall], verdict: JudgeVerdict) -> str | None:
@@ -165,31 +162,6 @@ async def read_comparison(session: AsyncSession, comparison: Comparison) -> Comp
     return (await read_many(session, [comparison]))[0]
 
 
-def encode_cursor(comparison: Comparison) -> str:
-    """An opaque keyset cursor after `comparison`."""
-    raw = f"{comparison.created_at.isoformat()}|{comparison.id}"
-    return base64.urlsafe_b64encode(raw.encode()).decode()
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    """The (created_at, id) a cursor points after; 422 when it is not one of ours.
-
-    Cursors come back from clients: a forged one must fail here, not in the database (a NUL,
-    a naive or out-of-range time, an id no uuid could be).
-    """
-    try:
-        raw = base64.urlsafe_b64decode(cursor.encode()).decode()
-        created_text, _, comparison_id = raw.partition("|")
-        if not (raw.isascii() and raw.isprintable()) or len(comparison_id) > 36:
-            raise ValueError(raw)
-        created_at = datetime.fromisoformat(created_text)
-        if created_at.tzinfo is None:
-            raise ValueError(created_text)
-        return created_at.astimezone(UTC), comparison_id
-    except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError) as exc:
-        raise ValidationProblem("/cursor: not a valid cursor") from exc
-
-
 def filtered(
     query: Select[Comparison],
     *,
@@ -226,7 +198,7 @@ async def keyset_page(
 ) -> ComparisonList:
     """One page of a query over comparisons, newest first (keyset on created_at, id)."""
     if cursor:
-        created_at, comparison_id = decode_cursor(cursor)
+        created_at, comparison_id = decode_time_cursor(cursor)
         query = query.where(
             or_(
                 Comparison.created_at < created_at,
@@ -239,7 +211,8 @@ async def keyset_page(
         )
     )
     page = rows[:limit]
-    next_cursor = encode_cursor(page[-1]) if len(rows) > limit else None
+    last = page[-1] if len(rows) > limit else None
+    next_cursor = encode_time_cursor(last.created_at, last.id) if last else None
     return ComparisonList(items=await read_many(session, page), next_cursor=next_cursor)
 
 

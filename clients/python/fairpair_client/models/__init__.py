@@ -11,6 +11,7 @@ from .batch_item_list import BatchItemList
 from .batch_item_read import BatchItemRead
 from .batch_item_read_kind import BatchItemReadKind
 from .batch_item_read_status import BatchItemReadStatus
+from .batch_list import BatchList
 from .batch_read import BatchRead
 from .batch_read_mode import BatchReadMode
 from .batch_read_status import BatchReadStatus
@@ -123,7 +124,10 @@ from .length_section import LengthSection
 from .length_section_reason_type_0 import LengthSectionReasonType0
 from .length_section_tier import LengthSectionTier
 from .lengths import Lengths
+from .list_batch_results_format_type_0 import ListBatchResultsFormatType0
 from .list_batch_results_status_type_0 import ListBatchResultsStatusType0
+from .list_batches_mode_type_0 import ListBatchesModeType0
+from .list_batches_status_type_0 import ListBatchesStatusType0
 from .list_comparisons_status_type_0 import ListComparisonsStatusType0
 from .model_standing import ModelStanding
 from .offset_read import OffsetRead
@@ -215,6 +219,7 @@ __all__ = (
     "BatchItemRead",
     "BatchItemReadKind",
     "BatchItemReadStatus",
+    "BatchList",
     "BatchRead",
     "BatchReadMode",
     "BatchReadStatus",
@@ -327,6 +332,9 @@ __all__ = (
     "LengthSection",
     "LengthSectionReasonType0",
     "LengthSectionTier",
+    "ListBatchesModeType0",
+    "ListBatchesStatusType0",
+    "ListBatchResultsFormatType0",
     "ListBatchResultsStatusType0",
     "ListComparisonsStatusType0",
     "ModelStanding",

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.batch_item_list import BatchItemList
+from ...models.list_batch_results_format_type_0 import ListBatchResultsFormatType0
 from ...models.list_batch_results_status_type_0 import ListBatchResultsStatusType0
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
@@ -18,6 +19,7 @@ def _get_kwargs(
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
+    format_: ListBatchResultsFormatType0 | None | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -39,6 +41,15 @@ def _get_kwargs(
     else:
         json_cursor = cursor
     params["cursor"] = json_cursor
+
+    json_format_: None | str | Unset
+    if isinstance(format_, Unset):
+        json_format_ = UNSET
+    elif isinstance(format_, ListBatchResultsFormatType0):
+        json_format_ = format_.value
+    else:
+        json_format_ = format_
+    params["format"] = json_format_
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -128,16 +139,21 @@ def sync_detailed(
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
+    format_: ListBatchResultsFormatType0 | None | Unset = UNSET,
 ) -> Response[Any | BatchItemList | Problem]:
     """List Batch Results
 
-     Items in submission order, each with its comparison (or score session) or its error.
+     Items in submission order, each with its comparison (or score session) or its error;
+    with `format`, all of them streamed as JSON Lines or CSV (`status`, `limit` and `cursor`
+    then do not apply).
 
     Args:
         batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
+        format_ (ListBatchResultsFormatType0 | None | Unset): every item as one file: `jsonl` (as
+            the pages show them) or `csv`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,6 +168,7 @@ def sync_detailed(
         status=status,
         limit=limit,
         cursor=cursor,
+        format_=format_,
     )
 
     response = client.get_httpx_client().request(
@@ -168,16 +185,21 @@ def sync(
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
+    format_: ListBatchResultsFormatType0 | None | Unset = UNSET,
 ) -> Any | BatchItemList | Problem | None:
     """List Batch Results
 
-     Items in submission order, each with its comparison (or score session) or its error.
+     Items in submission order, each with its comparison (or score session) or its error;
+    with `format`, all of them streamed as JSON Lines or CSV (`status`, `limit` and `cursor`
+    then do not apply).
 
     Args:
         batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
+        format_ (ListBatchResultsFormatType0 | None | Unset): every item as one file: `jsonl` (as
+            the pages show them) or `csv`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,6 +215,7 @@ def sync(
         status=status,
         limit=limit,
         cursor=cursor,
+        format_=format_,
     ).parsed
 
 
@@ -203,16 +226,21 @@ async def asyncio_detailed(
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
+    format_: ListBatchResultsFormatType0 | None | Unset = UNSET,
 ) -> Response[Any | BatchItemList | Problem]:
     """List Batch Results
 
-     Items in submission order, each with its comparison (or score session) or its error.
+     Items in submission order, each with its comparison (or score session) or its error;
+    with `format`, all of them streamed as JSON Lines or CSV (`status`, `limit` and `cursor`
+    then do not apply).
 
     Args:
         batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
+        format_ (ListBatchResultsFormatType0 | None | Unset): every item as one file: `jsonl` (as
+            the pages show them) or `csv`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,6 +255,7 @@ async def asyncio_detailed(
         status=status,
         limit=limit,
         cursor=cursor,
+        format_=format_,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -241,16 +270,21 @@ async def asyncio(
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
+    format_: ListBatchResultsFormatType0 | None | Unset = UNSET,
 ) -> Any | BatchItemList | Problem | None:
     """List Batch Results
 
-     Items in submission order, each with its comparison (or score session) or its error.
+     Items in submission order, each with its comparison (or score session) or its error;
+    with `format`, all of them streamed as JSON Lines or CSV (`status`, `limit` and `cursor`
+    then do not apply).
 
     Args:
         batch_id (str): the batch's id
         status (ListBatchResultsStatusType0 | None | Unset):
         limit (int | Unset):  Default: 50.
         cursor (None | str | Unset):
+        format_ (ListBatchResultsFormatType0 | None | Unset): every item as one file: `jsonl` (as
+            the pages show them) or `csv`
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -267,5 +301,6 @@ async def asyncio(
             status=status,
             limit=limit,
             cursor=cursor,
+            format_=format_,
         )
     ).parsed
