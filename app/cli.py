@@ -1,4 +1,4 @@
-"""The `fairpair` command: serve, worker, migrate, keys, sim-judge, purge, report, demo.
+"""The `fairpair` command: serve, worker, migrate, keys, batch, sim-judge, purge, report, demo.
 
 Over 500 lines because each command is a thin function whose typed options are its `--help`;
 the work is in the features they call.
@@ -19,6 +19,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.auth import keys
+from app.batch_commands import batch_app
 from app.config import (
     Settings,
     UnsafeSettingsError,
@@ -36,6 +37,7 @@ app = typer.Typer(
 )
 keys_app = typer.Typer(help="Manage API keys and rotate the secret key.", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
+app.add_typer(batch_app, name="batch")
 
 
 @app.command()
