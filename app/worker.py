@@ -68,6 +68,7 @@ async def run_worker(
             run_reconciler(sessionmaker, queue, settings),
             run_provider_rounds(services, queue),
             run_canary_scheduler(services, queue),
+            queue.heartbeat(name),
         ):
             await listen_until_stopped(receiver, stop, settings.shutdown_grace_s + LISTEN_MARGIN_S)
             released = await runner.drain(0)

@@ -50,7 +50,7 @@ async def test_a_batch_is_submitted_followed_listed_and_downloaded_from_the_term
     client_env = {"FAIRPAIR_URL": base, "FAIRPAIR_KEY": key}
     good = jsonl_file(tmp_path / "good.jsonl", [compare_item(i) for i in range(4)])
     broken_item = compare_item(9)
-    broken_item["compare"]["judges"] = ["broken"]  # type: ignore[index]
+    broken_item["compare"]["judges"] = ["broken"]
     mixed = jsonl_file(tmp_path / "mixed.jsonl", [compare_item(5), broken_item])
     with running("serve", "--port", str(port), env=env, health_url=f"{base}/healthz"):
         followed = run_fairpair("batch", "submit", str(good), "--follow", env=client_env)

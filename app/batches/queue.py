@@ -7,8 +7,9 @@ message therefore loses nothing: the reconciler sends the item again (app/batche
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
-from contextlib import aclosing
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import aclosing, asynccontextmanager
 from typing import Annotated, Any, Protocol
 
 import structlog
@@ -20,6 +21,7 @@ from taskiq.kicker import AsyncKicker
 from taskiq.message import TaskiqMessage
 from taskiq_redis import RedisStreamBroker
 
+from app.background import running
 from app.config import Settings
 from app.deps import from_state
 from app.logs import error_fields
@@ -32,6 +34,13 @@ KICK_CHUNK = 32
 PIPELINE_CHUNK = 500
 RETRY_MAX_S = 5.0
 REDIS_TIMEOUT_S = 5.0
+# A live `fairpair worker` keeps a key of its own under this prefix, renewed every HEARTBEAT_S and
+# gone HEARTBEAT_TTL_S after the last renewal, so a batch can say whether anything will run it.
+WORKER_KEYS = "fairpair:workers:"
+HEARTBEAT_S = 5.0
+HEARTBEAT_TTL_S = 15
+# How long a batch's answer waits to count the workers before it says it does not know.
+WORKER_COUNT_S = 1.0
 
 RunItem = Callable[[str], Awaitable[None]]
 
@@ -50,6 +59,10 @@ class ItemQueue(Protocol):
 
     async def backlog(self) -> int | None:
         """Messages sent but not yet handed to a runner; None when it cannot tell."""
+        ...
+
+    async def live_workers(self) -> int | None:
+        """Processes that run items now; None when it cannot tell."""
         ...
 
 
@@ -238,6 +251,34 @@ class RedisQueue:
                 return int(lag) if lag is not None else None
         return 0
 
+    async def live_workers(self) -> int | None:
+        """Workers whose heartbeat key is alive; None when Redis does not answer in time."""
+        try:
+            async with asyncio.timeout(WORKER_COUNT_S):
+                keys = self._client.scan_iter(match=WORKER_KEYS + "*", count=500)
+                return len([key async for key in keys])
+        except (RedisError, TimeoutError):
+            return None
+
+    @asynccontextmanager
+    async def heartbeat(self, name: str) -> AsyncIterator[None]:
+        """Keep this worker's key alive while the block runs, and remove it after (a killed
+        worker's key expires by itself)."""
+        key = WORKER_KEYS + name
+
+        async def beat() -> None:
+            while True:
+                with contextlib.suppress(RedisError, TimeoutError):
+                    async with asyncio.timeout(REDIS_TIMEOUT_S):
+                        await self._client.set(key, "1", ex=HEARTBEAT_TTL_S)
+                await asyncio.sleep(HEARTBEAT_S)
+
+        async with running(beat()):
+            yield
+        with contextlib.suppress(RedisError, TimeoutError):
+            async with asyncio.timeout(REDIS_TIMEOUT_S):
+                await self._client.delete(key)
+
 
 class MemoryQueue:
     """The embedded default: taskiq's in-memory broker runs items in the API process."""
@@ -267,3 +308,7 @@ class MemoryQueue:
     async def backlog(self) -> int | None:
         """Items sent in this process and still waiting for a slot."""
         return self._waiting()
+
+    async def live_workers(self) -> int | None:
+        """This process runs the items: one, until it shuts down."""
+        return 0 if self.closing else 1

@@ -84,13 +84,15 @@ async def create_batch(
     response.headers["Location"] = f"/v1/batches/{outcome.batch.id}"
     if outcome.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return outcome.batch
+    [batch] = await service.with_workers([outcome.batch], queue)
+    return batch
 
 
 @router.get("/v1/batches", operation_id="list_batches", responses=PROBLEMS)
 async def list_batches(
     _: ReadKey,
     session: SessionDep,
+    queue: BatchQueueDep,
     status: BatchStatusField | None = None,
     mode: BatchMode | None = None,
     since: MomentParam = None,
@@ -101,7 +103,7 @@ async def list_batches(
     """Batches, newest first, each as `GET /v1/batches/{id}` shows it; `since` and `until`
     bound when they were submitted."""
     start, end = parse_since_until(since, until, now=utcnow())
-    return await queries.list_batches(
+    page = await queries.list_batches(
         session,
         limit=limit,
         cursor=cursor,
@@ -110,12 +112,18 @@ async def list_batches(
         since=start,
         until=end,
     )
+    page.items = await service.with_workers(page.items, queue)
+    return page
 
 
 @router.get("/v1/batches/{batch_id}", operation_id="get_batch", responses=PROBLEMS)
-async def get_batch(batch_id: BatchId, _: ReadKey, session: SessionDep) -> BatchRead:
-    """A batch's status, counts by status, progress, times and cost so far."""
-    return await queries.get_batch(session, batch_id)
+async def get_batch(
+    batch_id: BatchId, _: ReadKey, session: SessionDep, queue: BatchQueueDep
+) -> BatchRead:
+    """A batch's status, counts by status, progress, times and cost so far, and while items
+    are left, how many workers run them (with a `hint` when none does)."""
+    [batch] = await service.with_workers([await queries.get_batch(session, batch_id)], queue)
+    return batch
 
 
 EXPORTS: dict[int | str, dict[str, Any]] = {

@@ -150,6 +150,12 @@ class BatchRead(BaseModel):
     provider_jobs: list[ProviderJobRead] = Field(
         default_factory=list, description="provider mode: the jobs at the providers' batch APIs"
     )
+    workers: int | None = Field(
+        None,
+        description="while items are left: the processes running items now (`fairpair worker`s "
+        "with Redis; the API process itself without); null when finished or it cannot tell",
+    )
+    hint: str | None = Field(None, description="what to do when nothing will run the items")
 
 
 class BatchList(BaseModel):

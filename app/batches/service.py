@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.keys import Principal
 from app.batches import provider, queries
-from app.batches.models import Batch, BatchItem, ItemStatus
+from app.batches.models import Batch, BatchItem, BatchStatus, ItemStatus
 from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchCreate, BatchItemIn, BatchRead
 from app.config import Settings
@@ -216,3 +216,23 @@ async def cancel(session: AsyncSession, batch_id: str, settings: Settings) -> Ba
     await session.commit()
     await session.refresh(batch)
     return await queries.read_batch(session, batch)
+
+
+# What a batch says while nothing will run its items.
+NO_WORKER_HINT = (
+    "no `fairpair worker` is running: the items wait until one starts (with this server's "
+    "FAIRPAIR_REDIS_URL and FAIRPAIR_DATABASE_URL)"
+)
+
+
+async def with_workers(batches: list[BatchRead], queue: ItemQueue) -> list[BatchRead]:
+    """The batches with who runs them, on those with items left (counted once for all)."""
+    unfinished = [b.status in (BatchStatus.QUEUED, BatchStatus.RUNNING) for b in batches]
+    if not any(unfinished):
+        return batches
+    workers = await queue.live_workers()
+    hint = NO_WORKER_HINT if workers == 0 else None
+    return [
+        batch.model_copy(update={"workers": workers, "hint": hint}) if left else batch
+        for batch, left in zip(batches, unfinished, strict=True)
+    ]

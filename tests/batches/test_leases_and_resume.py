@@ -58,6 +58,9 @@ class FakeQueue:
     async def backlog(self) -> int | None:
         return self.lag
 
+    async def live_workers(self) -> int | None:
+        return 1
+
 
 @pytest.fixture
 async def services(settings_factory: Callable[..., Settings]) -> AsyncIterator[Services]:

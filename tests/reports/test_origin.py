@@ -253,6 +253,9 @@ class NoQueue:
     async def backlog(self) -> int | None:
         return 0
 
+    async def live_workers(self) -> int | None:
+        return 1
+
 
 @pytest.fixture
 async def services(settings_factory: Callable[..., Settings]) -> AsyncIterator[Services]:

@@ -35,8 +35,11 @@ class BatchRead:
         started_at (datetime.datetime | None):
         status (BatchReadStatus):
         total (int):
+        hint (None | str | Unset): what to do when nothing will run the items
         mode (BatchReadMode | Unset):  Default: BatchReadMode.LIVE.
         provider_jobs (list[ProviderJobRead] | Unset): provider mode: the jobs at the providers' batch APIs
+        workers (int | None | Unset): while items are left: the processes running items now (`fairpair worker`s with
+            Redis; the API process itself without); null when finished or it cannot tell
     """
 
     calls: int
@@ -50,8 +53,10 @@ class BatchRead:
     started_at: datetime.datetime | None
     status: BatchReadStatus
     total: int
+    hint: None | str | Unset = UNSET
     mode: BatchReadMode | Unset = BatchReadMode.LIVE
     provider_jobs: list[ProviderJobRead] | Unset = UNSET
+    workers: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -89,6 +94,12 @@ class BatchRead:
 
         total = self.total
 
+        hint: None | str | Unset
+        if isinstance(self.hint, Unset):
+            hint = UNSET
+        else:
+            hint = self.hint
+
         mode: str | Unset = UNSET
         if not isinstance(self.mode, Unset):
             mode = self.mode.value
@@ -99,6 +110,12 @@ class BatchRead:
             for provider_jobs_item_data in self.provider_jobs:
                 provider_jobs_item = provider_jobs_item_data.to_dict()
                 provider_jobs.append(provider_jobs_item)
+
+        workers: int | None | Unset
+        if isinstance(self.workers, Unset):
+            workers = UNSET
+        else:
+            workers = self.workers
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -117,10 +134,14 @@ class BatchRead:
                 "total": total,
             }
         )
+        if hint is not UNSET:
+            field_dict["hint"] = hint
         if mode is not UNSET:
             field_dict["mode"] = mode
         if provider_jobs is not UNSET:
             field_dict["provider_jobs"] = provider_jobs
+        if workers is not UNSET:
+            field_dict["workers"] = workers
 
         return field_dict
 
@@ -191,6 +212,15 @@ class BatchRead:
 
         total = d.pop("total")
 
+        def _parse_hint(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        hint = _parse_hint(d.pop("hint", UNSET))
+
         _mode = d.pop("mode", UNSET)
         mode: BatchReadMode | Unset
         if isinstance(_mode, Unset):
@@ -207,6 +237,15 @@ class BatchRead:
 
                 provider_jobs.append(provider_jobs_item)
 
+        def _parse_workers(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        workers = _parse_workers(d.pop("workers", UNSET))
+
         batch_read = cls(
             calls=calls,
             cancelled_at=cancelled_at,
@@ -219,8 +258,10 @@ class BatchRead:
             started_at=started_at,
             status=status,
             total=total,
+            hint=hint,
             mode=mode,
             provider_jobs=provider_jobs,
+            workers=workers,
         )
 
         batch_read.additional_properties = d

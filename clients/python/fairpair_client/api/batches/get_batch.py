@@ -100,7 +100,8 @@ def sync_detailed(
 ) -> Response[Any | BatchRead | Problem]:
     """Get Batch
 
-     A batch's status, counts by status, progress, times and cost so far.
+     A batch's status, counts by status, progress, times and cost so far, and while items
+    are left, how many workers run them (with a `hint` when none does).
 
     Args:
         batch_id (str): the batch's id
@@ -131,7 +132,8 @@ def sync(
 ) -> Any | BatchRead | Problem | None:
     """Get Batch
 
-     A batch's status, counts by status, progress, times and cost so far.
+     A batch's status, counts by status, progress, times and cost so far, and while items
+    are left, how many workers run them (with a `hint` when none does).
 
     Args:
         batch_id (str): the batch's id
@@ -157,7 +159,8 @@ async def asyncio_detailed(
 ) -> Response[Any | BatchRead | Problem]:
     """Get Batch
 
-     A batch's status, counts by status, progress, times and cost so far.
+     A batch's status, counts by status, progress, times and cost so far, and while items
+    are left, how many workers run them (with a `hint` when none does).
 
     Args:
         batch_id (str): the batch's id
@@ -186,7 +189,8 @@ async def asyncio(
 ) -> Any | BatchRead | Problem | None:
     """Get Batch
 
-     A batch's status, counts by status, progress, times and cost so far.
+     A batch's status, counts by status, progress, times and cost so far, and while items
+    are left, how many workers run them (with a `hint` when none does).
 
     Args:
         batch_id (str): the batch's id
