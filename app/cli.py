@@ -40,6 +40,26 @@ app.add_typer(keys_app, name="keys")
 app.add_typer(batch_app, name="batch")
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import version
+
+        typer.echo(f"fairpair {version('fairpair')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """fairpair: debiased pairwise comparison with LLM judges."""
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",

@@ -1,11 +1,14 @@
-"""Settings: one `Settings` object read from `FAIRPAIR_*` environment variables."""
+"""Settings: one `Settings` object read from `FAIRPAIR_*` environment variables (and a `.env`
+file in the working directory, whose values the environment overrides)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import difflib
 import ipaddress
 import string
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -25,7 +28,9 @@ SelfPreferencePolicy = Literal["exclude", "substitute", "audit", "warn", "allow"
 class Settings(BaseSettings):
     """Every knob of the service; defaults give the embedded quickstart."""
 
-    model_config = SettingsConfigDict(env_prefix="FAIRPAIR_", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="FAIRPAIR_", extra="ignore", env_file=".env", env_file_encoding="utf-8"
+    )
 
     database_url: str = EMBEDDED_DATABASE_URL
     redis_url: str | None = None
@@ -37,6 +42,9 @@ class Settings(BaseSettings):
     auth: Literal["on", "off"] = "on"
     privacy: Literal["off", "hash"] = "off"
     log_level: str = "info"
+    # `console`: one readable line per event; `json`: JSON lines; `auto`: console when stderr
+    # is a terminal, JSON otherwise (a log collector).
+    log_format: Literal["auto", "json", "console"] = "auto"
 
     # Limits (PRODUCT.md "Synchronous limits" and "Bad input").
     max_text_chars: int = 100_000
@@ -250,6 +258,30 @@ def check_startup_safety(settings: Settings, host: str) -> None:
     check_secret_key(settings)
     if settings.auth == "off" and not is_loopback(host):
         raise UnsafeSettingsError("FAIRPAIR_AUTH=off is only allowed on a loopback address")
+
+
+# `FAIRPAIR_*` variables that are not settings: the CLI's server and key, and the knobs of the
+# test suite, the benchmarks and CI (by prefix).
+OTHER_VARIABLES = frozenset({"FAIRPAIR_URL", "FAIRPAIR_KEY"})
+TOOL_PREFIXES = ("FAIRPAIR_TEST_", "FAIRPAIR_BENCH_", "FAIRPAIR_FUZZ_", "FAIRPAIR_INSTALL_")
+
+
+def unknown_variables(names: Iterable[str], settings: Settings) -> list[tuple[str, str | None]]:
+    """`FAIRPAIR_*` variables that no setting reads (a typo is silently ignored otherwise),
+    each with the closest known name; judges' key variables allowed by a setting are known."""
+    known = {f"FAIRPAIR_{name.upper()}" for name in Settings.model_fields}
+    known |= OTHER_VARIABLES | set(settings.judge_key_env_origins())
+    found = []
+    for name in sorted(set(names)):
+        if not name.startswith("FAIRPAIR_") or name in known or name.startswith(TOOL_PREFIXES):
+            continue
+        # Compared without the prefix they all share, which would make any two names close.
+        suffixes = sorted(known_name.removeprefix("FAIRPAIR_") for known_name in known)
+        close = difflib.get_close_matches(
+            name.removeprefix("FAIRPAIR_"), suffixes, n=1, cutoff=0.75
+        )
+        found.append((name, f"FAIRPAIR_{close[0]}" if close else None))
+    return found
 
 
 @lru_cache

@@ -31,7 +31,7 @@ from app.judges.registry import JudgeRegistry, TransportFactory
 from app.keyring.service import text_keeper
 from app.leaderboard.service import LeaderboardCache
 from app.ledger.folder import run_folder
-from app.logs import configure_logging
+from app.logs import configure_logging, warn_unknown_variables
 from app.privacy import TextKeeper
 from app.processes import ChildPool
 from app.schema import upgrade_async
@@ -104,7 +104,8 @@ def lifespan_for(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[State]:
-        configure_logging(settings.log_level)
+        configure_logging(settings.log_level, settings.log_format)
+        warn_unknown_variables(settings)
         if settings.is_embedded:
             await upgrade_async(settings.database_url)
         engine = create_engine(settings.database_url, settings.database_timeout_s)

@@ -1,8 +1,10 @@
-"""structlog JSON logs with a request id bound per request; no secret or text is logged."""
+"""structlog logs (JSON lines, or readable lines at a terminal) with a request id bound per
+request; no secret or text is logged."""
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import traceback
 from collections.abc import Iterable, MutableMapping
@@ -10,6 +12,7 @@ from typing import Any
 
 import structlog
 
+from app.config import Settings, unknown_variables
 from app.textpatterns import compile_linear
 
 # Keys whose values are never written: credentials, and texts (privacy mode or not, a log line is
@@ -103,8 +106,18 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
         super().__init__(_CurrentStderr())
 
 
-def configure_logging(level: str = "info") -> None:
-    """JSON lines on stderr for our logs and the standard library's (uvicorn, SQLAlchemy)."""
+def renderer(form: str) -> structlog.types.Processor:
+    """Readable lines for a person at a terminal, JSON lines for a collector (`auto`: which
+    one stderr is)."""
+    console = form == "console" or (form == "auto" and sys.stderr.isatty())
+    if console:
+        return structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
+    return structlog.processors.JSONRenderer()
+
+
+def configure_logging(level: str = "info", form: str = "json") -> None:
+    """Log lines on stderr for our logs and the standard library's (uvicorn, SQLAlchemy), in
+    one format (`renderer`)."""
     processors: list[structlog.types.Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
@@ -113,7 +126,7 @@ def configure_logging(level: str = "info") -> None:
         redact,
     ]
     structlog.configure(
-        processors=[*processors, structlog.processors.JSONRenderer()],
+        processors=[*processors, renderer(form)],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
         logger_factory=structlog.WriteLoggerFactory(_CurrentStderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
@@ -123,7 +136,7 @@ def configure_logging(level: str = "info") -> None:
         structlog.stdlib.ProcessorFormatter(
             processors=[
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                structlog.processors.JSONRenderer(),
+                renderer(form),
             ],
             foreign_pre_chain=[*processors, structlog.stdlib.add_logger_name],
         )
@@ -144,3 +157,13 @@ def configure_logging(level: str = "info") -> None:
     # log, and most of the request path's CPU. WARNING is its own default (set at import).
     for name in ("uvicorn.access", "httpx2", "sqlalchemy"):
         logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def warn_unknown_variables(settings: Settings) -> None:
+    """One warning per `FAIRPAIR_*` variable no setting reads (environment or `.env`), naming
+    the closest setting: a misspelt variable is otherwise silently ignored."""
+    from dotenv import dotenv_values
+
+    names = [*dotenv_values(".env"), *os.environ]
+    for name, close in unknown_variables(names, settings):
+        structlog.get_logger().warning("unknown_setting", variable=name, did_you_mean=close)

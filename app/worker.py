@@ -29,7 +29,7 @@ from app.jobs.slots import JudgePool
 from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
 from app.keyring.service import text_keeper
-from app.logs import configure_logging
+from app.logs import configure_logging, warn_unknown_variables
 
 log = structlog.get_logger()
 
@@ -111,7 +111,8 @@ async def listen_until_stopped(receiver: Receiver, stop: asyncio.Event, bound_s:
 
 def main(settings: Settings, concurrency: int) -> None:
     """`fairpair worker`: SIGTERM or SIGINT stop taking items and let the running ones finish."""
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
+    warn_unknown_variables(settings)
 
     async def serve() -> None:
         stop = asyncio.Event()

@@ -1,17 +1,23 @@
-"""Logs are JSON lines carrying request, comparison and judge ids, and never secrets or texts."""
+"""Logs are JSON lines (or readable lines at a terminal) carrying request, comparison and judge
+ids, and never secrets or texts; a misspelt setting is named; `.env` is read; `--version`."""
 
 from __future__ import annotations
 
 import json
 import logging
 from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
+import structlog
+from typer.testing import CliRunner
 
+from app import cli
 from app.config import Settings
-from app.logs import configure_logging
+from app.logs import configure_logging, warn_unknown_variables
 
 MARKER = "PROMPT-TEXT-MARKER-41"
 JUDGES = """
@@ -87,3 +93,63 @@ def test_library_logs_share_the_json_format_and_lose_secrets(
     assert "hunter2" not in lines[0]["event"]
     assert "f" * 64 not in lines[1]["event"]
     assert lines[2]["level"] == "info"
+
+
+def test_console_lines_are_readable_and_still_lose_secrets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    configure_logging("info", "console")
+    structlog.get_logger().warning("judge_down", judge="gpt", api_key="sk-live-secret-123")
+    logging.getLogger("uvicorn.error").info("Application startup complete.")
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 2
+    assert "judge_down" in lines[0]
+    assert "judge=gpt" in lines[0]
+    assert "sk-live-secret-123" not in err
+    assert not lines[0].lstrip().startswith("{")  # not JSON
+    configure_logging("info", "auto")  # stderr is captured, not a terminal: JSON
+    structlog.get_logger().info("plain")
+    assert json_lines(capsys.readouterr().err)[0]["event"] == "plain"
+
+
+def test_a_misspelt_setting_is_named_with_the_closest_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("FAIRPAIR_LOG_LEVL=debug\n", encoding="utf-8")
+    for name, value in {
+        "FAIRPAIR_DATBASE_URL": "postgresql://x",
+        "FAIRPAIR_URL": "http://server",  # the CLI's
+        "FAIRPAIR_TEST_POSTGRES": "1",  # the test suite's
+        "FAIRPAIR_OPENAI_KEY": "sk-x",  # a judge key variable the setting allows
+        "FAIRPAIR_ZZZ": "1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings(judge_key_envs="FAIRPAIR_OPENAI_KEY")
+    configure_logging("info", "json")
+    warn_unknown_variables(settings)
+    warnings = {w["variable"]: w["did_you_mean"] for w in json_lines(capsys.readouterr().err)}
+    assert warnings == {
+        "FAIRPAIR_DATBASE_URL": "FAIRPAIR_DATABASE_URL",
+        "FAIRPAIR_LOG_LEVL": "FAIRPAIR_LOG_LEVEL",
+        "FAIRPAIR_ZZZ": None,
+    }
+
+
+def test_settings_read_a_dotenv_file_that_the_environment_overrides(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(
+        "FAIRPAIR_LOG_LEVEL=debug\nFAIRPAIR_MAX_PANEL=3\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("FAIRPAIR_MAX_PANEL", "4")
+    settings = Settings()
+    assert (settings.log_level, settings.max_panel) == ("debug", 4)
+
+
+def test_the_command_prints_its_version() -> None:
+    result = CliRunner().invoke(cli.app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"fairpair {version('fairpair')}"
