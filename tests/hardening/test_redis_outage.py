@@ -129,4 +129,7 @@ async def test_sending_to_a_redis_that_stops_answering_gives_up_within_its_bound
     finally:
         os.kill(own_redis.process.pid, signal.SIGCONT)
         await queue.shutdown()
-    assert [(log["event"], log["items"]) for log in logs] == [("batch_queue_send_failed", 2)]
+    # One failed send of both items; other events may be logged beside it (a stress run saw one
+    # without `items` once in 70 runs), so they are shown, not matched.
+    sends = [log.get("items") for log in logs if log["event"] == "batch_queue_send_failed"]
+    assert sends == [2], logs
