@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.deps import EngineDep, RedisDep
 from app.errors import ServiceUnavailable
+from app.judges.registry import RegistryDep
 from app.problems import problem
 
 if TYPE_CHECKING:
@@ -51,15 +52,17 @@ async def _redis_ready(redis: Redis | None) -> bool | NotConfigured:
 
 
 @router.get("/readyz", operation_id="readyz", responses={503: {"description": "not ready"}})
-async def readyz(engine: EngineDep, redis: RedisDep) -> JSONResponse:
+async def readyz(engine: EngineDep, redis: RedisDep, registry: RegistryDep) -> JSONResponse:
     """The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
-    FAIRPAIR_REDIS_URL."""
+    FAIRPAIR_REDIS_URL. `unavailable_judges` names the judges this process cannot call and why
+    (a missing key, say): they do not make the process unready, since every other judge works."""
     checks: dict[str, bool | str] = {
         "database": await _database_ready(engine),
         "redis": await _redis_ready(redis),
     }
+    judges = registry.unavailable()
     if all(value is not False for value in checks.values()):
-        return JSONResponse({"status": "ready", "checks": checks})
+        return JSONResponse({"status": "ready", "checks": checks, "unavailable_judges": judges})
     return problem(
         503,
         ServiceUnavailable.slug,
@@ -68,4 +71,5 @@ async def readyz(engine: EngineDep, redis: RedisDep) -> JSONResponse:
         instance="/readyz",
         headers={"Retry-After": "5"},
         checks=checks,
+        unavailable_judges=judges,
     )

@@ -41,6 +41,7 @@ from app.judging.egress import EgressPolicy
 from app.judging.families import family_of, parse_family_prefixes
 from app.judging.providers import build_judge
 from app.judging.ratelimit import LimiterFactory, RateLimiter
+from app.judging.types import JudgeConfig
 
 log = structlog.get_logger()
 BUILTIN_SIM = JudgeCreate(name="sim", provider="sim", model="fairpair-sim", sim=SimSettings())
@@ -285,6 +286,11 @@ class JudgeRegistry:
         entry = self._unbuildable.get(judge.name)
         return entry.reason if entry is not None else None
 
+    def unavailable(self) -> dict[str, str]:
+        """The judges this process cannot call, each with why, as built so far (every enabled
+        judge at start, a changed one when next used)."""
+        return {name: entry.reason for name, entry in sorted(self._unbuildable.items())}
+
     def _is_built(self, name: str, at: tuple[int, int]) -> bool:
         built = self._clients.get(name) or self._unbuildable.get(name)
         return built is not None and (built.version, built.revision) == at
@@ -324,6 +330,8 @@ class JudgeRegistry:
     def _make(self, judge: Judge, version: JudgeVersion) -> RuntimeJudge:
         fields = JudgeFields.model_validate(version.config)
         config = service.to_judge_config(judge.name, fields, self._api_key(judge, version, fields))
+        if (missing := missing_key(config, fields.api_key_env)) is not None:
+            raise KeyMissing(missing)
         trusted = judge.source != "api"  # the judges file's and the built-in judges
         egress = self.api_rules.egress.trusting() if trusted else self.api_rules.egress
         client = build_judge(
@@ -391,6 +399,29 @@ class KeyEnvNotAllowed(Exception):
     """An API judge names a key variable the operator no longer allows, or binds elsewhere."""
 
 
+class KeyMissing(Exception):
+    """A judge that would call its provider without a key (its message says why)."""
+
+
+# Hosted APIs that refuse every call without a key; a local server (vLLM, Ollama) needs none.
+KEYED_HOSTS = frozenset(
+    {"api.openai.com", "api.anthropic.com", "generativelanguage.googleapis.com", "openrouter.ai"}
+)
+
+
+def missing_key(config: JudgeConfig, key_env: str | None) -> str | None:
+    """Why the judge has no key to send although it needs one, or None. A named variable that
+    is unset or empty counts as missing whatever the URL: the operator meant a key."""
+    if config.api_key:
+        return None
+    if key_env is not None:
+        return f"its api_key_env '{key_env}' is unset or empty in this process's environment"
+    if config.provider == "azure_openai" or config.base_url_host in KEYED_HOSTS:
+        host = "Azure OpenAI" if config.provider == "azure_openai" else config.base_url_host
+        return f"it has no provider key and {host} refuses calls without one (set api_key_env)"
+    return None
+
+
 def unbuildable_reason(exc: Exception) -> str:
     """Why a stored judge cannot be built, in words safe to show to `read` keys (no secrets)."""
     if isinstance(exc, InvalidToken):
@@ -398,6 +429,8 @@ def unbuildable_reason(exc: Exception) -> str:
             "its stored provider key cannot be decrypted with FAIRPAIR_SECRET_KEY or "
             "FAIRPAIR_SECRET_KEY_PREVIOUS"
         )
+    if isinstance(exc, KeyMissing):
+        return str(exc)
     if isinstance(exc, KeyEnvNotAllowed):
         return f"its api_key_env '{exc}' is not allowed (for its URL) by {service.KEY_ENVS_SETTING}"
     if isinstance(exc, ValidationError):

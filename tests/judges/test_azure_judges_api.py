@@ -89,7 +89,7 @@ async def test_an_azure_judges_score_session_runs_against_the_azure_sim(
     assert first["raw"]["azure-judge"] > second["raw"]["azure-judge"]
 
 
-async def test_an_azure_judge_without_a_key_fails_its_comparison_as_auth(
+async def test_an_azure_judge_without_a_key_is_unavailable_and_sends_nothing(
     azure_sim_url: str,
     settings_factory: Callable[..., Settings],
     live_factory: Callable[..., Any],
@@ -97,14 +97,14 @@ async def test_an_azure_judge_without_a_key_fails_its_comparison_as_auth(
 ) -> None:
     table = azure_judge(azure_sim_url).replace('api_key = "azure-very-secret"\n', "")
     client = await live_factory(settings_factory(table, auth="off"))
+    listed = (await client.get("/v1/judges/azure-judge")).json()
+    assert listed["available"] is False
+    assert "no provider key" in listed["unavailable_reason"]
     response = await client.post("/v1/compare", json=COMPARE)
 
-    assert response.status_code == 502, response.text
-    problem = response.json()
-    stored = await all_rows(
-        clean_pg, JudgeCall, JudgeCall.comparison_id == problem["comparison_id"]
-    )
-    assert [(c.error_kind, c.retries) for c in stored] == [("auth", 0)] * 2
+    assert response.status_code == 503, response.text
+    assert "no provider key" in response.json()["detail"]
+    assert await all_rows(clean_pg, JudgeCall) == []
 
 
 async def test_changing_the_deployment_or_the_api_version_makes_a_new_judge_version(
