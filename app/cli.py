@@ -1,4 +1,5 @@
-"""The `fairpair` command: serve, worker, migrate, keys, batch, sim-judge, purge, report, demo.
+"""The `fairpair` command: serve, worker, migrate, keys, batch, judges, sim-judge, purge, report,
+demo.
 
 Over 500 lines because each command is a thin function whose typed options are its `--help`;
 the work is in the features they call.
@@ -28,6 +29,7 @@ from app.config import (
     get_settings,
 )
 from app.db import create_engine, create_sessionmaker
+from app.judge_commands import judges_app
 from app.schema import NotMigratedError, check_migrated
 
 T = TypeVar("T")
@@ -38,6 +40,7 @@ app = typer.Typer(
 keys_app = typer.Typer(help="Manage API keys and rotate the secret key.", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
 app.add_typer(batch_app, name="batch")
+app.add_typer(judges_app, name="judges")
 
 
 def _print_version(wanted: bool) -> None:
