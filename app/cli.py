@@ -337,6 +337,9 @@ def purge(
             "the canary runs' comparisons; without it canaries are left as they are"
         ),
     ] = False,
+    dry_run: Annotated[
+        bool, typer.Option(help="say what would be removed, and remove nothing")
+    ] = False,
 ) -> None:
     """Delete comparisons and score sessions older than an age (or only their texts)."""
     from app.db import utcnow
@@ -349,10 +352,13 @@ def purge(
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
     purged = _in_database(
-        lambda s: purge_older(s, cutoff, texts_only=texts_only, include_canaries=include_canaries)
+        lambda s: purge_older(
+            s, cutoff, texts_only=texts_only, include_canaries=include_canaries, dry_run=dry_run
+        )
     )
-    what = "texts of" if texts_only else "deleted"
-    canaries = f", and deleted {purged.canaries} canaries" if include_canaries else ""
+    deleted = "would delete" if dry_run else "deleted"
+    what = ("would remove the texts of" if dry_run else "texts of") if texts_only else deleted
+    canaries = f", and {deleted} {purged.canaries} canaries" if include_canaries else ""
     typer.echo(
         f"{what} {purged.comparisons} comparisons and {purged.calls} calls, "
         f"{purged.score_sessions} score sessions and {purged.score_calls} score calls "

@@ -37,11 +37,17 @@ class Purged:
 
 
 async def purge(
-    session: AsyncSession, cutoff: datetime, *, texts_only: bool, include_canaries: bool = False
+    session: AsyncSession,
+    cutoff: datetime,
+    *,
+    texts_only: bool,
+    include_canaries: bool = False,
+    dry_run: bool = False,
 ) -> Purged:
     """Remove comparisons and score sessions created before `cutoff` (never running ones), or
     only their texts, and with `include_canaries` the canaries created before it; one
-    transaction."""
+    transaction. A `dry_run` runs the same statements and rolls them back: its counts are what
+    the purge would remove, by the same code."""
     copies_kept = await canary_copies_kept(session, cutoff, include_canaries=include_canaries)
     comparisons, calls = await purge_comparisons(
         session, cutoff, texts_only=texts_only, include_canaries=include_canaries
@@ -51,7 +57,7 @@ async def purge(
     if include_canaries:
         deleted = await session.execute(delete(Canary).where(Canary.created_at < cutoff))
         canaries = rowcount(deleted)
-    await session.commit()
+    await (session.rollback() if dry_run else session.commit())
     return Purged(comparisons, calls, sessions, score_calls, canaries, copies_kept)
 
 

@@ -208,6 +208,14 @@ async def test_purge_removes_old_comparisons_or_only_their_texts(
             .values(created_at=utcnow() - timedelta(days=100))
         )
         await session.commit()
+        for texts_only in (True, False):  # a dry run counts what it would touch, touches nothing
+            dry = await purge(
+                session, utcnow() - parse_age("90d"), texts_only=texts_only, dry_run=True
+            )
+            assert (dry.comparisons, dry.calls) == (1, 2)
+            kept = await session.get(Comparison, ids[0], populate_existing=True)
+            assert kept is not None
+            assert kept.prompt == BODY["prompt"]
         texts = await purge(session, utcnow() - parse_age("90d"), texts_only=True)
         assert (texts.comparisons, texts.calls) == (1, 2)
         old = await session.get(Comparison, ids[0])
