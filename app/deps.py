@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.keys import ANONYMOUS, KeyCache, Principal
@@ -144,7 +145,22 @@ def bearer_token(request: Request) -> str | None:
 ADMITTED = "fairpair.principal"
 
 
-async def authenticate(request: Request, keys: KeyCheckDep) -> Principal:
+# Declares the bearer scheme in the OpenAPI document, on exactly the operations that check a key,
+# so that generated clients and tools send it; the header itself is read by `bearer_token`.
+BEARER_SCHEME = HTTPBearer(
+    scheme_name="bearer",
+    description="an API key, `fp_<id>_<secret>` (`fairpair keys create`)",
+    auto_error=False,
+)
+DeclaredBearer = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER_SCHEME)]
+
+
+async def authenticate(request: Request, keys: KeyCheckDep, _: DeclaredBearer) -> Principal:
+    """The caller (`principal_of`), as routes depend on it: the dependency declares the scheme."""
+    return await principal_of(request, keys)
+
+
+async def principal_of(request: Request, keys: KeyCheck) -> Principal:
     """The caller, from its API key (everyone is admin when auth is off).
 
     A request that fails is 401, or 429 once its client failed more than the
@@ -188,7 +204,7 @@ def check_scope(principal: Principal, scopes: tuple[str, ...]) -> None:
 
 async def admit(request: Request, scopes: tuple[str, ...]) -> Principal:
     """The route's key and scope check, run by the middleware before it reads a large body."""
-    principal = await authenticate(request, await key_check(request))
+    principal = await principal_of(request, await key_check(request))
     check_scope(principal, scopes)
     request.scope[ADMITTED] = principal
     return principal

@@ -36,7 +36,7 @@ from prometheus_client import (
 )
 from pydantic import SecretStr
 
-from app.deps import KeyCheckDep, SettingsDep, authenticate, require
+from app.deps import KeyCheckDep, SettingsDep, principal_of, require
 
 SwapClass = Literal["consistent", "primacy", "recency"]
 log = structlog.get_logger()
@@ -209,7 +209,7 @@ async def scrape_access(request: Request, keys: KeyCheckDep, settings: SettingsD
     token = settings.metrics_token
     if _shows_token(request, token) if token is not None else _is_loopback(request):
         return
-    await _require_read(await authenticate(request, keys))
+    await _require_read(await principal_of(request, keys))
 
 
 router = APIRouter(tags=["operations"])

@@ -58,3 +58,22 @@ def test_the_schema_states_the_deadline_bound_the_server_enforces() -> None:
     assert deadline_maxima(app.openapi()) == {"CompareRequest": [30.0], "ScoreRequest": [30.0]}
     judge = app.openapi()["components"]["schemas"]["JudgeUpdate"]["properties"]["timeout_s"]
     assert [b.get("maximum") for b in judge["anyOf"]] == [600.0, None]  # a judge's own bound
+
+
+def test_every_operation_that_checks_a_key_declares_the_bearer_scheme() -> None:
+    document = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
+    assert document["components"]["securitySchemes"] == {
+        "bearer": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "an API key, `fp_<id>_<secret>` (`fairpair keys create`)",
+        }
+    }
+    security = {
+        (path, method): operation.get("security")
+        for path, methods in document["paths"].items()
+        for method, operation in methods.items()
+    }
+    open_ones = {op for op, declared in security.items() if declared is None}
+    assert open_ones == {("/healthz", "get"), ("/readyz", "get"), ("/metrics", "get")}
+    assert {str(declared) for declared in security.values() if declared} == {"[{'bearer': []}]"}

@@ -96,7 +96,7 @@ def _build_response(
 def sync_detailed(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | BatchRead | Problem]:
     """Cancel Batch
 
@@ -129,7 +129,7 @@ def sync_detailed(
 def sync(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | BatchRead | Problem | None:
     """Cancel Batch
 
@@ -157,7 +157,7 @@ def sync(
 async def asyncio_detailed(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | BatchRead | Problem]:
     """Cancel Batch
 
@@ -188,7 +188,7 @@ async def asyncio_detailed(
 async def asyncio(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | BatchRead | Problem | None:
     """Cancel Batch
 

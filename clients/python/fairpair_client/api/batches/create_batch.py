@@ -103,7 +103,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BatchCreate,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Any | BatchRead | Problem]:
@@ -140,7 +140,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BatchCreate,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Any | BatchRead | Problem | None:
@@ -172,7 +172,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BatchCreate,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Any | BatchRead | Problem]:
@@ -207,7 +207,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BatchCreate,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Any | BatchRead | Problem | None:

@@ -96,7 +96,7 @@ def _build_response(
 def sync_detailed(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | BatchRead | Problem]:
     """Get Batch
 
@@ -128,7 +128,7 @@ def sync_detailed(
 def sync(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | BatchRead | Problem | None:
     """Get Batch
 
@@ -155,7 +155,7 @@ def sync(
 async def asyncio_detailed(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | BatchRead | Problem]:
     """Get Batch
 
@@ -185,7 +185,7 @@ async def asyncio_detailed(
 async def asyncio(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | BatchRead | Problem | None:
     """Get Batch
 

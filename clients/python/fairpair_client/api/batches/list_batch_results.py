@@ -135,7 +135,7 @@ def _build_response(
 def sync_detailed(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -181,7 +181,7 @@ def sync_detailed(
 def sync(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -222,7 +222,7 @@ def sync(
 async def asyncio_detailed(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,
@@ -266,7 +266,7 @@ async def asyncio_detailed(
 async def asyncio(
     batch_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchResultsStatusType0 | None | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: None | str | Unset = UNSET,

@@ -146,7 +146,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchesStatusType0 | None | Unset = UNSET,
     mode: ListBatchesModeType0 | None | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -195,7 +195,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchesStatusType0 | None | Unset = UNSET,
     mode: ListBatchesModeType0 | None | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -239,7 +239,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchesStatusType0 | None | Unset = UNSET,
     mode: ListBatchesModeType0 | None | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -286,7 +286,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     status: ListBatchesStatusType0 | None | Unset = UNSET,
     mode: ListBatchesModeType0 | None | Unset = UNSET,
     since: None | str | Unset = UNSET,

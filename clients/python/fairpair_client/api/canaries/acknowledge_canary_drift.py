@@ -110,7 +110,7 @@ def _build_response(
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DriftAcknowledgement | None | Unset = UNSET,
 ) -> Response[Any | CanaryRead | Problem]:
     """Acknowledge Canary Drift
@@ -146,7 +146,7 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DriftAcknowledgement | None | Unset = UNSET,
 ) -> Any | CanaryRead | Problem | None:
     """Acknowledge Canary Drift
@@ -177,7 +177,7 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DriftAcknowledgement | None | Unset = UNSET,
 ) -> Response[Any | CanaryRead | Problem]:
     """Acknowledge Canary Drift
@@ -211,7 +211,7 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DriftAcknowledgement | None | Unset = UNSET,
 ) -> Any | CanaryRead | Problem | None:
     """Acknowledge Canary Drift

@@ -102,7 +102,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryCreate,
 ) -> Response[Any | CanaryRead | Problem]:
     """Create Canary
@@ -135,7 +135,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryCreate,
 ) -> Any | CanaryRead | Problem | None:
     """Create Canary
@@ -163,7 +163,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryCreate,
 ) -> Response[Any | CanaryRead | Problem]:
     """Create Canary
@@ -194,7 +194,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryCreate,
 ) -> Any | CanaryRead | Problem | None:
     """Create Canary

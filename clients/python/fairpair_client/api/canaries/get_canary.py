@@ -98,7 +98,7 @@ def _build_response(
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | CanaryRead | Problem]:
     """Get Canary
 
@@ -129,7 +129,7 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | CanaryRead | Problem | None:
     """Get Canary
 
@@ -155,7 +155,7 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | CanaryRead | Problem]:
     """Get Canary
 
@@ -184,7 +184,7 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | CanaryRead | Problem | None:
     """Get Canary
 

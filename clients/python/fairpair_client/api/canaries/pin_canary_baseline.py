@@ -107,7 +107,7 @@ def _build_response(
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BaselinePin,
 ) -> Response[Any | CanaryRead | Problem]:
     """Pin Canary Baseline
@@ -143,7 +143,7 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BaselinePin,
 ) -> Any | CanaryRead | Problem | None:
     """Pin Canary Baseline
@@ -174,7 +174,7 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BaselinePin,
 ) -> Response[Any | CanaryRead | Problem]:
     """Pin Canary Baseline
@@ -208,7 +208,7 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: BaselinePin,
 ) -> Any | CanaryRead | Problem | None:
     """Pin Canary Baseline

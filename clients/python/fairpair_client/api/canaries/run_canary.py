@@ -110,7 +110,7 @@ def _build_response(
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryRunCreate | None | Unset = UNSET,
 ) -> Response[Any | CanaryRunRead | Problem]:
     """Run Canary
@@ -144,7 +144,7 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryRunCreate | None | Unset = UNSET,
 ) -> Any | CanaryRunRead | Problem | None:
     """Run Canary
@@ -173,7 +173,7 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryRunCreate | None | Unset = UNSET,
 ) -> Response[Any | CanaryRunRead | Problem]:
     """Run Canary
@@ -205,7 +205,7 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: CanaryRunCreate | None | Unset = UNSET,
 ) -> Any | CanaryRunRead | Problem | None:
     """Run Canary

@@ -103,7 +103,7 @@ def _build_response(
 def sync_detailed(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[ComparisonRead | Problem]:
     """Get Comparison
 
@@ -134,7 +134,7 @@ def sync_detailed(
 def sync(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> ComparisonRead | Problem | None:
     """Get Comparison
 
@@ -160,7 +160,7 @@ def sync(
 async def asyncio_detailed(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[ComparisonRead | Problem]:
     """Get Comparison
 
@@ -189,7 +189,7 @@ async def asyncio_detailed(
 async def asyncio(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> ComparisonRead | Problem | None:
     """Get Comparison
 

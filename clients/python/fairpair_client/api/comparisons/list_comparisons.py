@@ -161,7 +161,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
@@ -212,7 +212,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
@@ -258,7 +258,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,
@@ -307,7 +307,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     tag: list[str] | None | Unset = UNSET,
     status: ListComparisonsStatusType0 | None | Unset = UNSET,

@@ -95,7 +95,8 @@ def sync_detailed(
     """Readyz
 
      The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
-    FAIRPAIR_REDIS_URL.
+    FAIRPAIR_REDIS_URL. `unavailable_judges` names the judges this process cannot call and why
+    (a missing key, say): they do not make the process unready, since every other judge works.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -121,7 +122,8 @@ def sync(
     """Readyz
 
      The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
-    FAIRPAIR_REDIS_URL.
+    FAIRPAIR_REDIS_URL. `unavailable_judges` names the judges this process cannot call and why
+    (a missing key, say): they do not make the process unready, since every other judge works.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,7 +145,8 @@ async def asyncio_detailed(
     """Readyz
 
      The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
-    FAIRPAIR_REDIS_URL.
+    FAIRPAIR_REDIS_URL. `unavailable_judges` names the judges this process cannot call and why
+    (a missing key, say): they do not make the process unready, since every other judge works.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,7 +170,8 @@ async def asyncio(
     """Readyz
 
      The database (and Redis, when configured) answer; `redis` is `"not_configured"` without
-    FAIRPAIR_REDIS_URL.
+    FAIRPAIR_REDIS_URL. `unavailable_judges` names the judges this process cannot call and why
+    (a missing key, say): they do not make the process unready, since every other judge works.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -103,7 +103,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeCreate,
 ) -> Response[JudgeRead | Problem]:
     """Create Judge
@@ -134,7 +134,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeCreate,
 ) -> JudgeRead | Problem | None:
     """Create Judge
@@ -160,7 +160,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeCreate,
 ) -> Response[JudgeRead | Problem]:
     """Create Judge
@@ -189,7 +189,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeCreate,
 ) -> JudgeRead | Problem | None:
     """Create Judge

@@ -99,7 +99,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[JudgeRead | Problem]:
     """Get Judge
 
@@ -130,7 +130,7 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> JudgeRead | Problem | None:
     """Get Judge
 
@@ -156,7 +156,7 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[JudgeRead | Problem]:
     """Get Judge
 
@@ -185,7 +185,7 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> JudgeRead | Problem | None:
     """Get Judge
 

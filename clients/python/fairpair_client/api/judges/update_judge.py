@@ -108,7 +108,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeUpdate,
 ) -> Response[JudgeRead | Problem]:
     """Update Judge
@@ -142,7 +142,7 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeUpdate,
 ) -> JudgeRead | Problem | None:
     """Update Judge
@@ -171,7 +171,7 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeUpdate,
 ) -> Response[JudgeRead | Problem]:
     """Update Judge
@@ -203,7 +203,7 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JudgeUpdate,
 ) -> JudgeRead | Problem | None:
     """Update Judge

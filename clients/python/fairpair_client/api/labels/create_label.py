@@ -115,7 +115,7 @@ def _build_response(
 def sync_detailed(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: LabelIn,
 ) -> Response[Any | LabelRead | Problem]:
     """Create Label
@@ -149,7 +149,7 @@ def sync_detailed(
 def sync(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: LabelIn,
 ) -> Any | LabelRead | Problem | None:
     """Create Label
@@ -178,7 +178,7 @@ def sync(
 async def asyncio_detailed(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: LabelIn,
 ) -> Response[Any | LabelRead | Problem]:
     """Create Label
@@ -210,7 +210,7 @@ async def asyncio_detailed(
 async def asyncio(
     comparison_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: LabelIn,
 ) -> Any | LabelRead | Problem | None:
     """Create Label

@@ -123,7 +123,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     n: int | Unset = 20,
     seed: int | None | Unset = UNSET,
@@ -161,7 +161,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     n: int | Unset = 20,
     seed: int | None | Unset = UNSET,
@@ -194,7 +194,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     n: int | Unset = 20,
     seed: int | None | Unset = UNSET,
@@ -230,7 +230,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     n: int | Unset = 20,
     seed: int | None | Unset = UNSET,

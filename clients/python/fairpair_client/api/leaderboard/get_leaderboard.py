@@ -144,7 +144,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     baseline: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
     until: None | str | Unset = UNSET,
@@ -190,7 +190,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     baseline: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
     until: None | str | Unset = UNSET,
@@ -231,7 +231,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     baseline: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
     until: None | str | Unset = UNSET,
@@ -275,7 +275,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     baseline: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
     until: None | str | Unset = UNSET,

@@ -176,7 +176,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -235,7 +235,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -289,7 +289,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -346,7 +346,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     judge: None | str | Unset = UNSET,
     judge_version: int | None | Unset = UNSET,
     since: None | str | Unset = UNSET,

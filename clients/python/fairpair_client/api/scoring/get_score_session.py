@@ -103,7 +103,7 @@ def _build_response(
 def sync_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Problem | ScoreSessionRead]:
     """Get Score Session
 
@@ -134,7 +134,7 @@ def sync_detailed(
 def sync(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Problem | ScoreSessionRead | None:
     """Get Score Session
 
@@ -160,7 +160,7 @@ def sync(
 async def asyncio_detailed(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Problem | ScoreSessionRead]:
     """Get Score Session
 
@@ -189,7 +189,7 @@ async def asyncio_detailed(
 async def asyncio(
     session_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Problem | ScoreSessionRead | None:
     """Get Score Session
 

@@ -110,7 +110,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | ScoreSessionRead]:
@@ -145,7 +145,7 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | ScoreSessionRead | None:
@@ -175,7 +175,7 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | ScoreSessionRead]:
@@ -208,7 +208,7 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: ScoreRequest,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | ScoreSessionRead | None:
