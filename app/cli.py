@@ -583,27 +583,12 @@ async def _demo_run(url: str, key: str | None, count: int, seed: int) -> dict[st
             )
 
 
-async def _demo_purge_judges(url: str, key: str | None) -> list[str]:
-    from app.demo import open_demo_client, retire_judges
+async def _demo_purge(url: str, key: str | None) -> tuple[list[str], tuple[int, int]]:
+    """Retire the demo judges and delete the demo's comparisons, both through the server."""
+    from app.demo import delete_demo_comparisons, open_demo_client, retire_judges
 
     async with open_demo_client(url, key) as client:
-        return await retire_judges(client)
-
-
-async def _demo_purge_comparisons(session: AsyncSession) -> tuple[int, int]:
-    from app.demo import delete_demo_comparisons
-    from app.keyring.service import text_keeper
-
-    engine = session.bind
-    assert isinstance(engine, AsyncEngine)  # _with_session binds the session to an engine
-    keeper = await text_keeper(get_settings(), create_sessionmaker(engine))
-    return await delete_demo_comparisons(session, keeper)
-
-
-def _database_shown() -> str:
-    from sqlalchemy.engine import make_url
-
-    return make_url(get_settings().database_url).render_as_string(hide_password=True)
+        return await retire_judges(client), await delete_demo_comparisons(client)
 
 
 @app.command()
@@ -620,8 +605,8 @@ def demo(
         bool,
         typer.Option(
             "--purge",
-            help="retire the demo judges (API) and delete the demo's comparisons "
-            "(FAIRPAIR_DATABASE_URL)",
+            help="retire the demo judges and delete the demo's comparisons, both through the "
+            "server at --url",
         ),
     ] = False,
 ) -> None:
@@ -632,8 +617,7 @@ def demo(
 
     try:
         if purge:
-            retired = asyncio.run(_demo_purge_judges(url, key))
-            comparisons, calls = _in_database(_demo_purge_comparisons)
+            retired, (comparisons, calls) = asyncio.run(_demo_purge(url, key))
         else:
             data = asyncio.run(_demo_run(url, key, count, seed))
     except (DemoError, AppError) as exc:
@@ -641,9 +625,7 @@ def demo(
         raise typer.Exit(2) from exc
     if purge:
         typer.echo(f"retired judges: {', '.join(retired) or 'none found'}")
-        typer.echo(
-            f"deleted {comparisons} demo comparisons and {calls} calls from {_database_shown()}"
-        )
+        typer.echo(f"deleted {comparisons} demo comparisons and {calls} calls on {url}")
         return
     typer.echo(_render_report(data))
     typer.echo("\n".join(_demo_guide(data, url)))

@@ -17,14 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx2
-from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.db import rowcount
-from app.jobs.models import JobStatus
-from app.ledger import fold
-from app.ledger.models import Comparison, ComparisonTag, JudgeCall
-from app.privacy import TextKeeper
 
 TAG_KEY, TAG_VALUE = "fairpair", "demo"
 TAG = f"{TAG_KEY}:{TAG_VALUE}"
@@ -256,20 +248,10 @@ async def retire_judges(client: DemoClient) -> list[str]:
     return retired
 
 
-async def delete_demo_comparisons(session: AsyncSession, keeper: TextKeeper) -> tuple[int, int]:
-    """Delete every finished comparison tagged `fairpair:demo` with its calls (their tags and
-    labels go with them: foreign keys cascade); (comparisons, calls) deleted, one transaction."""
-    # Stored as is, or as its HMAC in privacy mode: both forms, so that a purge run without the
-    # server's FAIRPAIR_PRIVACY still finds them.
-    stored_values = (TAG_VALUE, keeper.digest(TAG_VALUE))
-    tagged = select(ComparisonTag.comparison_id).where(
-        ComparisonTag.key == TAG_KEY, ComparisonTag.value.in_(stored_values)
-    )
-    demo = select(Comparison.id).where(
-        Comparison.id.in_(tagged), Comparison.status != JobStatus.RUNNING
-    )
-    await fold.unfold(session, Comparison.id.in_(demo))
-    calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(demo)))
-    comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(demo)))
-    await session.commit()
-    return rowcount(comparisons), rowcount(calls)
+async def delete_demo_comparisons(client: DemoClient) -> tuple[int, int]:
+    """Delete every finished comparison tagged `fairpair:demo`, with its calls, tags and labels,
+    through the service (`DELETE /v1/comparisons?tag=`): on the server the demo ran against,
+    whatever database this machine would open; (comparisons, calls) deleted."""
+    response = await client.call("DELETE", "/v1/comparisons", params={"tag": TAG})
+    deleted = response.json()
+    return int(deleted["comparisons"]), int(deleted["calls"])

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.canaries.models import Canary, CanaryItem
 from app.db import rowcount
 from app.jobs.models import UNFINISHED, JobStatus
-from app.ledger import fold
+from app.ledger.deletion import delete_stopped
 from app.ledger.models import Comparison, JudgeCall
 from app.scoring.models import ScoreCall, ScoreResponse, ScoreSession
 
@@ -99,11 +99,8 @@ async def purge_comparisons(
             .where(JudgeCall.comparison_id.in_(old))
             .values(raw_output=None, error=None)
         )
-    else:
-        await fold.unfold(session, Comparison.id.in_(old))
-        calls = await session.execute(delete(JudgeCall).where(JudgeCall.comparison_id.in_(old)))
-        comparisons = await session.execute(delete(Comparison).where(Comparison.id.in_(old)))
-    return rowcount(comparisons), rowcount(calls)
+        return rowcount(comparisons), rowcount(calls)
+    return await delete_stopped(session, old)
 
 
 async def purge_score_sessions(

@@ -11,7 +11,6 @@ import httpx2
 import pytest
 
 from app.config import Settings
-from app.db import create_engine, create_sessionmaker
 from app.demo import (
     DEMO_JUDGE_NAMES,
     TAG,
@@ -23,7 +22,6 @@ from app.demo import (
     run_demo,
     unexpected_flags,
 )
-from app.keyring.service import text_keeper
 from tests.conftest import make_key
 from tests.support.processes import free_port, run_cli, run_fairpair, running
 
@@ -116,7 +114,7 @@ async def test_demo_flags_the_injected_biases_only_and_purge_removes_its_data(
     assert position["calls"]["total"] == 800
 
     assert "retired judges: demo-position, demo-label, demo-fair" in purged
-    assert "deleted 400 demo comparisons and 2400 calls" in purged
+    assert f"deleted 400 demo comparisons and 2400 calls on {base}" in purged
     assert after_comparisons == 0
     assert not _demo_judges(after_report)
     assert not set(DEMO_JUDGE_NAMES) & set(judges_after)
@@ -143,15 +141,9 @@ async def _demo_in_process(settings: Settings, live_factory: Callable[..., Any])
         assert (await http.get(f"/v1/judges/{name}")).json()["version"] == 1
 
     assert await retire_judges(client) == list(DEMO_JUDGE_NAMES)
-    engine = create_engine(settings.database_url)
-    try:
-        sessionmaker = create_sessionmaker(engine)
-        # The CLI's keeper without privacy mode: tag values stored as HMACs are found anyway.
-        plain = await text_keeper(settings.model_copy(update={"privacy": "off"}), sessionmaker)
-        async with sessionmaker() as session:
-            assert await delete_demo_comparisons(session, plain) == (400, 2400)
-    finally:
-        await engine.dispose()
+    # Through the server, which resolves the tag as it stores it (its HMAC in privacy mode).
+    assert await delete_demo_comparisons(client) == (400, 2400)
+    assert await delete_demo_comparisons(client) == (0, 0)
     left = (await http.get("/v1/comparisons", params={"tag": TAG})).json()["items"]
     assert left == []
     assert (await http.get("/v1/bias-report")).json()["judges"] == []

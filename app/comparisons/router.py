@@ -6,10 +6,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.comparisons import queries, service
-from app.comparisons.schemas import CompareRequest, ComparisonList, ComparisonRead, Status
+from app.comparisons import deletion, queries, service
+from app.comparisons.schemas import (
+    CompareRequest,
+    ComparisonList,
+    ComparisonRead,
+    ComparisonsDeleted,
+    Status,
+)
 from app.db import utcnow
-from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, SettingsDep
+from app.deps import AdminKey, CompareKey, KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.jobs.http import AnsweringDep, IdempotencyKeyHeader, JobsDep
 from app.jobs.known import check_known_judge
 from app.jobs.lifecycle import read_job, run_request
@@ -79,3 +85,21 @@ async def list_comparisons(
         since=start,
         until=end,
     )
+
+
+@router.delete("/v1/comparisons/{comparison_id}", operation_id="delete_comparison")
+async def delete_comparison(
+    comparison_id: str, principal: AdminKey, session: SessionDep
+) -> ComparisonsDeleted:
+    """Delete one comparison with its calls, tags and labels (409 while it runs); logged."""
+    return await deletion.delete_one(session, comparison_id, principal)
+
+
+@router.delete("/v1/comparisons", operation_id="delete_comparisons")
+async def delete_comparisons(
+    principal: AdminKey, session: SessionDep, keeper: KeeperDep, tag: TagParams = None
+) -> ComparisonsDeleted:
+    """Delete every comparison with all the `key:value` tags given (at least one) that stopped
+    running, with their calls, tags and labels; logged."""
+    tags = parse_tag_filters(tag or [], keeper)
+    return await deletion.delete_tagged(session, tags, principal)

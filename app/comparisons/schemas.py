@@ -225,3 +225,10 @@ class ComparisonList(BaseModel):
 
     items: list[ComparisonRead]
     next_cursor: str | None
+
+
+class ComparisonsDeleted(BaseModel):
+    """What a delete removed: comparisons, with their calls, tags and labels."""
+
+    comparisons: int
+    calls: int

@@ -47,6 +47,7 @@ from .comparison_read_confidence_source_type_0 import ComparisonReadConfidenceSo
 from .comparison_read_status import ComparisonReadStatus
 from .comparison_read_tags import ComparisonReadTags
 from .comparison_read_winner_type_0 import ComparisonReadWinnerType0
+from .comparisons_deleted import ComparisonsDeleted
 from .confidence_section import ConfidenceSection
 from .confidence_section_by_source import ConfidenceSectionBySource
 from .confidence_section_tier import ConfidenceSectionTier
@@ -255,6 +256,7 @@ __all__ = (
     "ComparisonReadStatus",
     "ComparisonReadTags",
     "ComparisonReadWinnerType0",
+    "ComparisonsDeleted",
     "ConfidenceSection",
     "ConfidenceSectionBySource",
     "ConfidenceSectionTier",
