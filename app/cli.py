@@ -174,10 +174,27 @@ async def _with_session(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
         await engine.dispose()
 
 
-def _in_database(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
-    """`action` in a session of FAIRPAIR_DATABASE_URL; a database that cannot be reached is
-    one line on stderr and exit code 2, not a traceback."""
+def _require_embedded_file() -> None:
+    """On the embedded default, the database file a server made; a command that only reads
+    must not create one (it would report on an empty database made for the occasion)."""
+    from sqlalchemy.engine import make_url
+
+    settings = get_settings()
+    path = make_url(settings.database_url).database
+    if settings.is_embedded and path and path != ":memory:" and not os.path.exists(path):
+        raise DatabaseUnreachable(
+            f"no database file at {path}: start the server first (`bash scripts/serve`), "
+            "or set FAIRPAIR_DATABASE_URL"
+        )
+
+
+def _in_database(action: Callable[[AsyncSession], Awaitable[T]], *, create: bool = True) -> T:
+    """`action` in a session of FAIRPAIR_DATABASE_URL; a database that cannot be reached (or,
+    for a command that only reads, an embedded one that does not exist) is one line on stderr
+    and exit code 2, not a traceback."""
     try:
+        if not create:
+            _require_embedded_file()
         return asyncio.run(_with_session(action))
     except DatabaseUnreachable as exc:
         typer.echo(f"the database cannot be reached: {exc}", err=True)
@@ -354,7 +371,8 @@ def purge(
     purged = _in_database(
         lambda s: purge_older(
             s, cutoff, texts_only=texts_only, include_canaries=include_canaries, dry_run=dry_run
-        )
+        ),
+        create=False,
     )
     deleted = "would delete" if dry_run else "deleted"
     what = ("would remove the texts of" if dry_run else "texts of") if texts_only else deleted
@@ -531,7 +549,7 @@ def report(
         data = (
             _remote_report(url, key, params)
             if url
-            else _in_database(lambda s: _local_report(s, params))
+            else _in_database(lambda s: _local_report(s, params), create=False)
         )
     except (ValueError, AppError) as exc:
         typer.echo(f"report failed: {getattr(exc, 'detail', None) or exc}", err=True)

@@ -153,8 +153,20 @@ def test_commands_on_an_unreachable_database_say_so_in_one_line() -> None:
             assert lines[0].startswith("the database cannot be reached: ")
 
 
-def test_report_on_a_fresh_embedded_database_is_an_empty_report(tmp_path: Path) -> None:
-    """The embedded default makes its schema for the CLI as `serve` does."""
+def test_report_and_purge_without_an_embedded_database_say_so_and_create_nothing(
+    tmp_path: Path,
+) -> None:
+    for command in (["report"], ["purge", "--older-than", "1d"]):
+        result = run_fairpair(*command, env={}, cwd=tmp_path)
+        assert result.returncode == 2
+        assert result.stderr.startswith("the database cannot be reached: no database file at")
+        assert list(tmp_path.iterdir()) == []
+
+
+def test_report_on_an_embedded_database_the_server_made_is_an_empty_report(
+    tmp_path: Path,
+) -> None:
+    assert run_fairpair("migrate", env={}, cwd=tmp_path).returncode == 0  # as `serve` makes it
     result = run_fairpair("report", "--format", "json", env={}, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["judges"] == []
