@@ -463,24 +463,38 @@ def _cell(value: Any, digits: int = 3) -> str:
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
-def _rate(section: dict[str, Any], name: str, n: str) -> str:
-    """A rate with its CI, count and tier (`insufficient` figures are `—`), as the report says."""
+def _rate(section: dict[str, Any], name: str, n: str, *, wide: bool) -> str:
+    """A rate with its tier (`insufficient` figures are `—`), as the report says; `wide` adds
+    its 95% CI and count."""
+    tier = section.get("tier") or ""
+    if not wide:
+        return f"{_cell(section.get(name))} {TIER_SHORT.get(tier, tier)}".rstrip()
     ci = section.get("ci95")
     interval = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""
-    tier = f" {section['tier']}" if section.get("tier") else ""
-    return f"{_cell(section.get(name))}{interval} n={section.get(n)}{tier}"
+    return f"{_cell(section.get(name))}{interval} n={section.get(n)}{f' {tier}' if tier else ''}"
 
 
-def _judge_row(judge: dict[str, Any]) -> list[str]:
+# The narrow table's tier names, explained under it.
+TIER_SHORT = {"insufficient": "insuf", "preliminary": "prelim", "moderate": "mod", "high": "high"}
+REPORT_LEGEND = (
+    "first-pick: share of decisive calls picking the response shown first (0.5: no position",
+    "  preference); 2nd-label: picking the second label shown; PC: position consistency (swap",
+    "  pairs that agree); PF: preference fairness; ties: tie rate; longer: how often the longer",
+    "  response wins; self-Δ: self-preference. Tiers (how much evidence): insuf(ficient),",
+    "  prelim(inary), mod(erate), high. --wide adds 95% CIs and counts.",
+)
+
+
+def _judge_row(judge: dict[str, Any], *, wide: bool) -> list[str]:
     calls, consistency = judge["calls"], judge["consistency"]
     failed = calls["failed"] / calls["total"] if calls["total"] else None
     return [
         judge["judge"],
         str(calls["total"]),
         _cell(failed),
-        _rate(judge["position"], "first_pick_rate", "n"),
-        _rate(judge["label"], "second_label_pick_rate", "n"),
-        _rate(consistency, "position_consistency", "pairs"),
+        _rate(judge["position"], "first_pick_rate", "n", wide=wide),
+        _rate(judge["label"], "second_label_pick_rate", "n", wide=wide),
+        _rate(consistency, "position_consistency", "pairs", wide=wide),
         _cell(consistency.get("preference_fairness")),
         _cell(judge["position"].get("tie_rate")),
         _cell(judge["length"].get("longer_win_rate")),
@@ -488,21 +502,19 @@ def _judge_row(judge: dict[str, Any]) -> list[str]:
     ]
 
 
-def _render_report(report: dict[str, Any]) -> str:
-    """The report as a terminal table; flags in red (yellow for `_watch`) on a terminal."""
-    head = [
-        "judge",
-        "calls",
-        "failure-rate",
-        "first-pick rate",
-        "2nd-label rate",
-        "PC",
-        "PF",
-        "ties",
-        "longer wins",
-        "self-pref Δ",
-    ]
-    rows = [head, *(_judge_row(j) for j in report["judges"])]
+def _styled(flag: str) -> str:
+    return typer.style(flag, fg="yellow" if flag.endswith("_watch") else "red", bold=True)
+
+
+def _render_report(report: dict[str, Any], *, wide: bool = False) -> str:
+    """The report as a terminal table, flags in red (yellow for `_watch`) on a terminal. Narrow
+    (the default) fits 100 columns: rates with their tiers, the flags under the table, and a
+    legend; `wide` shows each rate's CI and count, the flags at the end of each row."""
+    head = ["judge", "calls", "failure-rate", "first-pick rate", "2nd-label rate", "PC", "PF"]
+    head += ["ties", "longer wins", "self-pref Δ"]
+    if not wide:
+        head[2:] = ["fail", "first-pick", "2nd-label", "PC", "PF", "ties", "longer", "self-Δ"]
+    rows = [head, *(_judge_row(j, wide=wide) for j in report["judges"])]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = [
         f"bias report since {report['filters']['since']}"
@@ -510,15 +522,20 @@ def _render_report(report: dict[str, Any]) -> str:
     ]
     for row, judge in zip(rows, [None, *report["judges"]], strict=True):
         text = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-        flags = (
-            ["flags"]
-            if judge is None
-            else [
-                typer.style(f, fg="yellow" if f.endswith("_watch") else "red", bold=True)
-                for f in judge["flags"]
-            ]
-        )
+        if not wide:
+            lines.append(text.rstrip())
+            continue
+        flags = ["flags"] if judge is None else [_styled(f) for f in judge["flags"]]
         lines.append(f"{text}  {' '.join(flags)}")
+    if not wide:
+        flagged = [j for j in report["judges"] if j["flags"]]
+        width = max((len(j["judge"]) for j in flagged), default=0)
+        lines += ["", "flags:" if flagged else "flags: none"]
+        lines += [
+            f"  {j['judge'].ljust(width)}  {' '.join(_styled(f) for f in j['flags'])}"
+            for j in flagged
+        ]
+        lines += ["", *REPORT_LEGEND]
     return "\n".join(lines)
 
 
@@ -536,6 +553,9 @@ def report(
     output: Annotated[
         Literal["table", "json"], typer.Option("--format", help="table or json")
     ] = "table",
+    wide: Annotated[
+        bool, typer.Option(help="the table with each rate's 95% CI and count (over 100 columns)")
+    ] = False,
     url: Annotated[
         str | None, typer.Option(envvar="FAIRPAIR_URL", help="a server; else the local database")
     ] = None,
@@ -554,7 +574,7 @@ def report(
     except (ValueError, AppError) as exc:
         typer.echo(f"report failed: {getattr(exc, 'detail', None) or exc}", err=True)
         raise typer.Exit(2) from exc
-    typer.echo(json.dumps(data, indent=2) if output == "json" else _render_report(data))
+    typer.echo(json.dumps(data, indent=2) if output == "json" else _render_report(data, wide=wide))
 
 
 def _demo_guide(report: dict[str, Any], url: str) -> list[str]:

@@ -57,7 +57,8 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
             route_all = http.get("/v1/bias-report").json()
         key = comparer["Authorization"].removeprefix("Bearer ")
         remote = run_cli("report", "--format", "json", "--url", base, "--key", key, env=env)
-        table = run_cli("report", "--url", base, env={**env, "FAIRPAIR_KEY": key})
+        table = run_cli("report", "--url", base, "--wide", env={**env, "FAIRPAIR_KEY": key})
+        narrow = run_cli("report", "--url", base, env={**env, "FAIRPAIR_KEY": key})
         relative = ["--judge", "sim-a", "--since", "2h", "--tag", "suite:even"]
         remote_relative = run_cli(
             "report", "--format", "json", *relative, "--url", base, "--key", key, env=env
@@ -106,6 +107,14 @@ async def test_report_command_equals_the_route_from_the_database_and_from_a_serv
         position = by_judge[row.split()[0]]["position"]
         assert f"n={position['n']} {position['tier']}" in row, row
     assert "\x1b[" not in table  # no colour when stdout is not a terminal
+    # The default table fits 100 columns, shows each rate's tier, and explains itself.
+    assert max(len(line) for line in narrow.splitlines()) <= 100, narrow
+    narrow_rows = [line for line in narrow.splitlines() if line.startswith("sim-")]
+    tier = {"insufficient": "insuf", "preliminary": "prelim", "moderate": "mod", "high": "high"}
+    for row in narrow_rows:
+        assert tier[by_judge[row.split()[0]]["position"]["tier"]] in row.split()
+    assert "PC: position consistency" in narrow
+    assert "--wide adds 95% CIs and counts" in narrow
     # An age is read by the server as by the local command (issue 21), and means the same window.
     for relative_report in (remote_relative, local_relative):
         assert without_time(json.loads(relative_report), since=True) == without_time(
