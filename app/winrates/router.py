@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import AfterValidator, StringConstraints
 
 from app.deps import KeeperDep, ReadKey, SessionDep
 from app.errors import ValidationProblem
-from app.fields import check_text
+from app.fields import ModelName
 from app.ledger.callscope import Origin
 from app.params import JudgeParam, MomentParam, TagParams
+from app.problems import FILTERED_READ_PROBLEMS
 from app.reports.params import check_known_names, report_filters
 from app.winrates.schemas import WinRates
 from app.winrates.service import read_win_rates
 
 router = APIRouter(tags=["win-rates"])
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [(401, "no valid key"), (403, "missing scope"), (422, "invalid filters")]
-}
-# A generating model's name as stored (`comparisons.model_a`): no NUL bytes or lone surrogates,
-# which the database could not compare.
-ModelName = Annotated[
-    str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)
-]
 
 
-@router.get("/v1/win-rates", operation_id="get_win_rates", responses=PROBLEMS)
+@router.get("/v1/win-rates", operation_id="get_win_rates", responses=FILTERED_READ_PROBLEMS)
 async def get_win_rates(
     _: ReadKey,
     session: SessionDep,
