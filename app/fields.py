@@ -83,3 +83,8 @@ CriteriaText = Annotated[str, StringConstraints(min_length=1, max_length=20_000)
 CriterionName = Annotated[str, StringConstraints(min_length=1, max_length=100), JudgedText()]
 Description = Annotated[str, StringConstraints(max_length=2000), AfterValidator(check_text)]
 Family = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+# A generating model's name as a filter (`comparisons.model_a`, String(200)); check_text keeps out
+# NUL bytes and lone surrogates, which the database could not compare.
+ModelName = Annotated[
+    str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)
+]

@@ -28,6 +28,7 @@ from app.middleware import AnswerCancelledRequests, LargeBodies, RequestContextM
 from app.problems import PROBLEM_RESPONSES, install_error_handlers, problem_media_type
 from app.reports.router import router as reports_router
 from app.scoring.router import router as scoring_router
+from app.winrates.router import router as winrates_router
 
 ROUTERS = (
     health_router,
@@ -36,6 +37,7 @@ ROUTERS = (
     scoring_router,
     reports_router,
     leaderboard_router,
+    winrates_router,
     batches_router,
     canaries_router,
     labels_router,

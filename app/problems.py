@@ -56,6 +56,17 @@ PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+def problem_responses(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """An operation's own problem answers (status, description), as application/problem+json."""
+    return {code: {"description": text, "content": {PROBLEM_JSON: {}}} for code, text in answers}
+
+
+# The answers of a read with query filters (the report, the leaderboard, the win rates).
+FILTERED_READ_PROBLEMS = problem_responses(
+    (401, "no valid key"), (403, "missing scope"), (422, "invalid filters")
+)
+
+
 def problem_media_type(openapi: dict[str, Any]) -> dict[str, Any]:
     """Document error answers as application/problem+json, which is what they are."""
     for path in openapi.get("paths", {}).values():

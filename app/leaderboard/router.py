@@ -2,35 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import AfterValidator, StringConstraints
 
 from app.db import utcnow
 from app.deps import KeeperDep, ReadKey, SessionmakerDep
-from app.fields import check_text
+from app.fields import ModelName, check_text
 from app.leaderboard.params import leaderboard_query
 from app.leaderboard.schemas import Leaderboard
 from app.leaderboard.service import LeaderboardCacheDep, get_leaderboard
 from app.ledger.callscope import Origin
 from app.params import MomentParam, parse_since_until
+from app.problems import FILTERED_READ_PROBLEMS
 
 router = APIRouter(tags=["leaderboard"])
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [(401, "no valid key"), (403, "missing scope"), (422, "invalid filters")]
-}
 
 
 # No NUL bytes or lone surrogates: the database could not compare them. A tag is key:value.
-ModelName = Annotated[
-    str, StringConstraints(min_length=1, max_length=200), AfterValidator(check_text)
-]
 TagFilter = Annotated[str, StringConstraints(max_length=321), AfterValidator(check_text)]
 
 
-@router.get("/v1/leaderboard", operation_id="get_leaderboard", responses=PROBLEMS)
+@router.get("/v1/leaderboard", operation_id="get_leaderboard", responses=FILTERED_READ_PROBLEMS)
 async def read_leaderboard(
     _: ReadKey,
     sessionmaker: SessionmakerDep,

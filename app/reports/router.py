@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from app.deps import KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.ledger.callscope import Bucket, Origin
 from app.params import JudgeParam, MomentParam, TagParams
+from app.problems import FILTERED_READ_PROBLEMS
 from app.reports.bias import build_report
 from app.reports.params import check_known_names, report_filters
 from app.reports.schemas import BiasReport
 
 router = APIRouter(tags=["reports"])
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [(401, "no valid key"), (403, "missing scope"), (422, "invalid filters")]
-}
 
 
-@router.get("/v1/bias-report", operation_id="get_bias_report", responses=PROBLEMS)
+@router.get("/v1/bias-report", operation_id="get_bias_report", responses=FILTERED_READ_PROBLEMS)
 async def get_bias_report(
     _: ReadKey,
     session: SessionDep,

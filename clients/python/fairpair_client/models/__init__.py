@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .anchored_win_rate import AnchoredWinRate
+from .anchored_win_rate_tier import AnchoredWinRateTier
 from .baseline_pin import BaselinePin
 from .baseline_win_rate import BaselineWinRate
 from .baseline_win_rate_reason_type_0 import BaselineWinRateReasonType0
@@ -61,6 +63,7 @@ from .excluded_reviewer_read import ExcludedReviewerRead
 from .get_bias_report_bucket import GetBiasReportBucket
 from .get_bias_report_origin import GetBiasReportOrigin
 from .get_leaderboard_origin import GetLeaderboardOrigin
+from .get_win_rates_origin import GetWinRatesOrigin
 from .gold_read import GoldRead
 from .gold_read_votes import GoldReadVotes
 from .gold_read_winner_type_0 import GoldReadWinnerType0
@@ -70,6 +73,8 @@ from .human_agreement_section_tier import HumanAgreementSectionTier
 from .human_baseline_section import HumanBaselineSection
 from .human_baseline_section_confusion import HumanBaselineSectionConfusion
 from .human_baseline_section_confusion_additional_property import HumanBaselineSectionConfusionAdditionalProperty
+from .human_win_rate import HumanWinRate
+from .human_win_rate_tier import HumanWinRateTier
 from .item_error import ItemError
 from .judge_create import JudgeCreate
 from .judge_create_batch_api import JudgeCreateBatchApi
@@ -99,6 +104,8 @@ from .judge_update_provider_type_0 import JudgeUpdateProviderType0
 from .judge_update_reasoning_effort_type_0 import JudgeUpdateReasoningEffortType0
 from .judge_update_templates_type_0 import JudgeUpdateTemplatesType0
 from .judge_version_read import JudgeVersionRead
+from .judge_win_rate import JudgeWinRate
+from .judge_win_rate_tier import JudgeWinRateTier
 from .label_in import LabelIn
 from .label_in_shown_first_type_0 import LabelInShownFirstType0
 from .label_in_winner import LabelInWinner
@@ -112,7 +119,9 @@ from .label_section import LabelSection
 from .label_section_by_pair import LabelSectionByPair
 from .label_section_reason_type_0 import LabelSectionReasonType0
 from .label_section_tier import LabelSectionTier
+from .label_target import LabelTarget
 from .labeling_queue import LabelingQueue
+from .labels_needed import LabelsNeeded
 from .leaderboard import Leaderboard
 from .leaderboard_filters_read import LeaderboardFiltersRead
 from .leaderboard_filters_read_origin import LeaderboardFiltersReadOrigin
@@ -207,8 +216,16 @@ from .shown_read import ShownRead
 from .sim_settings import SimSettings
 from .sim_settings_offsets import SimSettingsOffsets
 from .source_calibration import SourceCalibration
+from .win_rate_filters import WinRateFilters
+from .win_rate_filters_origin import WinRateFiltersOrigin
+from .win_rates import WinRates
+from .win_rates_reasons import WinRatesReasons
+from .win_rates_reasons_additional_property import WinRatesReasonsAdditionalProperty
+from .win_rates_verdict import WinRatesVerdict
 
 __all__ = (
+    "AnchoredWinRate",
+    "AnchoredWinRateTier",
     "BaselinePin",
     "BaselineWinRate",
     "BaselineWinRateReasonType0",
@@ -270,6 +287,7 @@ __all__ = (
     "GetBiasReportBucket",
     "GetBiasReportOrigin",
     "GetLeaderboardOrigin",
+    "GetWinRatesOrigin",
     "GoldRead",
     "GoldReadVotes",
     "GoldReadWinnerType0",
@@ -279,6 +297,8 @@ __all__ = (
     "HumanBaselineSection",
     "HumanBaselineSectionConfusion",
     "HumanBaselineSectionConfusionAdditionalProperty",
+    "HumanWinRate",
+    "HumanWinRateTier",
     "ItemError",
     "JudgeCreate",
     "JudgeCreateBatchApi",
@@ -308,6 +328,8 @@ __all__ = (
     "JudgeUpdateReasoningEffortType0",
     "JudgeUpdateTemplatesType0",
     "JudgeVersionRead",
+    "JudgeWinRate",
+    "JudgeWinRateTier",
     "LabelIn",
     "LabelingQueue",
     "LabelInShownFirstType0",
@@ -322,6 +344,8 @@ __all__ = (
     "LabelSectionByPair",
     "LabelSectionReasonType0",
     "LabelSectionTier",
+    "LabelsNeeded",
+    "LabelTarget",
     "Leaderboard",
     "LeaderboardFiltersRead",
     "LeaderboardFiltersReadOrigin",
@@ -416,4 +440,10 @@ __all__ = (
     "SimSettings",
     "SimSettingsOffsets",
     "SourceCalibration",
+    "WinRateFilters",
+    "WinRateFiltersOrigin",
+    "WinRates",
+    "WinRatesReasons",
+    "WinRatesReasonsAdditionalProperty",
+    "WinRatesVerdict",
 )

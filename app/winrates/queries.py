@@ -1,0 +1,96 @@
+"""Read-side SQL of the win rates: one grouped count of the outcomes of one model against another.
+
+An outcome is a complete, non-placebo comparison whose two responses come from the model and the
+baseline (either slot), scored for the model from the debiased verdict: the final (panel) winner,
+or with a `judge` filter that judge's own debiased winner (`judge_results`). Every outcome is in
+{1, ½, 0}, so the whole sample is a count per (verdict, human gold, label status): a few dozen
+rows whatever the traffic, the same integers on PostgreSQL and SQLite.
+
+The human gold is the majority of the latest labels from the random labeling queue
+(`from_queue`) alone (`labels.queries.gold_labels`); a labelled comparison whose queue labels
+split evenly is `disputed`. Labels people chose to give are only counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import ColumnElement, String, func, literal, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.labels.models import Label
+from app.labels.queries import gold_labels
+from app.ledger.callscope import ReportFilters, of_origin, tagged
+from app.ledger.models import Comparison
+
+
+@dataclass(frozen=True)
+class OutcomeCount:
+    """How many comparisons ended with this verdict and this human gold, from `model`'s side."""
+
+    model_is_a: bool
+    verdict: str  # A | B | tie
+    gold: str | None  # the queue labels' gold; None: no queue label, or disputed
+    queue_labelled: bool  # has a label from the queue (gold None then means disputed)
+    other_labels: bool  # has a label given outside the queue
+    count: int
+
+
+def verdict_of(session: AsyncSession, judge: str | None) -> ColumnElement[Any]:
+    """The debiased winner an outcome uses: the panel's, or one judge's from `judge_results`."""
+    if judge is None:
+        return Comparison.winner.expression
+    results = Comparison.judge_results
+    if session.get_bind().dialect.name == "postgresql":
+        return func.jsonb_extract_path_text(results, literal(judge, String), "winner")
+    # A filtered judge is a known one (`check_known_names`): `[A-Za-z0-9._:-]`, nothing to
+    # escape inside the quoted path key.
+    return func.json_extract(results, literal(f'$."{judge}".winner', String))
+
+
+def between(model: str, baseline: str, filters: ReportFilters) -> list[ColumnElement[bool]]:
+    """The comparisons of `model` with `baseline` that the filters select (created in the
+    window, tags, origin)."""
+    pair = ((Comparison.model_a == model) & (Comparison.model_b == baseline)) | (
+        (Comparison.model_a == baseline) & (Comparison.model_b == model)
+    )
+    conditions = [
+        Comparison.status == "complete",
+        Comparison.placebo.is_(False),
+        pair,
+        Comparison.created_at >= filters.since,
+    ]
+    if filters.until is not None:
+        conditions.append(Comparison.created_at < filters.until)
+    conditions.extend(of_origin(Comparison.origin, filters.origin))
+    conditions.extend(tagged(Comparison.id, filters.tags))
+    return conditions
+
+
+async def outcome_counts(
+    session: AsyncSession, model: str, baseline: str, filters: ReportFilters
+) -> list[OutcomeCount]:
+    """The comparisons of `model` with `baseline`, counted per verdict and label status."""
+    verdict = verdict_of(session, filters.judge)
+    queue = gold_labels(Label.from_queue.is_(True)).alias("queue")
+    other = gold_labels(Label.from_queue.is_(False)).alias("other")
+    keys = [
+        (Comparison.model_a == model).label("model_is_a"),
+        verdict.label("verdict"),
+        queue.c.gold.label("gold"),
+        queue.c.labelers.is_not(None).label("queue_labelled"),
+        other.c.labelers.is_not(None).label("other_labels"),
+    ]
+    query = (
+        select(*keys, func.count().label("n"))
+        .select_from(Comparison)
+        .outerjoin(queue, queue.c.comparison_id == Comparison.id)
+        .outerjoin(other, other.c.comparison_id == Comparison.id)
+        .where(*between(model, baseline, filters), verdict.in_(("A", "B", "tie")))
+        .group_by(*keys)
+    )
+    rows = cast(
+        "list[tuple[bool, str, str | None, bool, bool, int]]", (await session.execute(query)).all()
+    )
+    return [OutcomeCount(bool(a), v, g, bool(q), bool(o), int(n)) for a, v, g, q, o, n in rows]
