@@ -20,13 +20,15 @@ from typing import Annotated, Any, Literal
 import httpx2
 import typer
 
+from app.batches.models import BatchStatus
+
 batch_app = typer.Typer(
     help="Submit, follow, list and download batches on a server.", no_args_is_help=True
 )
 
 URL = Annotated[str, typer.Option(envvar="FAIRPAIR_URL", help="the server")]
 KEY = Annotated[str | None, typer.Option(envvar="FAIRPAIR_KEY", help="an API key")]
-FINISHED = ("completed", "failed", "cancelled")
+FINISHED = (BatchStatus.COMPLETED, BatchStatus.FAILED, BatchStatus.CANCELLED)
 POLL_S = 1.0
 HTTP_TIMEOUT_S = 120.0
 
@@ -127,7 +129,7 @@ def follow(http: httpx2.Client, batch_id: str) -> dict[str, Any]:
 
 def outcome_code(batch: dict[str, Any]) -> int:
     """0 when every item completed; 1 otherwise."""
-    return 0 if batch["status"] == "completed" and not batch["counts"]["failed"] else 1
+    return 0 if batch["status"] == BatchStatus.COMPLETED and not batch["counts"]["failed"] else 1
 
 
 def run(action: Any) -> Any:

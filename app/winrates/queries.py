@@ -19,6 +19,7 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, String, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.jobs.models import JobStatus
 from app.labels.models import Label
 from app.labels.queries import gold_labels
 from app.ledger.callscope import ReportFilters, of_origin, tagged
@@ -56,7 +57,7 @@ def between(model: str, baseline: str, filters: ReportFilters) -> list[ColumnEle
         (Comparison.model_a == baseline) & (Comparison.model_b == model)
     )
     conditions = [
-        Comparison.status == "complete",
+        Comparison.status == JobStatus.COMPLETE,
         Comparison.placebo.is_(False),
         pair,
         Comparison.created_at >= filters.since,
