@@ -146,3 +146,25 @@ def test_the_deployable_installs_are_hash_checked(path: str) -> None:
 def test_the_image_build_context_carries_the_hashed_lock() -> None:
     """.ci/dockerfile-commands copies what the COPY lines name, then runs the pip installs."""
     assert re.search(r"^COPY .*\brequirements\.lock\b", (ROOT / "Dockerfile").read_text(), re.M)
+
+
+SDKS = {"openai", "anthropic"}
+
+
+def test_the_provider_sdks_are_test_references_not_runtime_dependencies() -> None:
+    """The lean transport speaks the providers' wire formats itself; the SDKs are what it is
+    tested against (issue 43), so the service's install and image carry neither."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = {canonicalize_name(Requirement(r).name) for r in project["dependencies"]}
+    dev = {canonicalize_name(Requirement(r).name) for r in project["optional-dependencies"]["dev"]}
+    assert not runtime & SDKS
+    assert SDKS <= dev
+    locked = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    assert not {name for name in SDKS if re.search(rf"^{name}==", locked, re.MULTILINE)}
+    imports = re.compile(r"^\s*(?:import|from)\s+(openai|anthropic)\b", re.MULTILINE)
+    importing = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "app").rglob("*.py")
+        if imports.search(path.read_text(encoding="utf-8"))
+    ]
+    assert importing == []
