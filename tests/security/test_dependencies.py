@@ -168,3 +168,22 @@ def test_the_provider_sdks_are_test_references_not_runtime_dependencies() -> Non
         if imports.search(path.read_text(encoding="utf-8"))
     ]
     assert importing == []
+
+
+def test_the_build_context_admits_exactly_what_the_dockerfile_copies() -> None:
+    """.dockerignore shuts out everything (tests, recorded data, local databases, `.env`) but the
+    sources the COPY lines name, so a change to the Dockerfile cannot silently miss a file."""
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    copied = {
+        source.rstrip("/")
+        for line in re.findall(r"^COPY (?!--from)(.*) \S+$", dockerfile, re.M)
+        for source in line.split()
+    }
+    rules = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert rules[0] == "*"
+    admitted = {rule[1:].rstrip("/") for rule in rules if rule.startswith("!")}
+    assert admitted == copied
