@@ -12,6 +12,7 @@ from typing import Annotated
 
 from fastapi import Query
 from pydantic import TypeAdapter, ValidationError
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, or_
 
 from app.errors import ValidationProblem
 from app.fields import check_text
@@ -180,3 +181,11 @@ def decode_time_cursor(cursor: str) -> tuple[datetime, str]:
         return created_at.astimezone(UTC), row_id
     except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError) as exc:
         raise ValidationProblem("/cursor: not a valid cursor") from exc
+
+
+def before_cursor(
+    created_at: SQLColumnExpression[datetime], row_id: SQLColumnExpression[str], cursor: str
+) -> ColumnElement[bool]:
+    """The rows after `cursor` in a list newest first, keyset on (created_at, id)."""
+    at, last_id = decode_time_cursor(cursor)
+    return or_(created_at < at, and_(created_at == at, row_id < last_id))

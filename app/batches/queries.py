@@ -7,7 +7,7 @@ import binascii
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Subquery, and_, case, func, or_, select
+from sqlalchemy import ColumnElement, Subquery, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.batches.models import (
@@ -31,7 +31,7 @@ from app.comparisons import queries as comparison_queries
 from app.comparisons.schemas import ComparisonRead
 from app.errors import NotFound, ValidationProblem
 from app.ledger.models import Comparison, JudgeCall
-from app.params import as_utc, decode_time_cursor, encode_time_cursor
+from app.params import as_utc, before_cursor, encode_time_cursor
 from app.scoring import answers
 from app.scoring import queries as score_queries
 from app.scoring.models import ScoreCall
@@ -264,17 +264,10 @@ def item_counts() -> Subquery:
 def status_expression(counts: Subquery) -> ColumnElement[str]:
     """`batch_status` in SQL over `item_counts()` joined to `Batch`, so that a list filters by
     the status it shows (tests/batches/test_batch_list.py holds the two equal)."""
-    queued, running, waiting, completed, failed, cancelled = (
-        func.coalesce(counts.c[status.value], 0)
-        for status in (
-            ItemStatus.QUEUED,
-            ItemStatus.RUNNING,
-            ItemStatus.WAITING,
-            ItemStatus.COMPLETED,
-            ItemStatus.FAILED,
-            ItemStatus.CANCELLED,
-        )
-    )
+    n = {status: func.coalesce(counts.c[status.value], 0) for status in ItemStatus}
+    queued, running, waiting = n[ItemStatus.QUEUED], n[ItemStatus.RUNNING], n[ItemStatus.WAITING]
+    completed, failed = n[ItemStatus.COMPLETED], n[ItemStatus.FAILED]
+    cancelled = n[ItemStatus.CANCELLED]
     was_cancelled = Batch.cancelled_at.is_not(None)
     stopped = (cancelled > 0) | ((Batch.mode == "provider") & (failed > 0))
     started = (running + waiting + completed + failed > 0) | was_cancelled
@@ -314,13 +307,7 @@ async def list_batches(
     if until is not None:
         query = query.where(Batch.created_at < as_utc(until, "until"))
     if cursor:
-        created_at, batch_id = decode_time_cursor(cursor)
-        query = query.where(
-            or_(
-                Batch.created_at < created_at,
-                and_(Batch.created_at == created_at, Batch.id < batch_id),
-            )
-        )
+        query = query.where(before_cursor(Batch.created_at, Batch.id, cursor))
     ordered = query.order_by(Batch.created_at.desc(), Batch.id.desc()).limit(limit + 1)
     rows = list(await session.scalars(ordered))
     page = rows[:limit]

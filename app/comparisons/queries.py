@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Select, and_, func, or_, select, tuple_
+from sqlalchemy import Select, and_, func, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -29,7 +29,7 @@ from app.db import values_of
 from app.jobs.models import UNFINISHED, usage_of
 from app.ledger.callscope import Origin, of_origin
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
-from app.params import as_utc, decode_time_cursor, encode_time_cursor
+from app.params import as_utc, before_cursor, encode_time_cursor
 
 
 def confidence_source(calls: Sequence[JudgeCall], verdict: JudgeVerdict) -> str | None:
@@ -198,13 +198,7 @@ async def keyset_page(
 ) -> ComparisonList:
     """One page of a query over comparisons, newest first (keyset on created_at, id)."""
     if cursor:
-        created_at, comparison_id = decode_time_cursor(cursor)
-        query = query.where(
-            or_(
-                Comparison.created_at < created_at,
-                and_(Comparison.created_at == created_at, Comparison.id < comparison_id),
-            )
-        )
+        query = query.where(before_cursor(Comparison.created_at, Comparison.id, cursor))
     rows = list(
         await session.scalars(
             query.order_by(Comparison.created_at.desc(), Comparison.id.desc()).limit(limit + 1)
