@@ -17,12 +17,21 @@ import httpx2
 FAIRPAIR = str(Path(sys.executable).with_name("fairpair"))
 
 
+# Ports this process handed out: the kernel may give a port just closed again, and two servers
+# told to use one port meant the second failed to bind while the first answered its health check
+# (a CI run saw `/readyz` answered 404 by the sim-judge on the API's port).
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    """A port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """A port nobody listens on right now, never one this process handed out before."""
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port: int = sock.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def run_fairpair(
@@ -69,6 +78,8 @@ def running(*args: str, env: dict[str, str], health_url: str) -> Iterator[subpro
     )
     try:
         wait_until_up(health_url)
+        # Something answered; it must be this process (one that could not bind has exited).
+        assert process.poll() is None, f"{' '.join(args)} exited: another server answered"
         yield process
     finally:
         if process.poll() is None:
