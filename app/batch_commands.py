@@ -83,11 +83,11 @@ def idempotency_key(items: list[dict[str, Any]], mode: str) -> str:
 
 def eta(batch: dict[str, Any], now: datetime) -> str:
     """Time left at the rate items finished so far, or `?` before there is a rate."""
-    started, done, total = batch.get("started_at"), batch["progress"], batch["total"]
+    started, done = batch.get("started_at"), batch["progress"]
     if not started or done <= 0 or done >= 1:
         return "?"
     elapsed = (now - datetime.fromisoformat(started)).total_seconds()
-    left_s = max(0.0, elapsed * (1 - done) / done) if total else 0.0
+    left_s = max(0.0, elapsed * (1 - done) / done)
     return f"{int(left_s // 60)}m{int(left_s % 60):02d}s"
 
 

@@ -19,8 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings, get_settings
 from app.db import create_engine, create_sessionmaker
 from app.judges import service
-from app.judges.models import Judge, JudgeVersion
-from app.judges.registry import JudgeRegistry, JudgesFileError
+from app.judges.registry import JudgeRegistry, JudgesFileError, RuntimeJudge
 from app.judging.types import JudgeConfig, PairCallResult
 from app.logs import configure_logging
 from app.schema import upgrade_async
@@ -87,32 +86,32 @@ async def check_all(
     only: str | None,
     timeout_s: float,
 ) -> list[Check]:
-    """Every enabled judge (or `only`) checked at once."""
+    """Every enabled judge (or `only`), by name: the unavailable with why, the others called at
+    once."""
     registry = JudgeRegistry(settings, sessionmaker)
     await registry.start()
     try:
         async with sessionmaker() as session:
-            listed = await service.list_judges(session)
-        rows = [(j, v) for j, v in listed if only is None or j.name == only]
-        return list(await asyncio.gather(*(check_one(registry, j, v, timeout_s) for j, v in rows)))
+            listed = [
+                (j, v) for j, v in await service.list_judges(session) if only in (None, j.name)
+            ]
+            reasons = {j.name: registry.unavailable_reason(j, v) for j, v in listed}
+            ready = await registry.resolve(session, [n for n, r in reasons.items() if r is None])
+        called = await asyncio.gather(*(check_one(runtime, timeout_s) for runtime in ready))
+        checks = {c.judge: c for c in called}
+        checks |= {n: Check(n, "unavailable", detail=r) for n, r in reasons.items() if r}
+        return [checks[judge.name] for judge, _ in listed]
     finally:
         await registry.aclose()
 
 
-async def check_one(
-    registry: JudgeRegistry, judge: Judge, version: JudgeVersion, timeout_s: float
-) -> Check:
-    """One judge: unavailable with its reason, or one pairwise call with the right answer first."""
-    reason = registry.unavailable_reason(judge, version)
-    if reason is not None:
-        return Check(judge.name, "unavailable", detail=reason)
-    async with registry.sessionmaker() as session:
-        [runtime] = await registry.resolve(session, [judge.name])
+async def check_one(runtime: RuntimeJudge, timeout_s: float) -> Check:
+    """One pairwise call, the right answer shown first."""
     deadline = time.monotonic() + timeout_s
     result = await runtime.client.judge_pair(PROMPT, RIGHT, WRONG, deadline=deadline)
     status, detail = status_of(result, runtime.simulated)
     return Check(
-        judge.name,
+        runtime.name,
         status,
         round(result.latency_ms),
         result.provider_model,
