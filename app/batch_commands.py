@@ -132,15 +132,15 @@ def outcome_code(batch: dict[str, Any]) -> int:
     return 0 if batch["status"] == BatchStatus.COMPLETED and not batch["counts"]["failed"] else 1
 
 
-def run(action: Any) -> Any:
-    """Run a command's work; a failure is one line on stderr and exit code 2."""
+def run(action: Any, command: str = "batch", failed: int = 2) -> Any:
+    """Run a command's work; a failure is one line on stderr and exit code `failed`."""
     try:
         return action()
     except CommandError as exc:
-        typer.echo(f"batch: {exc}", err=True)
+        typer.echo(f"{command}: {exc}", err=True)
     except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
-        typer.echo(f"batch: cannot reach the server: {exc}", err=True)
-    raise typer.Exit(2)
+        typer.echo(f"{command}: cannot reach the server: {exc}", err=True)
+    raise typer.Exit(failed)
 
 
 @batch_app.command()

@@ -29,6 +29,7 @@ from app.config import (
     get_settings,
 )
 from app.db import create_engine, create_sessionmaker
+from app.experiment_commands import decide
 from app.judge_commands import judges_app
 from app.schema import NotMigratedError, check_migrated
 
@@ -41,6 +42,7 @@ keys_app = typer.Typer(help="Manage API keys and rotate the secret key.", no_arg
 app.add_typer(keys_app, name="keys")
 app.add_typer(batch_app, name="batch")
 app.add_typer(judges_app, name="judges")
+app.command("decide")(decide)
 
 
 def _print_version(wanted: bool) -> None:

@@ -15,6 +15,7 @@ from app.canaries.router import router as canaries_router
 from app.comparisons.router import router as comparisons_router
 from app.config import Settings, get_settings
 from app.dashboard.router import router as dashboard_router
+from app.experiments.router import router as experiments_router
 from app.fields import LIMITS
 from app.health.router import router as health_router
 from app.jobs.schemas import DEADLINE_DESCRIPTION
@@ -40,6 +41,7 @@ ROUTERS = (
     winrates_router,
     batches_router,
     canaries_router,
+    experiments_router,
     labels_router,
     metrics_router,
     dashboard_router,

@@ -99,6 +99,21 @@ BATCH_ITEMS = counter(
     "fairpair_batch_items", "Batch items finished, by state (completed, failed).", ["state"]
 )
 
+EXPERIMENT_DECISION = Gauge(
+    "fairpair_experiment_decision",
+    "An experiment's decision: 1 candidate better, -1 baseline better, 0 equivalent; published "
+    "by the process that stored it (absent while undecided: aggregate with max).",
+    ["experiment"],
+    registry=REGISTRY,
+)
+EXPERIMENT_DECISION_CALLS = Histogram(
+    "fairpair_experiment_decision_calls",
+    "Judge calls an experiment had spent when it decided.",
+    buckets=(50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000),
+    registry=REGISTRY,
+)
+_DECISION_VALUES = {"candidate_better": 1.0, "baseline_better": -1.0, "equivalent": 0.0}
+
 
 class RecordedComparison(Protocol):
     """What the counters read of a comparison (app/ledger/models.py, a layer above)."""
@@ -183,6 +198,12 @@ def record_comparison(
 def record_batch_item(state: str) -> None:
     """Count a finished batch item."""
     BATCH_ITEMS.labels(state).inc()
+
+
+def record_experiment_decision(experiment: str, decision: str, calls: int) -> None:
+    """Publish a decision the moment it is stored, with the calls it took."""
+    EXPERIMENT_DECISION.labels(experiment).set(_DECISION_VALUES[decision])
+    EXPERIMENT_DECISION_CALLS.observe(calls)
 
 
 def _is_loopback(request: Request) -> bool:

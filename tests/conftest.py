@@ -35,7 +35,7 @@ TABLES = (
     "batch_items, batches, labels, call_rollup, judge_observations, observation_rollup, "
     "length_rollup, call_tag_rollup, observation_tag_rollup, length_tag_rollup, "
     "dashboard_sessions, instance_secrets, canary_runs, "
-    "canary_judges, canary_items, canaries"
+    "canary_judges, canary_items, canaries, experiments"
 )
 
 

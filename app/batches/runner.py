@@ -26,6 +26,7 @@ from app.jobs.kind import Delivery, Services
 from app.jobs.lifecycle import run_item
 from app.jobs.models import JobStatus
 from app.judges import crypto
+from app.ledger import experiments
 from app.scoring.calibration import CalibrationCache
 from app.scoring.schemas import ScoreRequest
 from app.scoring.service import ScoreKind
@@ -191,6 +192,10 @@ class ItemRunner:
             return ItemOutcome(
                 ItemStatus.FAILED, "validation-error", str(exc)[:500] or type(exc).__name__
             )
+        if await self._experiment_stopped(request):
+            return ItemOutcome(
+                ItemStatus.CANCELLED, "experiment-stopped", "its experiment is decided or cancelled"
+            )
         try:
             status, deferral = await self._run(claim, request)
         except ServiceUnavailable:
@@ -204,6 +209,14 @@ class ItemRunner:
                 ItemStatus.FAILED, "judges-failed", "no judge produced a result; calls stored"
             )
         return ItemOutcome(ItemStatus.COMPLETED)
+
+    async def _experiment_stopped(self, request: CompareRequest | ScoreRequest) -> bool:
+        """Whether the item belongs to an experiment that wants no more comparisons: asked
+        before each item spends calls, which is how an experiment stops paying once decided."""
+        if not isinstance(request, CompareRequest) or request.experiment is None:
+            return False
+        async with self.services.sessionmaker() as session:
+            return await experiments.stopped(session, request.experiment)
 
     async def _run(
         self, claim: Claim, request: CompareRequest | ScoreRequest

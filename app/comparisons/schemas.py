@@ -17,6 +17,7 @@ from app.jobs.schemas import (
     JobRequestIn,
     ResponseOrText,
 )
+from app.ledger.experiments import EXPERIMENT_TAG
 
 Winner = Literal["A", "B", "tie"]
 # `waiting`: a provider-mode batch item whose calls are at a provider's batch job.
@@ -61,6 +62,20 @@ class CompareRequest(JobRequestIn):
     tags: dict[TagKey, TagValue] = Field(default_factory=dict, max_length=16)
     self_preference: SelfPreferencePolicy | None = None
     timeout_s: DeadlineSeconds = None
+    experiment: Name | None = Field(
+        None,
+        description="adds the comparison to this experiment (its two responses' models must be "
+        "the experiment's baseline and candidate); stored as the tag `fairpair:experiment`",
+    )
+
+    @model_validator(mode="after")
+    def _experiment_is_a_tag(self) -> CompareRequest:
+        # One way in: the tag is set from the field, so a hand-made tag cannot skip its checks.
+        if EXPERIMENT_TAG in self.tags and self.tags[EXPERIMENT_TAG] != self.experiment:
+            raise ValueError(f"the tag {EXPERIMENT_TAG!r} is set by the 'experiment' field")
+        if self.experiment is not None:
+            self.tags[EXPERIMENT_TAG] = self.experiment
+        return self
 
 
 class CallRead(BaseModel):

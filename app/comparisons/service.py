@@ -37,7 +37,7 @@ from app.jobs.panels import (
 from app.jobs.writes import StagedCall
 from app.judges.registry import RuntimeJudge
 from app.judging.types import Criterion, PairCallResult
-from app.ledger import fold
+from app.ledger import experiments, fold
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.privacy import KEEP_TEXTS, TextKeeper
 
@@ -125,6 +125,9 @@ class CompareKind:
     async def plan(
         self, request: CompareRequest, names: list[str], services: Services, session: AsyncSession
     ) -> ComparisonPlan:
+        if request.experiment is not None:
+            a, b = request.response_a.model, request.response_b.model
+            await experiments.check_member(session, request.experiment, a, b)
         panel, judges = await plan_judges(request, names, services, session)
         return ComparisonPlan(protocol_of(request.protocol), panel, judges)
 

@@ -60,6 +60,13 @@ from .criterion_in import CriterionIn
 from .drift_acknowledgement import DriftAcknowledgement
 from .excluded_read import ExcludedRead
 from .excluded_reviewer_read import ExcludedReviewerRead
+from .experiment_create import ExperimentCreate
+from .experiment_item_in import ExperimentItemIn
+from .experiment_list import ExperimentList
+from .experiment_read import ExperimentRead
+from .experiment_read_decision_type_0 import ExperimentReadDecisionType0
+from .experiment_read_status import ExperimentReadStatus
+from .experiment_win_rate import ExperimentWinRate
 from .get_bias_report_bucket import GetBiasReportBucket
 from .get_bias_report_origin import GetBiasReportOrigin
 from .get_leaderboard_origin import GetLeaderboardOrigin
@@ -284,6 +291,13 @@ __all__ = (
     "DriftAcknowledgement",
     "ExcludedRead",
     "ExcludedReviewerRead",
+    "ExperimentCreate",
+    "ExperimentItemIn",
+    "ExperimentList",
+    "ExperimentRead",
+    "ExperimentReadDecisionType0",
+    "ExperimentReadStatus",
+    "ExperimentWinRate",
     "GetBiasReportBucket",
     "GetBiasReportOrigin",
     "GetLeaderboardOrigin",

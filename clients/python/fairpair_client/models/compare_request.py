@@ -27,6 +27,8 @@ class CompareRequest:
         response_a (ResponseIn | str):
         response_b (ResponseIn | str):
         criteria (list[CriterionIn] | None | str | Unset):
+        experiment (None | str | Unset): adds the comparison to this experiment (its two responses' models must be the
+            experiment's baseline and candidate); stored as the tag `fairpair:experiment`
         judges (list[str] | None | Unset):
         protocol (ProtocolIn | Unset): `{kind, pairs | max_pairs}`: pairs for shuffle (2..5), max_pairs for adaptive
             (1..5).
@@ -41,6 +43,7 @@ class CompareRequest:
     response_a: ResponseIn | str
     response_b: ResponseIn | str
     criteria: list[CriterionIn] | None | str | Unset = UNSET
+    experiment: None | str | Unset = UNSET
     judges: list[str] | None | Unset = UNSET
     protocol: ProtocolIn | Unset = UNSET
     reference: None | str | Unset = UNSET
@@ -76,6 +79,12 @@ class CompareRequest:
 
         else:
             criteria = self.criteria
+
+        experiment: None | str | Unset
+        if isinstance(self.experiment, Unset):
+            experiment = UNSET
+        else:
+            experiment = self.experiment
 
         judges: list[str] | None | Unset
         if isinstance(self.judges, Unset):
@@ -125,6 +134,8 @@ class CompareRequest:
         )
         if criteria is not UNSET:
             field_dict["criteria"] = criteria
+        if experiment is not UNSET:
+            field_dict["experiment"] = experiment
         if judges is not UNSET:
             field_dict["judges"] = judges
         if protocol is not UNSET:
@@ -198,6 +209,15 @@ class CompareRequest:
 
         criteria = _parse_criteria(d.pop("criteria", UNSET))
 
+        def _parse_experiment(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        experiment = _parse_experiment(d.pop("experiment", UNSET))
+
         def _parse_judges(data: object) -> list[str] | None | Unset:
             if data is None:
                 return data
@@ -269,6 +289,7 @@ class CompareRequest:
             response_a=response_a,
             response_b=response_b,
             criteria=criteria,
+            experiment=experiment,
             judges=judges,
             protocol=protocol,
             reference=reference,
