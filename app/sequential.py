@@ -82,13 +82,16 @@ class EmpiricalBernstein:
         return Interval(self.lower, self.upper)
 
 
+def intervals(outcomes: Sequence[float], alpha: float) -> list[Interval]:
+    """The sequence's interval after each outcome."""
+    sequence = EmpiricalBernstein(alpha)
+    return [sequence.update(x) for x in outcomes]
+
+
 def confidence_sequence(outcomes: Sequence[float], alpha: float) -> Interval | None:
     """The sequence's interval after all `outcomes` (None before the first)."""
-    sequence = EmpiricalBernstein(alpha)
-    interval = None
-    for x in outcomes:
-        interval = sequence.update(x)
-    return interval
+    path = intervals(outcomes, alpha)
+    return path[-1] if path else None
 
 
 def decide(interval: Interval, margin: float) -> str | None:

@@ -30,6 +30,7 @@ NAV = [
     ("position-score", "/dashboard/position-score", "Position-score bias"),
     ("leaderboard", "/dashboard/leaderboard", "Leaderboard"),
     ("comparisons", "/dashboard/comparisons", "Comparisons"),
+    ("experiments", "/dashboard/experiments", "Experiments"),
     ("label", "/dashboard/label", "Label"),
 ]
 
