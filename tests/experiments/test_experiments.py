@@ -111,6 +111,9 @@ async def test_an_item_experiment_stops_judging_once_decided(
     skipped = [kind for status, kind in statuses if status == ItemStatus.CANCELLED]
     assert len(skipped) == done["items_left"]
     assert set(skipped) == {"experiment-stopped"}
+    scraped = (await client.get("/metrics")).text
+    assert 'fairpair_experiment_decision{experiment="e1"} 1.0' in scraped
+    assert "fairpair_experiment_decision_calls_count" in scraped
 
 
 async def test_an_experiment_out_of_items_before_a_decision_is_exhausted(
