@@ -178,7 +178,7 @@ async def measure(url: str, sa_url: str, runs: int) -> None:
     async with LiveApp(app) as live:
         transport = httpx2.ASGITransport(app=live)
         async with httpx2.AsyncClient(
-            transport=transport, base_url="http://bench", timeout=120
+            transport=transport, base_url="http://127.0.0.1", timeout=120
         ) as client:
             cold, warm, stamps = [], [], set()
             for _ in range(runs):

@@ -29,7 +29,7 @@ LC_WARNING_POINTS = 10.0
 
 
 @dataclass(frozen=True)
-class _PairTable:
+class PairTable:
     """Games folded onto unordered model pairs, since the likelihood only needs pair totals."""
 
     lo: IntArray  # per pair: the lower model index
@@ -46,7 +46,7 @@ class _PairTable:
         return wins_lo.astype(np.float64), wins_hi.astype(np.float64)
 
 
-def _pair_table(n_models: int, games: Sequence[Game]) -> _PairTable:
+def pair_table(n_models: int, games: Sequence[Game]) -> PairTable:
     table = np.asarray(games, dtype=np.float64).reshape(-1, 3)
     i, j, y = table[:, 0].astype(np.intp), table[:, 1].astype(np.intp), table[:, 2]
     if np.any(i == j):
@@ -58,12 +58,12 @@ def _pair_table(n_models: int, games: Sequence[Game]) -> _PairTable:
     lo, hi = np.minimum(i, j), np.maximum(i, j)
     keys, pair_of_game = np.unique(lo * n_models + hi, return_inverse=True)
     credit_lo = np.where(i == lo, y, 1.0 - y)
-    return _PairTable(keys // n_models, keys % n_models, pair_of_game.ravel(), credit_lo)
+    return PairTable(keys // n_models, keys % n_models, pair_of_game.ravel(), credit_lo)
 
 
-def _fit_pairs(
+def fit_pairs(
     n_models: int,
-    pairs: _PairTable,
+    pairs: PairTable,
     wins: tuple[FloatArray, FloatArray],
     lam: float,
     start: FloatArray | None = None,
@@ -79,13 +79,7 @@ def _fit_pairs(
         return float(nll + lam / 2 * theta @ theta), grad + lam * theta
 
     def hessian(theta: FloatArray) -> FloatArray:
-        p = special.expit(theta[pairs.lo] - theta[pairs.hi])
-        cells = pairs.lo * n_models + pairs.hi
-        weight = np.bincount(cells, played * p * (1 - p), n_models * n_models)
-        coupling = weight.reshape(n_models, n_models)
-        coupling = coupling + coupling.T
-        # A penalized, weighted graph Laplacian: positive definite, so the objective is convex.
-        return np.diag(coupling.sum(axis=1) + lam) - coupling
+        return pair_hessian(n_models, pairs.lo, pairs.hi, played, theta, lam)
 
     x0 = np.zeros(n_models) if start is None else start
     # An exact-Hessian trust region takes ~6 steps; L-BFGS-B needs several times more calls
@@ -98,14 +92,28 @@ def _fit_pairs(
     return centred
 
 
+def pair_hessian(
+    n_models: int, lo: IntArray, hi: IntArray, played: FloatArray, theta: FloatArray, lam: float
+) -> FloatArray:
+    """The penalized negative log-likelihood's Hessian at θ: a weighted graph Laplacian plus
+    λ·I, positive definite, so the objective is convex."""
+    p = special.expit(theta[lo] - theta[hi])
+    cells = lo * n_models + hi
+    weight = np.bincount(cells, played * p * (1 - p), n_models * n_models)
+    coupling = weight.reshape(n_models, n_models)
+    coupling = coupling + coupling.T
+    hessian: FloatArray = np.diag(coupling.sum(axis=1) + lam) - coupling
+    return hessian
+
+
 def bradley_terry(n_models: int, games: Sequence[Game], lam: float = LAMBDA) -> FloatArray:
     """Penalized Bradley-Terry strengths θ (mean 0) of all n_models from the games.
 
     Fit a connected set of models (see largest_connected_component): across components only
     the penalty ties the strengths together.
     """
-    pairs = _pair_table(n_models, games)
-    return _fit_pairs(n_models, pairs, pairs.totals(), lam)
+    pairs = pair_table(n_models, games)
+    return fit_pairs(n_models, pairs, pairs.totals(), lam)
 
 
 def rating(theta: float) -> float:
@@ -126,7 +134,7 @@ def largest_connected_component(n_models: int, games: Sequence[Game]) -> set[int
     return {int(m) for m in np.flatnonzero(label == np.argmax(sizes))}
 
 
-def _restrict(games: Sequence[Game], members: list[int]) -> list[Game]:
+def restrict(games: Sequence[Game], members: list[int]) -> list[Game]:
     """Games among members, with model indices renumbered 0..len(members)-1."""
     index = {model: k for k, model in enumerate(members)}
     return [(index[i], index[j], y) for i, j, y in games if i in index and j in index]
@@ -143,9 +151,9 @@ def bootstrap_bt_ci(
     members = sorted(largest_connected_component(n_models, games))
     if not members:
         return [None] * n_models
-    sub_games = _restrict(games, members)
-    pairs = _pair_table(len(members), sub_games)
-    theta_hat = _fit_pairs(len(members), pairs, pairs.totals(), lam)
+    sub_games = restrict(games, members)
+    pairs = pair_table(len(members), sub_games)
+    theta_hat = fit_pairs(len(members), pairs, pairs.totals(), lam)
     rng = np.random.default_rng(seed)
     thetas = np.empty((rounds, len(members)))
     for r in range(rounds):
@@ -153,7 +161,7 @@ def bootstrap_bt_ci(
         multiplicity = np.bincount(drawn, minlength=len(sub_games)).astype(np.float64)
         # Warm start from the full fit: resamples land close to it.
         wins = pairs.totals(multiplicity)
-        thetas[r] = _fit_pairs(len(members), pairs, wins, lam, theta_hat)
+        thetas[r] = fit_pairs(len(members), pairs, wins, lam, theta_hat)
     low, high = np.percentile(thetas, [2.5, 97.5], axis=0)
     cis: list[tuple[float, float] | None] = [None] * n_models
     for k, model in enumerate(members):
@@ -186,7 +194,7 @@ def leaderboard(
     ]
     if not members:
         return rows
-    theta = bradley_terry(len(members), _restrict(games, members), lam)
+    theta = bradley_terry(len(members), restrict(games, members), lam)
     cis = bootstrap_bt_ci(n_models, games, rounds, seed, lam)
     for k, model in enumerate(members):
         rows[model] = ModelRating(

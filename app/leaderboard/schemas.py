@@ -56,6 +56,33 @@ class ModelStanding(BaseModel):
     )
 
 
+class PairFragility(BaseModel):
+    """Two models next to each other on the board, and what it would take to swap them."""
+
+    higher: str
+    lower: str
+    cis_overlap: bool = Field(description="their rating intervals overlap")
+    flips: int | None = Field(
+        description="verdicts that, turned against the higher model (or for the lower), put the "
+        "lower one above: found greedily, an upper bound on the fewest; null: more than "
+        "`max_flips`"
+    )
+
+
+class Fragility(BaseModel):
+    """How fragile the ranking is (STATISTICS.md, "Leaderboard: fragility")."""
+
+    separable_pairs: int = Field(description="rated model pairs whose 95% intervals do not overlap")
+    pairs: int = Field(description="rated model pairs")
+    separability: float | None = Field(
+        description="separable_pairs / pairs (Arena-Hard's separability); null with one model"
+    )
+    adjacent: list[PairFragility] = Field(
+        description="the top two, and each adjacent pair whose intervals overlap (down to rank 10)"
+    )
+    max_flips: int
+
+
 class Leaderboard(BaseModel):
     """Bradley-Terry ranking of generating models from debiased outcomes."""
 
@@ -71,3 +98,4 @@ class Leaderboard(BaseModel):
         "null without a baseline",
     )
     models: list[ModelStanding]
+    fragility: Fragility | None = Field(None, description="null with fewer than two rated models")

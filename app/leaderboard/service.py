@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import weakref
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
@@ -13,14 +14,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import utcnow
 from app.deps import from_state
-from app.leaderboard import queries, ratings
+from app.leaderboard import fragility, queries, ratings
 from app.leaderboard.queries import BaselineGame, LeaderboardFilters, PairCount, Watermark
 from app.leaderboard.ratings import Game
 from app.leaderboard.schemas import (
     BaselineWinRate,
+    Fragility,
     Leaderboard,
     LeaderboardFiltersRead,
     ModelStanding,
+    PairFragility,
 )
 
 BOOTSTRAP_ROUNDS = 200
@@ -192,6 +195,42 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         sampled=outcomes.sampled,
         baseline_comparisons=(len(outcomes.baseline_games) if query.baseline is not None else None),
         models=standings,
+        fragility=fragility_of(standings, fitted, index),
+    )
+
+
+# Adjacent pairs are examined down to this rank: the top of the board is what readers act on.
+FRAGILITY_RANKS = 5
+
+
+def fragility_of(
+    standings: Sequence[ModelStanding], games: Sequence[Game], index: dict[str, int]
+) -> Fragility | None:
+    """Separability over the rated models, and the flips that would swap the top two and each
+    adjacent pair whose intervals overlap (ranked models only, in rank order)."""
+    rated = [(s.model, s.ci95) for s in standings if s.rank is not None and s.ci95 is not None]
+    if len(rated) < 2:
+        return None
+    members = sorted(index[model] for model, _ in rated)
+    local = {model: k for k, model in enumerate(members)}
+    games_of_rated = ratings.restrict(games, members)
+    adjacent = []
+    for place, ((above, above_ci), (below, below_ci)) in enumerate(
+        itertools.pairwise(rated[:FRAGILITY_RANKS])
+    ):
+        overlap = above_ci[0] <= below_ci[1]
+        if place > 0 and not overlap:
+            continue
+        higher, lower = local[index[above]], local[index[below]]
+        flips = fragility.flips_to_reorder(len(members), games_of_rated, higher, lower)
+        adjacent.append(PairFragility(higher=above, lower=below, cis_overlap=overlap, flips=flips))
+    separated, pairs = fragility.separable_share([ci for _, ci in rated])
+    return Fragility(
+        separable_pairs=separated,
+        pairs=pairs,
+        separability=separated / pairs if pairs else None,
+        adjacent=adjacent,
+        max_flips=fragility.MAX_FLIPS,
     )
 
 

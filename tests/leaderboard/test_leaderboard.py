@@ -38,6 +38,7 @@ from app.judging.base import JudgeClient
 from app.judging.providers import build_judge
 from app.judging.types import JudgeConfig, SimKnobs
 from app.leaderboard import queries, service
+from app.leaderboard.fragility import flips_to_reorder
 from app.leaderboard.queries import LeaderboardFilters
 from app.leaderboard.ratings import LAMBDA
 from app.ledger.models import Comparison, ComparisonTag
@@ -179,6 +180,31 @@ async def test_ratings_equal_choix_and_skip_placebo_unfinished_unknown_and_self_
     ranked = sorted(oracle, key=lambda name: -oracle[name])
     assert [row["model"] for row in board["models"]] == ranked
     assert [row["rank"] for row in board["models"]] == [1, 2, 3, 4, 5, 6]
+    assert_fragility(board, games)
+
+
+def assert_fragility(board: dict[str, Any], games: list[tuple[str, str, str]]) -> None:
+    """The answer's fragility: separability counted from its own intervals, and each listed
+    pair's flips equal to the pure function's on the same games (which the fragility tests
+    check against brute force)."""
+    models = board["models"]
+    cis = [row["ci95"] for row in models]
+    separated = sum(a[1] < b[0] or b[1] < a[0] for a, b in itertools.combinations(cis, 2))
+    fragile = board["fragility"]
+    assert (fragile["separable_pairs"], fragile["pairs"]) == (separated, 15)
+    assert fragile["separability"] == pytest.approx(separated / 15)
+    names = sorted(row["model"] for row in models)
+    index = {name: k for k, name in enumerate(names)}
+    y = {"A": 1.0, "tie": 0.5, "B": 0.0}
+    as_games = [(index[a], index[b], y[w]) for a, b, w in games]
+    top, second = models[0]["model"], models[1]["model"]
+    first = fragile["adjacent"][0]
+    assert (first["higher"], first["lower"]) == (top, second)
+    assert first["flips"] == flips_to_reorder(6, as_games, index[top], index[second])
+    assert first["flips"] is not None
+    assert first["flips"] > 0
+    for pair in fragile["adjacent"][1:]:
+        assert pair["cis_overlap"]
 
 
 async def test_a_disconnected_model_gets_null_rating_with_reason(

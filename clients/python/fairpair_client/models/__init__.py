@@ -67,6 +67,7 @@ from .experiment_read import ExperimentRead
 from .experiment_read_decision_type_0 import ExperimentReadDecisionType0
 from .experiment_read_status import ExperimentReadStatus
 from .experiment_win_rate import ExperimentWinRate
+from .fragility import Fragility
 from .get_bias_report_bucket import GetBiasReportBucket
 from .get_bias_report_origin import GetBiasReportOrigin
 from .get_leaderboard_origin import GetLeaderboardOrigin
@@ -151,6 +152,7 @@ from .offset_read import OffsetRead
 from .offset_read_classification_type_0 import OffsetReadClassificationType0
 from .offset_read_reason_type_0 import OffsetReadReasonType0
 from .offset_read_tier import OffsetReadTier
+from .pair_fragility import PairFragility
 from .paired_test_read import PairedTestRead
 from .paired_test_read_name import PairedTestReadName
 from .panel_label_sections import PanelLabelSections
@@ -298,6 +300,7 @@ __all__ = (
     "ExperimentReadDecisionType0",
     "ExperimentReadStatus",
     "ExperimentWinRate",
+    "Fragility",
     "GetBiasReportBucket",
     "GetBiasReportOrigin",
     "GetLeaderboardOrigin",
@@ -384,6 +387,7 @@ __all__ = (
     "OffsetReadTier",
     "PairedTestRead",
     "PairedTestReadName",
+    "PairFragility",
     "PanelLabelSections",
     "PlaceboSection",
     "PlaceboSectionReasonType0",

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.fragility import Fragility
     from ..models.leaderboard_filters_read import LeaderboardFiltersRead
     from ..models.model_standing import ModelStanding
 
@@ -29,6 +30,7 @@ class Leaderboard:
         sampled (bool): only the 100,000 most recent comparisons were fitted
         baseline_comparisons (int | None | Unset): direct comparisons of the baseline in scope (up to the 100,000 most
             recent); 0: the baseline has none here (an unknown model, or none in these filters); null without a baseline
+        fragility (Fragility | None | Unset): null with fewer than two rated models
         schema_version (Literal[1] | Unset):  Default: 1.
     """
 
@@ -38,10 +40,13 @@ class Leaderboard:
     n: int
     sampled: bool
     baseline_comparisons: int | None | Unset = UNSET
+    fragility: Fragility | None | Unset = UNSET
     schema_version: Literal[1] | Unset = 1
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.fragility import Fragility  # noqa: PLC0415
+
         computed_at = self.computed_at.isoformat()
 
         filters = self.filters.to_dict()
@@ -61,6 +66,14 @@ class Leaderboard:
         else:
             baseline_comparisons = self.baseline_comparisons
 
+        fragility: dict[str, Any] | None | Unset
+        if isinstance(self.fragility, Unset):
+            fragility = UNSET
+        elif isinstance(self.fragility, Fragility):
+            fragility = self.fragility.to_dict()
+        else:
+            fragility = self.fragility
+
         schema_version = self.schema_version
 
         field_dict: dict[str, Any] = {}
@@ -76,6 +89,8 @@ class Leaderboard:
         )
         if baseline_comparisons is not UNSET:
             field_dict["baseline_comparisons"] = baseline_comparisons
+        if fragility is not UNSET:
+            field_dict["fragility"] = fragility
         if schema_version is not UNSET:
             field_dict["schema_version"] = schema_version
 
@@ -83,6 +98,7 @@ class Leaderboard:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.fragility import Fragility  # noqa: PLC0415
         from ..models.leaderboard_filters_read import LeaderboardFiltersRead  # noqa: PLC0415
         from ..models.model_standing import ModelStanding  # noqa: PLC0415
 
@@ -111,6 +127,23 @@ class Leaderboard:
 
         baseline_comparisons = _parse_baseline_comparisons(d.pop("baseline_comparisons", UNSET))
 
+        def _parse_fragility(data: object) -> Fragility | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                fragility_type_0 = Fragility.from_dict(data)
+
+                return fragility_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Fragility | None | Unset, data)
+
+        fragility = _parse_fragility(d.pop("fragility", UNSET))
+
         schema_version = cast(Literal[1] | Unset, d.pop("schema_version", UNSET))
         if schema_version != 1 and not isinstance(schema_version, Unset):
             raise ValueError(f"schema_version must match const 1, got '{schema_version}'")
@@ -122,6 +155,7 @@ class Leaderboard:
             n=n,
             sampled=sampled,
             baseline_comparisons=baseline_comparisons,
+            fragility=fragility,
             schema_version=schema_version,
         )
 
