@@ -192,7 +192,8 @@ class ItemRunner:
             return ItemOutcome(
                 ItemStatus.FAILED, "validation-error", str(exc)[:500] or type(exc).__name__
             )
-        if await self._experiment_stopped(request):
+        # A redelivered item may have calls stored already: it finishes what it started.
+        if claim.attempts == 1 and await self._experiment_stopped(request):
             return ItemOutcome(
                 ItemStatus.CANCELLED, "experiment-stopped", "its experiment is decided or cancelled"
             )
