@@ -33,6 +33,7 @@ from app.judging.prompts import PromptRenderer
 from app.judging.types import (
     AZURE_NO_BATCH_API,
     DEFAULT_LABEL_POOL,
+    MIN_THINKING_BUDGET,
     BatchApiSetting,
     ReasoningEffort,
 )
@@ -144,6 +145,7 @@ JUDGING_FIELDS = frozenset(
         "reasoning",
         "reasoning_effort",
         "max_completion_tokens",
+        "thinking_budget_tokens",
         "deployment",
         "api_version",
     }
@@ -220,6 +222,14 @@ class JudgeFields(BaseModel):
         le=MAX_COMPLETION_TOKENS,
         description="sent as `max_completion_tokens` (a reasoning model counts its reasoning)",
     )
+    thinking_budget_tokens: int | None = Field(
+        None,
+        ge=MIN_THINKING_BUDGET,
+        le=MAX_COMPLETION_TOKENS,
+        description="Anthropic extended thinking: sent as `thinking: {type: enabled, "
+        "budget_tokens}`, with `max_tokens` raised by as much; the thinking is kept in the raw "
+        "output, never parsed",
+    )
     deployment: Deployment | None = None
     api_version: ApiVersion | None = None
 
@@ -250,6 +260,8 @@ def reasoning_refusal(fields: JudgeFields) -> tuple[str, str] | None:
                 return name, "only an openai or azure_openai judge takes this setting"
         if fields.reasoning:
             return "reasoning", "only an openai or azure_openai judge can be a reasoning judge"
+    if fields.thinking_budget_tokens is not None and fields.provider != "anthropic":
+        return "thinking_budget_tokens", "only an anthropic judge takes this setting"
     return None
 
 
@@ -315,6 +327,9 @@ class JudgeUpdate(BaseModel):
     reasoning: bool | None = None
     reasoning_effort: ReasoningEffort | None = None
     max_completion_tokens: int | None = Field(None, ge=1, le=MAX_COMPLETION_TOKENS)
+    thinking_budget_tokens: int | None = Field(
+        None, ge=MIN_THINKING_BUDGET, le=MAX_COMPLETION_TOKENS
+    )
     deployment: Deployment | None = None
     api_version: ApiVersion | None = None
     enabled: bool | None = None

@@ -32,7 +32,8 @@ SAME_FIELDS = (
     "provider", "model", "base_url", "family", "temperature", "timeout_s", "max_concurrency",
     "rpm", "json_mode", "logprobs", "price_in_per_mtok", "price_out_per_mtok",
     "price_in_per_mtok_batch", "price_out_per_mtok_batch", "batch_api", "reasoning",
-    "reasoning_effort", "max_completion_tokens", "deployment", "api_version",
+    "reasoning_effort", "max_completion_tokens", "thinking_budget_tokens", "deployment",
+    "api_version",
 )  # fmt: skip
 
 

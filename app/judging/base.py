@@ -81,10 +81,21 @@ class _Outcome(Generic[T]):
     error: str | None = None
 
     def add(self, completion: Completion) -> None:
-        self.raw_output = completion.text
+        self.raw_output = raw_output(completion)
         self.provider_model = completion.provider_model or self.provider_model
         self.tokens_in = _add_optional(self.tokens_in, completion.tokens_in)
         self.tokens_out = _add_optional(self.tokens_out, completion.tokens_out)
+
+
+def raw_output(completion: Completion) -> str:
+    """What a call stores as its raw output: the answer, after the model's thinking when it
+    showed any (marked, so that a reader of the call sees which is which)."""
+    if completion.thinking is None:
+        return completion.text
+    return f"{THINKING_MARK}\n{completion.thinking}\n{ANSWER_MARK}\n{completion.text}"
+
+
+THINKING_MARK, ANSWER_MARK = "[thinking]", "[answer]"
 
 
 @dataclass

@@ -39,6 +39,8 @@ class Completion:
     tokens_in: int | None
     tokens_out: int | None
     logprobs: tuple[TokenLogprob, ...] | None = None
+    # A reasoning model's shown reasoning (Anthropic's thinking blocks): stored, never parsed.
+    thinking: str | None = None
 
 
 def redact(message: str, secret: str | None) -> str:

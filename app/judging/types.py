@@ -59,6 +59,8 @@ TEMPLATE_NAMES: tuple[TemplateName, ...] = (
     "scoring_user",
 )
 LabelPool = tuple[tuple[str, str], ...]
+# Anthropic refuses a thinking budget below this (the extended-thinking docs).
+MIN_THINKING_BUDGET = 1024
 # OpenAI's `reasoning_effort` values (o-series and gpt-5; `minimal` is gpt-5's).
 ReasoningEffort = Literal["minimal", "low", "medium", "high"]
 REASONING_EFFORTS: tuple[ReasoningEffort, ...] = ("minimal", "low", "medium", "high")
@@ -152,6 +154,9 @@ class JudgeConfig:
     reasoning_effort: ReasoningEffort | None = None
     # Sent as is when set (a reasoning model counts its hidden reasoning tokens in it).
     max_completion_tokens: int | None = None
+    # Anthropic extended thinking: the tokens the model may think in before it answers; the
+    # request's `max_tokens` is this plus `max_tokens` (the answer's own allowance).
+    thinking_budget_tokens: int | None = None
     # Azure OpenAI (`azure_openai`): the deployment that selects the model, and the
     # `api-version` query parameter; both checked by app/judging/egress.py's Azure rule.
     deployment: str | None = None
@@ -186,6 +191,11 @@ class JudgeConfig:
             raise ValueError(f"batch_api must be one of {', '.join(BATCH_API_SETTINGS)}")
         if self.reasoning_effort is not None and self.reasoning_effort not in REASONING_EFFORTS:
             raise ValueError(f"reasoning_effort must be one of {', '.join(REASONING_EFFORTS)}")
+        if self.thinking_budget_tokens is not None:
+            if self.provider != "anthropic":
+                raise ValueError("only an anthropic judge takes thinking_budget_tokens")
+            if self.thinking_budget_tokens < MIN_THINKING_BUDGET:
+                raise ValueError(f"thinking_budget_tokens must be at least {MIN_THINKING_BUDGET}")
         if self.provider == "azure_openai":
             if self.base_url is None or self.deployment is None or self.api_version is None:
                 raise ValueError("an azure_openai judge needs base_url, deployment and api_version")

@@ -38,6 +38,8 @@ def _payload(config: JudgeConfig, endpoint: dict[str, object]) -> dict[str, obje
         payload["reasoning"] = {"effort": config.reasoning_effort}
     if config.max_completion_tokens is not None:
         payload["max_completion_tokens"] = config.max_completion_tokens
+    if config.thinking_budget_tokens is not None:
+        payload["thinking"] = {"budget_tokens": config.thinking_budget_tokens}
     if config.provider == "azure_openai":
         # The deployment selects the model, the api-version what the service does with a request.
         payload["azure"] = {"deployment": config.deployment, "api_version": config.api_version}

@@ -402,32 +402,82 @@ def _anthropic_text(content: object) -> str:
     raise ApiError(400, "content must be a string or a list of text blocks")
 
 
+# Extended thinking as the Messages API checks it, in its words (the extended-thinking docs).
+THINKING_DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+MIN_THINKING_BUDGET = 1024
+
+
+def anthropic_thinking(params: object) -> bool:
+    """Whether the params turn extended thinking on; ApiError for what the API refuses with it:
+    a budget below 1,024 tokens, `max_tokens` not above the budget, a temperature other than 1."""
+    thinking = params.get("thinking") if isinstance(params, dict) else None
+    if thinking is None:
+        return False
+    assert isinstance(params, dict)
+    budget = thinking.get("budget_tokens") if isinstance(thinking, dict) else None
+    if not isinstance(thinking, dict) or thinking.get("type") != "enabled":
+        raise ApiError(400, "thinking: Input tag does not match the expected tags: 'enabled'")
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < MIN_THINKING_BUDGET:
+        raise ApiError(
+            400, "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
+        )
+    if params.get("max_tokens", 0) <= budget:
+        raise ApiError(
+            400,
+            "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our "
+            f"documentation at {THINKING_DOCS}#max-tokens-and-context-window-size",
+        )
+    if params.get("temperature", 1) != 1:
+        raise ApiError(
+            400,
+            "`temperature` may only be set to 1 when thinking is enabled. Please consult our "
+            f"documentation at {THINKING_DOCS}#feature-compatibility",
+        )
+    return True
+
+
+# The sim's shown reasoning: a draft verdict (a tie) it then thinks better of, so that a parser
+# reading thinking blocks as the answer would be caught by the tests.
+SIM_THOUGHT = (
+    'Weighing both responses. A first draft: {"winner": "tie", "confidence": 0.5, '
+    '"reason": "draft"}. On reflection the answer differs.'
+)
+
+
 def anthropic_answer(knobs: SimKnobs, params: object) -> tuple[int, dict[str, Any]]:
     """The sim's answer to Messages API params, first attempt: (status, Message or error)."""
     try:
         model, messages = anthropic_chat_messages(params)
+        thinking = anthropic_thinking(params)
     except ApiError as err:
         return 400, _anthropic_error(400, str(err))
-    return anthropic_reply_json(model, messages, simulate_chat(knobs, model, messages, attempt=0))
+    reply = simulate_chat(knobs, model, messages, attempt=0)
+    return anthropic_reply_json(model, messages, reply, thinking=thinking)
 
 
 def anthropic_reply_json(
-    model: str, messages: list[dict[str, str]], reply: SimReply
+    model: str, messages: list[dict[str, str]], reply: SimReply, *, thinking: bool = False
 ) -> tuple[int, dict[str, Any]]:
-    """The sim's reply as the Messages API answers it: (status, Message or error)."""
+    """The sim's reply as the Messages API answers it: (status, Message or error); with
+    `thinking`, a thinking block (counted in the output tokens, as the API counts it) first."""
     if reply.status != 200:
         return reply.status, _anthropic_error(reply.status, reply.text)
+    content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}]
+    if thinking:
+        content.insert(0, {"type": "thinking", "thinking": SIM_THOUGHT, "signature": "sim"})
     message = {
         "id": "msg_sim_" + messages_key(model, messages)[:24],
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [{"type": "text", "text": reply.text}],
+        "content": content,
         "stop_reason": "end_turn",
         "stop_sequence": None,
         "usage": {
             "input_tokens": sum(estimate_tokens(m["content"]) for m in messages),
-            "output_tokens": estimate_tokens(reply.text),
+            "output_tokens": sum(
+                estimate_tokens(b.get("text") or b.get("thinking", "")) for b in content
+            ),
         },
     }
     return 200, message

@@ -27,6 +27,7 @@ from app.simjudge.batches import (
     BatchEmulator,
     anthropic_chat_messages,
     anthropic_reply_json,
+    anthropic_thinking,
     read_body,
 )
 
@@ -426,7 +427,9 @@ class SimJudgeApp:
         counts = self.served_messages
         counts.received += 1
         try:
-            model, messages = anthropic_chat_messages(json.loads(await _read_body(receive)))
+            params = json.loads(await _read_body(receive))
+            model, messages = anthropic_chat_messages(params)
+            thinking = anthropic_thinking(params)
         except (ValueError, RecursionError, ApiError) as err:
             counts.answered[400] += 1
             error = {"type": "invalid_request_error", "message": str(err) or "bad request"}
@@ -438,7 +441,7 @@ class SimJudgeApp:
             counts.abandoned += 1
             return
         counts.answered[reply.status] += 1
-        status, body = anthropic_reply_json(model, messages, self._tag(reply))
+        status, body = anthropic_reply_json(model, messages, self._tag(reply), thinking=thinking)
         await _send_json(send, status, body, _retry_after(reply) if status == 429 else ())
 
 

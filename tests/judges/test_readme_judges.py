@@ -31,6 +31,7 @@ def test_every_judges_file_example_of_the_readme_loads(tmp_path: Path) -> None:
         "gpt-4o": "openai",
         "local-llama": "meta",
         "o4-mini-low": "openai",
+        "claude-thinking": "anthropic",
         "azure-gpt-4o": "openai",
         "gemini-flash": "google",
         "claude-via-openrouter": "anthropic",

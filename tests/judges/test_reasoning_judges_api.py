@@ -130,3 +130,40 @@ def test_a_judges_file_with_a_reasoning_judge_asking_for_logprobs_does_not_load(
     )
     with pytest.raises(JudgesFileError, match="logprobs"):
         read_judges_file(path)
+
+
+THINKING_JUDGE = {
+    "name": "claude-thinking",
+    "provider": "anthropic",
+    "model": "claude-sonnet-4-5",
+    "api_key": "sk-ant-secret",
+    "thinking_budget_tokens": 4096,
+}
+
+
+async def test_a_thinking_judge_is_defined_and_its_budget_makes_a_new_version(
+    client: httpx2.AsyncClient, admin: dict[str, str]
+) -> None:
+    created = await client.post("/v1/judges", headers=admin, json=THINKING_JUDGE)
+    assert created.status_code == 201, created.text
+    assert created.json()["config"]["thinking_budget_tokens"] == 4096
+    more = {"thinking_budget_tokens": 8192}
+    patched = await client.patch("/v1/judges/claude-thinking", headers=admin, json=more)
+    assert patched.json()["version"] == 2
+    assert patched.json()["config_hash"] != created.json()["config_hash"]
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer"),
+    [
+        ({"thinking_budget_tokens": 1000}, "/thinking_budget_tokens"),
+        ({"provider": "openai", "model": "gpt-4o"}, "/thinking_budget_tokens"),
+    ],
+    ids=["under 1024", "openai"],
+)
+async def test_a_thinking_judge_that_cannot_work_is_refused_where_it_is_defined(
+    change: dict[str, Any], pointer: str, client: httpx2.AsyncClient, admin: dict[str, str]
+) -> None:
+    response = await client.post("/v1/judges", headers=admin, json={**THINKING_JUDGE, **change})
+    assert response.status_code == 422, response.text
+    assert [e["pointer"] for e in response.json()["errors"]] == [pointer]

@@ -73,22 +73,29 @@ class SdkAnthropicJudge(AnthropicJudge):
         return {"format": {"type": "json_schema", "schema": schema}}
 
     async def _complete(self, request: ChatRequest, timeout_s: float) -> Completion:
+        budget = self.config.thinking_budget_tokens
+        thinking: Any = (
+            {"type": "enabled", "budget_tokens": budget} if budget else anthropic.NOT_GIVEN
+        )
         try:
             message = await self._client.messages.create(
                 model=self.config.model,
-                max_tokens=self.config.max_tokens,
+                max_tokens=self.config.max_tokens + (budget or 0),
                 system=request.system,
                 messages=[{"role": "user", "content": request.user}],
                 output_config=self._output_config(request),
+                thinking=thinking,
                 timeout=client_timeout(timeout_s),
             )
         except anthropic.APIError as err:
             raise sdk_error(err) from err
+        thoughts = [block.thinking for block in message.content if block.type == "thinking"]
         return Completion(
             text="".join(block.text for block in message.content if block.type == "text"),
             provider_model=message.model,
             tokens_in=message.usage.input_tokens,
             tokens_out=message.usage.output_tokens,
+            thinking="\n".join(thoughts) if thoughts else None,
         )
 
 
@@ -131,6 +138,7 @@ SCENARIOS: dict[str, tuple[list[Reply], dict[str, Any]]] = {
     "stated answer": ([_first_shown_wins], {}),
     "json mode": ([_first_shown_wins], {"json_mode": True}),
     "text blocks joined, others skipped": ([_two_blocks], {}),
+    "thinking on: its blocks kept apart": ([_two_blocks], {"thinking_budget_tokens": 2048}),
     "429 then answer": (
         [error_response(429, "rate limited", {"retry-after-ms": "10"}), _first_shown_wins],
         {},

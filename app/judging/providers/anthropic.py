@@ -111,9 +111,12 @@ def completion_from_json(body: Any) -> Completion:
     if not isinstance(blocks, list):
         raise InvalidAnswerError(f"content is a {type(blocks).__name__}, not a list")
     text = "".join(answer_text(block["text"]) for block in blocks if block.get("type") == "text")
+    # Kept with the raw output, never parsed: only text blocks hold the verdict.
+    thoughts = [answer_text(b["thinking"]) for b in blocks if b.get("type") == "thinking"]
     usage = body["usage"]
     return Completion(
         text=text,
+        thinking="\n".join(thoughts) if thoughts else None,
         provider_model=provider_model(body["model"]),
         tokens_in=token_count(usage["input_tokens"]),
         tokens_out=token_count(usage["output_tokens"]),
@@ -155,12 +158,17 @@ class AnthropicJudge(HttpJudge):
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """The Messages API request the SDK would send for `request`."""
+        budget = self.config.thinking_budget_tokens
         body: dict[str, Any] = {
-            "max_tokens": self.config.max_tokens,
+            # With thinking, the answer keeps its own allowance on top of the thinking budget
+            # (the API wants max_tokens above budget_tokens: thinking counts in it).
+            "max_tokens": self.config.max_tokens + (budget or 0),
             "messages": [{"role": "user", "content": request.user}],
             "model": self.config.model,
             "system": request.system,
         }
+        if budget is not None:
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
         if self.config.use_json_mode:
             schema = answer_schema(request.answer_kind)
             body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}

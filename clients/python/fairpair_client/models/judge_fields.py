@@ -51,6 +51,8 @@ class JudgeFields:
         sim (None | SimSettings | Unset):
         temperature (float | Unset):  Default: 0.0.
         templates (JudgeFieldsTemplates | Unset):
+        thinking_budget_tokens (int | None | Unset): Anthropic extended thinking: sent as `thinking: {type: enabled,
+            budget_tokens}`, with `max_tokens` raised by as much; the thinking is kept in the raw output, never parsed
         timeout_s (float | Unset):  Default: 60.0.
     """
 
@@ -77,6 +79,7 @@ class JudgeFields:
     sim: None | SimSettings | Unset = UNSET
     temperature: float | Unset = 0.0
     templates: JudgeFieldsTemplates | Unset = UNSET
+    thinking_budget_tokens: int | None | Unset = UNSET
     timeout_s: float | Unset = 60.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -203,6 +206,12 @@ class JudgeFields:
         if not isinstance(self.templates, Unset):
             templates = self.templates.to_dict()
 
+        thinking_budget_tokens: int | None | Unset
+        if isinstance(self.thinking_budget_tokens, Unset):
+            thinking_budget_tokens = UNSET
+        else:
+            thinking_budget_tokens = self.thinking_budget_tokens
+
         timeout_s = self.timeout_s
 
         field_dict: dict[str, Any] = {}
@@ -255,6 +264,8 @@ class JudgeFields:
             field_dict["temperature"] = temperature
         if templates is not UNSET:
             field_dict["templates"] = templates
+        if thinking_budget_tokens is not UNSET:
+            field_dict["thinking_budget_tokens"] = thinking_budget_tokens
         if timeout_s is not UNSET:
             field_dict["timeout_s"] = timeout_s
 
@@ -460,6 +471,15 @@ class JudgeFields:
         else:
             templates = JudgeFieldsTemplates.from_dict(_templates)
 
+        def _parse_thinking_budget_tokens(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        thinking_budget_tokens = _parse_thinking_budget_tokens(d.pop("thinking_budget_tokens", UNSET))
+
         timeout_s = d.pop("timeout_s", UNSET)
 
         judge_fields = cls(
@@ -486,6 +506,7 @@ class JudgeFields:
             sim=sim,
             temperature=temperature,
             templates=templates,
+            thinking_budget_tokens=thinking_budget_tokens,
             timeout_s=timeout_s,
         )
 

@@ -48,6 +48,7 @@ class JudgeUpdate:
         sim (None | SimSettings | Unset):
         temperature (float | None | Unset):
         templates (JudgeUpdateTemplatesType0 | None | Unset):
+        thinking_budget_tokens (int | None | Unset):
         timeout_s (float | None | Unset):
     """
 
@@ -76,6 +77,7 @@ class JudgeUpdate:
     sim: None | SimSettings | Unset = UNSET
     temperature: float | None | Unset = UNSET
     templates: JudgeUpdateTemplatesType0 | None | Unset = UNSET
+    thinking_budget_tokens: int | None | Unset = UNSET
     timeout_s: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -253,6 +255,12 @@ class JudgeUpdate:
         else:
             templates = self.templates
 
+        thinking_budget_tokens: int | None | Unset
+        if isinstance(self.thinking_budget_tokens, Unset):
+            thinking_budget_tokens = UNSET
+        else:
+            thinking_budget_tokens = self.thinking_budget_tokens
+
         timeout_s: float | None | Unset
         if isinstance(self.timeout_s, Unset):
             timeout_s = UNSET
@@ -312,6 +320,8 @@ class JudgeUpdate:
             field_dict["temperature"] = temperature
         if templates is not UNSET:
             field_dict["templates"] = templates
+        if thinking_budget_tokens is not UNSET:
+            field_dict["thinking_budget_tokens"] = thinking_budget_tokens
         if timeout_s is not UNSET:
             field_dict["timeout_s"] = timeout_s
 
@@ -613,6 +623,15 @@ class JudgeUpdate:
 
         templates = _parse_templates(d.pop("templates", UNSET))
 
+        def _parse_thinking_budget_tokens(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        thinking_budget_tokens = _parse_thinking_budget_tokens(d.pop("thinking_budget_tokens", UNSET))
+
         def _parse_timeout_s(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -648,6 +667,7 @@ class JudgeUpdate:
             sim=sim,
             temperature=temperature,
             templates=templates,
+            thinking_budget_tokens=thinking_budget_tokens,
             timeout_s=timeout_s,
         )
 
