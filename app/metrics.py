@@ -63,6 +63,11 @@ JUDGE_CALLS = counter(
     "Judge calls by outcome (parsed or failed) and error kind.",
     ["judge", "outcome", "error_kind"],
 )
+REASONING_TOKENS = counter(
+    "fairpair_judge_reasoning_tokens",
+    "Tokens reasoning judges spent reasoning (a part of their output tokens), by judge.",
+    ["judge"],
+)
 JUDGE_CALL_SECONDS = Histogram(
     "fairpair_judge_call_duration_seconds",
     "Judge call latency, retries included.",
@@ -134,6 +139,7 @@ class RecordedCall(Protocol):
     error_kind: str | None
     retries: int
     latency_ms: float
+    reasoning_tokens: int | None
 
 
 _AB_WINNER = {"first": "A", "second": "B", "tie": "tie"}
@@ -163,6 +169,8 @@ def record_call(comparison: RecordedComparison, call: RecordedCall) -> None:
     JUDGE_CALL_SECONDS.labels(call.judge_name, outcome).observe(call.latency_ms / 1000)
     if call.retries:
         JUDGE_RETRIES.labels(call.judge_name).inc(call.retries)
+    if call.reasoning_tokens:
+        REASONING_TOKENS.labels(call.judge_name).inc(call.reasoning_tokens)
     if call.design and call.pick is not None:
         picks = PLACEBO_DESIGN_CALLS if comparison.placebo else DESIGN_CALLS
         picks.labels(call.judge_name, call.pick).inc()

@@ -92,6 +92,9 @@ class CallRead(BaseModel):
     latency_ms: float
     tokens_in: int | None
     tokens_out: int | None
+    reasoning_tokens: int | None = Field(
+        None, description="of tokens_out, those a reasoning model spent reasoning"
+    )
     cost_usd: float | None
     retries: int
     error_kind: str | None

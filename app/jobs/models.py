@@ -129,6 +129,8 @@ class StoredCall(Base):
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime)
     tokens_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
     tokens_out: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Of tokens_out, a reasoning model's reasoning (OpenAI's completion_tokens_details).
+    reasoning_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
     cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
     retries: Mapped[int] = mapped_column(Integer, default=0)
     error_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)
@@ -153,6 +155,7 @@ def record_values(judge: RuntimeJudge, result: CallRecord, keeper: TextKeeper) -
         "finished_at": result.finished_at,
         "tokens_in": result.tokens_in,
         "tokens_out": result.tokens_out,
+        "reasoning_tokens": result.reasoning_tokens,
         "cost_usd": result.cost_usd,
         "retries": result.retries,
         "error_kind": result.error_kind,
@@ -165,6 +168,7 @@ CALL_USAGE = (
     "latency_ms",
     "tokens_in",
     "tokens_out",
+    "reasoning_tokens",
     "cost_usd",
     "retries",
     "error_kind",

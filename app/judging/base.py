@@ -76,6 +76,7 @@ class _Outcome(Generic[T]):
     provider_model: str | None = None
     tokens_in: int | None = None
     tokens_out: int | None = None
+    reasoning_tokens: int | None = None
     retries: int = 0
     error_kind: ErrorKind | None = None
     error: str | None = None
@@ -85,6 +86,7 @@ class _Outcome(Generic[T]):
         self.provider_model = completion.provider_model or self.provider_model
         self.tokens_in = _add_optional(self.tokens_in, completion.tokens_in)
         self.tokens_out = _add_optional(self.tokens_out, completion.tokens_out)
+        self.reasoning_tokens = _add_optional(self.reasoning_tokens, completion.reasoning_tokens)
 
 
 def raw_output(completion: Completion) -> str:
@@ -359,6 +361,7 @@ class JudgeClient(ABC):
             provider_model=outcome.provider_model,
             tokens_in=outcome.tokens_in,
             tokens_out=outcome.tokens_out,
+            reasoning_tokens=outcome.reasoning_tokens,
             cost_usd=self._cost(outcome.tokens_in, outcome.tokens_out),
             latency_ms=latency_ms,
             started_at=timing.started_at,

@@ -41,6 +41,8 @@ class Completion:
     logprobs: tuple[TokenLogprob, ...] | None = None
     # A reasoning model's shown reasoning (Anthropic's thinking blocks): stored, never parsed.
     thinking: str | None = None
+    # Of tokens_out, those the model spent reasoning (OpenAI's completion_tokens_details).
+    reasoning_tokens: int | None = None
 
 
 def redact(message: str, secret: str | None) -> str:

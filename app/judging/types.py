@@ -342,6 +342,8 @@ class CallRecord:
     template_hash: str
     nonces: tuple[str, ...]
     anonymized_replacements: int
+    # Of tokens_out, the reasoning model's reasoning (priced as output, as they are billed).
+    reasoning_tokens: int | None = None
 
     @classmethod
     def failure(cls, started: datetime, error_kind: ErrorKind, message: str) -> Self:

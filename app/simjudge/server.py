@@ -140,9 +140,20 @@ def _logprobs_json(tokens: tuple[TokenLogprob, ...] | None) -> dict[str, Any] | 
     }
 
 
-def _completion_json(model: str, messages: list[dict[str, str]], reply: SimReply) -> dict[str, Any]:
+def _completion_json(
+    model: str, messages: list[dict[str, str]], reply: SimReply, reasoning: bool = False
+) -> dict[str, Any]:
     prompt_tokens = sum(estimate_tokens(m["content"]) for m in messages)
-    completion_tokens = estimate_tokens(reply.text)
+    # A reasoning model counts its hidden reasoning in completion_tokens, and says how much.
+    thought = SIM_REASONING_TOKENS if reasoning else 0
+    completion_tokens = estimate_tokens(reply.text) + thought
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+    if reasoning:
+        usage["completion_tokens_details"] = {"reasoning_tokens": thought}
     return {
         "id": "chatcmpl-sim-" + messages_key(model, messages)[:24],
         "object": "chat.completion",
@@ -156,11 +167,7 @@ def _completion_json(model: str, messages: list[dict[str, str]], reply: SimReply
                 "logprobs": _logprobs_json(reply.logprobs),
             }
         ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
+        "usage": usage,
     }
 
 
@@ -180,6 +187,8 @@ def _error_body(message: str, kind: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
 
 
+# The reasoning tokens the sim reports for each answer in `--reasoning` mode.
+SIM_REASONING_TOKENS = 96
 # What OpenAI's reasoning models (o1, o3, o4-mini, gpt-5) refuse, in their words.
 _REFUSED_PARAMETERS = {
     "max_tokens": "Unsupported parameter: 'max_tokens' is not supported with this model. "
@@ -268,10 +277,12 @@ async def _client_stays(receive: Receive, seconds: float) -> bool:
     return not done
 
 
-def _reply_json(model: str, messages: list[dict[str, str]], reply: SimReply) -> dict[str, Any]:
+def _reply_json(
+    model: str, messages: list[dict[str, str]], reply: SimReply, reasoning: bool = False
+) -> dict[str, Any]:
     """The JSON body of the sim's answer: a chat completion, or an error."""
     if reply.status == 200:
-        return _completion_json(model, messages, reply)
+        return _completion_json(model, messages, reply, reasoning)
     if reply.status == 429:
         return _error_body(reply.text, "rate_limit_error")
     kind = "server_error" if reply.status >= 500 else "invalid_request_error"
@@ -283,9 +294,15 @@ def _retry_after(reply: SimReply) -> tuple[tuple[bytes, bytes], ...]:
     return (b"retry-after", b"1"), (b"retry-after-ms", str(int(wait * 1000)).encode())
 
 
-async def _reply(send: Send, model: str, messages: list[dict[str, str]], reply: SimReply) -> None:
+async def _reply(
+    send: Send,
+    model: str,
+    messages: list[dict[str, str]],
+    reply: SimReply,
+    reasoning: bool = False,
+) -> None:
     headers = _retry_after(reply) if reply.status == 429 else ()
-    await _send_json(send, reply.status, _reply_json(model, messages, reply), headers)
+    await _send_json(send, reply.status, _reply_json(model, messages, reply, reasoning), headers)
 
 
 def first_attempt_answer(
@@ -419,7 +436,7 @@ class SimJudgeApp:
             self.served.abandoned += 1
             return
         self.served.answered[reply.status] += 1
-        await _reply(send, model, messages, self._tag(reply))
+        await _reply(send, model, messages, self._tag(reply), self.reasoning)
 
     async def _messages(self, receive: Receive, send: Send) -> None:
         """The Anthropic Messages API over the same sim (the `system` prompt as a leading system

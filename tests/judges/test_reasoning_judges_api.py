@@ -15,6 +15,7 @@ from app.config import Settings
 from app.judges.registry import JudgesFileError, read_judges_file
 from app.judging.types import SimKnobs
 from app.ledger.models import JudgeCall
+from app.simjudge.server import SIM_REASONING_TOKENS
 from tests.hardening.support import all_rows, complete_swap_calls, http_judge
 from tests.judging.fakes import running_sim_judge
 
@@ -52,9 +53,24 @@ async def test_a_reasoning_judges_swap_comparison_runs_against_the_reasoning_sim
         json_mode=True,
     )
     client = await live_factory(settings_factory(judge, auth="off"))
+    before = reasoning_tokens_counted((await client.get("/metrics")).text)
     response = await client.post("/v1/compare", json={**BODY, "judges": ["o3-judge"]})
     _result, calls = complete_swap_calls(response)
     assert {c["confidence_source"] for c in calls} == {"stated"}
+    # Each call's reasoning tokens are stored, shown, and counted per judge in /metrics.
+    stored = (await client.get(f"/v1/comparisons/{response.json()['id']}")).json()
+    shown = [c["reasoning_tokens"] for j in stored["judges"] for c in j["calls"]]
+    assert shown == [SIM_REASONING_TOKENS] * 2
+    after = reasoning_tokens_counted((await client.get("/metrics")).text)
+    assert after - before == 2 * SIM_REASONING_TOKENS
+
+
+def reasoning_tokens_counted(scraped: str) -> float:
+    """`fairpair_judge_reasoning_tokens_total{judge="o3-judge"}` in a scrape (0 before any)."""
+    for line in scraped.splitlines():
+        if line.startswith('fairpair_judge_reasoning_tokens_total{judge="o3-judge"}'):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
 
 
 async def test_a_judge_that_is_not_reasoning_fails_against_the_reasoning_sim(

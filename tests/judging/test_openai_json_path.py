@@ -118,7 +118,14 @@ class SdkOpenAIJudge(OpenAIJudge):
             tokens_in=usage.prompt_tokens if usage else None,
             tokens_out=usage.completion_tokens if usage else None,
             logprobs=_token_logprobs(response),
+            reasoning_tokens=_reasoning_tokens(usage),
         )
+
+
+def _reasoning_tokens(usage: Any) -> int | None:
+    """The SDK's `usage.completion_tokens_details.reasoning_tokens`, when it is there."""
+    details = usage.completion_tokens_details if usage else None
+    return details.reasoning_tokens if details else None
 
 
 def _judge(path: str, config: JudgeConfig, transport: httpx2.AsyncBaseTransport | None) -> Any:
@@ -157,8 +164,18 @@ def _first_with_logprobs(request: httpx2.Request) -> httpx2.Response:
     return chat_completion("".join(t["token"] for t in tokens), logprobs=tokens)
 
 
+def _second_after_reasoning(request: httpx2.Request) -> httpx2.Response:
+    """A reasoning model's answer: usage says how many of its output tokens were reasoning."""
+    response = _second_stated(request)
+    body = response.json()
+    body["usage"]["completion_tokens"] = 420
+    body["usage"]["completion_tokens_details"] = {"reasoning_tokens": 400}
+    return httpx2.Response(200, json=body)
+
+
 SCENARIOS: dict[str, tuple[list[Reply], dict[str, Any]]] = {
     "stated answer": ([_second_stated], {}),
+    "reasoning tokens": ([_second_after_reasoning], {"reasoning_effort": "low"}),
     "logprobs and json mode": ([_first_with_logprobs], {"json_mode": True, "logprobs": True}),
     "429 then answer": (
         [error_response(429, "slow down", {"retry-after-ms": "10"}), _second_stated],

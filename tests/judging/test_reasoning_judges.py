@@ -14,7 +14,7 @@ import pytest
 
 from app.judging.types import JudgeConfig, SimKnobs
 from app.judging.versioning import judge_config_hash
-from app.simjudge.server import reasoning_refusal
+from app.simjudge.server import SIM_REASONING_TOKENS, reasoning_refusal
 from tests.judging.fakes import (
     RecordingTransport,
     ScriptedProvider,
@@ -100,6 +100,10 @@ async def test_the_reasoning_sim_accepts_a_reasoning_judge_over_http(
     assert result.ok
     assert result.error_kind is None
     assert result.confidence_source == "stated"
+    # Its reasoning is stored, and priced: the sim counts it in completion_tokens, as OpenAI does.
+    assert result.reasoning_tokens == SIM_REASONING_TOKENS
+    assert result.tokens_out is not None
+    assert result.tokens_out > SIM_REASONING_TOKENS
 
 
 @pytest.mark.parametrize(

@@ -93,11 +93,13 @@ def completion_from_json(body: Any) -> Completion:
     if choices is not None and not isinstance(choices, list):
         raise InvalidAnswerError(f"choices is a {type(choices).__name__}, not a list")
     usage = body.get("usage") or {}
+    details = usage.get("completion_tokens_details") or {}
     return Completion(
         text=answer_text(choices[0]["message"].get("content") if choices else None),
         provider_model=provider_model(body.get("model")),
         tokens_in=token_count(usage.get("prompt_tokens")),
         tokens_out=token_count(usage.get("completion_tokens")),
+        reasoning_tokens=token_count(details.get("reasoning_tokens")),
         logprobs=_json_token_logprobs(choices[0]) if choices else None,
     )
 

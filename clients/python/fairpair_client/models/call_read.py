@@ -44,6 +44,7 @@ class CallRead:
         tokens_out (int | None):
         provider_model (None | str | Unset): the model the provider reports having answered with (e.g. a dated
             snapshot); null when it reported none or the call failed before an answer
+        reasoning_tokens (int | None | Unset): of tokens_out, those a reasoning model spent reasoning
     """
 
     confidence: float | None
@@ -64,6 +65,7 @@ class CallRead:
     tokens_in: int | None
     tokens_out: int | None
     provider_model: None | str | Unset = UNSET
+    reasoning_tokens: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -125,6 +127,12 @@ class CallRead:
         else:
             provider_model = self.provider_model
 
+        reasoning_tokens: int | None | Unset
+        if isinstance(self.reasoning_tokens, Unset):
+            reasoning_tokens = UNSET
+        else:
+            reasoning_tokens = self.reasoning_tokens
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -150,6 +158,8 @@ class CallRead:
         )
         if provider_model is not UNSET:
             field_dict["provider_model"] = provider_model
+        if reasoning_tokens is not UNSET:
+            field_dict["reasoning_tokens"] = reasoning_tokens
 
         return field_dict
 
@@ -271,6 +281,15 @@ class CallRead:
 
         provider_model = _parse_provider_model(d.pop("provider_model", UNSET))
 
+        def _parse_reasoning_tokens(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        reasoning_tokens = _parse_reasoning_tokens(d.pop("reasoning_tokens", UNSET))
+
         call_read = cls(
             confidence=confidence,
             confidence_source=confidence_source,
@@ -290,6 +309,7 @@ class CallRead:
             tokens_in=tokens_in,
             tokens_out=tokens_out,
             provider_model=provider_model,
+            reasoning_tokens=reasoning_tokens,
         )
 
         call_read.additional_properties = d

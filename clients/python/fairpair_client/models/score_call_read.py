@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.shown_read import ShownRead
 
@@ -30,6 +32,7 @@ class ScoreCallRead:
         started_at (datetime.datetime):
         tokens_in (int | None):
         tokens_out (int | None):
+        reasoning_tokens (int | None | Unset): of tokens_out, those a reasoning model spent reasoning
     """
 
     cost_usd: float | None
@@ -43,6 +46,7 @@ class ScoreCallRead:
     started_at: datetime.datetime
     tokens_in: int | None
     tokens_out: int | None
+    reasoning_tokens: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -77,6 +81,12 @@ class ScoreCallRead:
         tokens_out: int | None
         tokens_out = self.tokens_out
 
+        reasoning_tokens: int | None | Unset
+        if isinstance(self.reasoning_tokens, Unset):
+            reasoning_tokens = UNSET
+        else:
+            reasoning_tokens = self.reasoning_tokens
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -94,6 +104,8 @@ class ScoreCallRead:
                 "tokens_out": tokens_out,
             }
         )
+        if reasoning_tokens is not UNSET:
+            field_dict["reasoning_tokens"] = reasoning_tokens
 
         return field_dict
 
@@ -160,6 +172,15 @@ class ScoreCallRead:
 
         tokens_out = _parse_tokens_out(d.pop("tokens_out"))
 
+        def _parse_reasoning_tokens(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        reasoning_tokens = _parse_reasoning_tokens(d.pop("reasoning_tokens", UNSET))
+
         score_call_read = cls(
             cost_usd=cost_usd,
             error=error,
@@ -172,6 +193,7 @@ class ScoreCallRead:
             started_at=started_at,
             tokens_in=tokens_in,
             tokens_out=tokens_out,
+            reasoning_tokens=reasoning_tokens,
         )
 
         score_call_read.additional_properties = d
