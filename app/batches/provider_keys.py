@@ -99,6 +99,8 @@ def result_json(result: RequestResult) -> dict[str, Any]:
         "tokens_in": completion.tokens_in,
         "tokens_out": completion.tokens_out,
         "logprobs": logprobs,
+        "thinking": completion.thinking,
+        "reasoning_tokens": completion.reasoning_tokens,
     }
 
 
@@ -118,5 +120,8 @@ def answer_of(stored: Mapping[str, Any]) -> tuple[Completion, int]:
         stored["tokens_in"],
         stored["tokens_out"],
         logprobs,
+        # Absent from results stored before they were kept.
+        thinking=stored.get("thinking"),
+        reasoning_tokens=stored.get("reasoning_tokens"),
     )
     return completion, 0

@@ -306,10 +306,11 @@ async def _reply(
 
 
 def first_attempt_answer(
-    knobs: SimKnobs, tag: Callable[[SimReply], SimReply] = _untagged
+    knobs: SimKnobs, tag: Callable[[SimReply], SimReply] = _untagged, reasoning: bool = False
 ) -> Callable[[object], tuple[int, dict[str, Any]]]:
     """What the live endpoint answers a chat request body the first time it sees it: the batch
-    emulation's answers, since a provider batch never retries a request."""
+    emulation's answers, since a provider batch never retries a request (with `reasoning`, the
+    usage a reasoning model reports)."""
 
     def answer(payload: object) -> tuple[int, dict[str, Any]]:
         try:
@@ -317,7 +318,7 @@ def first_attempt_answer(
         except BadRequestError as err:
             return 400, _error_body(str(err), "invalid_request_error")
         reply = tag(simulate_chat(knobs, model, messages, attempt=0, top_logprobs=top_logprobs))
-        return reply.status, _reply_json(model, messages, reply)
+        return reply.status, _reply_json(model, messages, reply, reasoning)
 
     return answer
 
@@ -364,7 +365,10 @@ class SimJudgeApp:
         self._tag = self.answer_ids.tag if self.answer_ids else _untagged
         self._attempts = AttemptCounter()
         self.batches = BatchEmulator(
-            knobs, first_attempt_answer(knobs, self._tag), clock=clock, body_limit=MAX_BODY_BYTES
+            knobs,
+            first_attempt_answer(knobs, self._tag, reasoning),
+            clock=clock,
+            body_limit=MAX_BODY_BYTES,
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
