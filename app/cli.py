@@ -287,6 +287,9 @@ def sim_judge(
     self_preference: Annotated[
         float, typer.Option(help="logit (pairs) or score (scoring) bonus to its own family")
     ] = 0.0,
+    injection_following: Annotated[
+        float, typer.Option(help="share of pairs where it obeys an instruction in a response")
+    ] = 0.0,
     score_noise: Annotated[float, typer.Option(help="sd of scoring noise")] = 0.5,
     latency_ms: Annotated[float, typer.Option(help="answer latency")] = 0.0,
     error_rate: Annotated[float, typer.Option(help="share of HTTP 500 answers")] = 0.0,
