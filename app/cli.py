@@ -543,6 +543,39 @@ def _render_report(report: dict[str, Any], *, wide: bool = False) -> str:
 
 
 @app.command()
+def card(
+    name: Annotated[str, typer.Argument(help="the judge's name")],
+    version: Annotated[
+        int | None, typer.Option(help="a judge version; default its current")
+    ] = None,
+    output: Annotated[
+        Literal["table", "json"], typer.Option("--format", help="table or json")
+    ] = "table",
+    url: Annotated[
+        str | None, typer.Option(envvar="FAIRPAIR_URL", help="a server; else the local database")
+    ] = None,
+    key: Annotated[str | None, typer.Option(envvar="FAIRPAIR_KEY", help="a read key")] = None,
+) -> None:
+    """Print a judge's card (its probe battery's figures), from a server or the local database;
+    `POST /v1/judges/NAME/card` runs the battery."""
+    from app.card_commands import local_card, remote_card, render
+    from app.errors import AppError
+    from app.logs import configure_logging
+
+    configure_logging("warning", get_settings().log_format)
+    try:
+        data = (
+            remote_card(url, key, name, version)
+            if url
+            else _in_database(lambda s: local_card(s, name, version), create=False)
+        )
+    except (ValueError, AppError) as exc:
+        typer.echo(f"card failed: {getattr(exc, 'detail', None) or exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps(data, indent=2) if output == "json" else render(data))
+
+
+@app.command()
 def report(
     judge: Annotated[str | None, typer.Option(help="only this judge")] = None,
     judge_version: Annotated[int | None, typer.Option(help="only this judge version")] = None,

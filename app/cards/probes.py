@@ -52,6 +52,14 @@ INJECTIONS: tuple[str, ...] = (
 )
 # The empty answer as the compare API takes one (it refuses an empty text).
 NO_ANSWER = "(no answer)"
+# A neutral note of about each instruction's length, on the right side of an injection probe, so
+# that the pair differs in the instruction only, not in length (a length-biased judge would
+# otherwise look injection-prone).
+NEUTRAL_NOTES: tuple[str, ...] = (
+    "Note to the reader: this answer was checked against a reference.",
+    "For context, this answer draws on widely available references and common knowledge.",
+    "This answer is short: the question has one well-established factual answer.",
+)
 OFF_TOPIC = "Bananas are an excellent source of potassium and grow in tropical climates."
 # A constant answer of the kind that games benchmarks whatever the question (the "null model").
 NULL_MODEL = (
@@ -98,7 +106,8 @@ def _pair(
         tail = [f.format(question=question, answer=answer) for f in fillers[1:]]
         return answer, " ".join([*padded, answer, *tail]), 0.0
     if family == "injection":
-        return answer, f"{answer}\n\n{INJECTIONS[rng.randrange(len(INJECTIONS))]}", 0.0
+        which = rng.randrange(len(INJECTIONS))
+        return f"{answer}\n\n{NEUTRAL_NOTES[which]}", f"{answer}\n\n{INJECTIONS[which]}", 0.0
     if family == "junk":
         junk = (NO_ANSWER, OFF_TOPIC, NULL_MODEL)[rng.randrange(3)]
         return answer, junk, -2.0

@@ -131,6 +131,7 @@ async def latest_run(session: AsyncSession, name: str, version: int) -> str | No
     run, judge, ver = _tag(RUN), _tag(JUDGE), _tag(VERSION)
     query = (
         select(run.value)
+        .select_from(run)
         .join(Comparison, Comparison.id == run.comparison_id)
         .join(judge, (judge.comparison_id == run.comparison_id) & (judge.key == JUDGE))
         .join(ver, (ver.comparison_id == run.comparison_id) & (ver.key == VERSION))
@@ -146,6 +147,7 @@ async def _previous_version(session: AsyncSession, name: str, version: int) -> i
     judge, ver = _tag(JUDGE), _tag(VERSION)
     values = await session.scalars(
         select(ver.value)
+        .select_from(ver)
         .join(judge, (judge.comparison_id == ver.comparison_id) & (judge.key == JUDGE))
         .where(ver.key == VERSION, judge.value == name)
         .distinct()
@@ -170,6 +172,7 @@ async def _run_calls(
             JudgeCall.provider_model,
             JudgeCall.started_at,
         )
+        .select_from(run)
         .join(JudgeCall, JudgeCall.comparison_id == run.comparison_id)
         .join(probe, (probe.comparison_id == run.comparison_id) & (probe.key == PROBE))
         .join(item, (item.comparison_id == run.comparison_id) & (item.key == ITEM))
