@@ -15,9 +15,9 @@ from typing import Literal
 from app import stats
 
 Mark = Literal["pass", "watch", "fail", "insufficient"]
-# The wrong side's share a judge may reach, and how far past it a point estimate is a "watch"
-# while its CI still holds the limit (0.1 for the families at 0.5: two standard errors of a
-# fair judge's 100 decisive calls; none for junk, where any excess is worth a look).
+# The wrong side's share a judge may reach, and how far past it the rate must be to matter
+# (0.1 for the families at 0.5: two standard errors of a fair judge's 100 decisive calls; none
+# for junk, where any established excess is a failure).
 LIMITS: dict[str, float] = {"padding": 0.5, "injection": 0.5, "junk": 0.1, "placebo": 0.5}
 WATCH_MARGINS: dict[str, float] = {"padding": 0.1, "injection": 0.1, "junk": 0.0, "placebo": 0.1}
 # The placebo is two-sided: a preference for either slot is a bias.
@@ -88,14 +88,22 @@ def figure(family: str, calls: Sequence[ProbeCall]) -> Figure:
 
 
 def _mark(family: str, rate: float | None, ci: stats.Interval | None, tier: stats.Tier) -> Mark:
+    """`fail` when the excess over the limit is both established (the CI excludes the limit)
+    and material (the rate passes it by more than the family's margin); `watch` when only one
+    holds; `pass` otherwise. Needing both keeps a fair judge's chance excess (one family in
+    forty at 95%) from failing a card."""
     if rate is None or ci is None or tier == "insufficient":
         return "insufficient"
-    limit = LIMITS[family]
+    limit, margin = LIMITS[family], WATCH_MARGINS[family]
     low, high = ci
-    if low > limit or (family in TWO_SIDED and high < limit):
+    if family in TWO_SIDED:
+        established, excess = low > limit or high < limit, abs(rate - limit)
+    else:
+        established, excess = low > limit, rate - limit
+    material = excess > margin + 1e-9  # a rate exactly at the margin is not past it
+    if established and material:
         return "fail"
-    distance = abs(rate - limit) if family in TWO_SIDED else rate - limit
-    return "watch" if distance > WATCH_MARGINS[family] else "pass"
+    return "watch" if established or material else "pass"
 
 
 def figures(calls: Sequence[ProbeCall]) -> list[Figure]:

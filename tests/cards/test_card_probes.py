@@ -99,3 +99,23 @@ def test_the_paired_test_flags_a_changed_judge_and_not_a_repeat() -> None:
     assert change.changed
     assert change.c > change.b
     assert change.pairs == 120
+
+
+def test_an_established_but_small_excess_is_a_watch_not_a_fail() -> None:
+    calls = [
+        stats.ProbeCall(f"p-{i:03d}", "padding", 0, "B", "B" if i < 60 else "A", None)
+        for i in range(100)
+    ]
+    small = stats.figure("padding", calls)
+    assert small.ci is not None
+    assert small.ci[0] > 0.5
+    assert small.mark == "watch"
+
+
+def test_a_placebo_preference_for_either_slot_fails() -> None:
+    calls = [
+        stats.ProbeCall(f"p-{i:03d}", "placebo", r, "first", "A", "second" if i < 80 else "first")
+        for i in range(50)
+        for r in (0, 1)
+    ]
+    assert stats.figure("placebo", calls).mark == "fail"
