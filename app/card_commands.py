@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.cards import service
+from app.config import get_settings
 
 MARKS = {"pass": "pass", "watch": "WATCH", "fail": "FAIL", "insufficient": "too few"}
 
@@ -34,7 +35,7 @@ def remote_card(url: str, key: str | None, name: str, version: int | None) -> di
 
 async def local_card(session: AsyncSession, name: str, version: int | None) -> dict[str, Any]:
     """The card from the local database, by the function the route uses."""
-    return (await service.read(session, name, version)).model_dump(mode="json")
+    return (await service.read(session, get_settings(), name, version)).model_dump(mode="json")
 
 
 def render(answer: dict[str, Any]) -> str:

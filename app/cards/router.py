@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from app.batches.queue import BatchQueueDep
 from app.cards import service
 from app.cards.schemas import CardRead, CardRunStarted
-from app.deps import AdminKey, ReadKey, SessionDep
+from app.deps import AdminKey, ReadKey, SessionDep, SettingsDep
 from app.jobs.http import JobsDep
 
 router = APIRouter(prefix="/v1/judges", tags=["judges"])
@@ -19,7 +19,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (401, "no valid key"),
         (403, "missing scope"),
         (404, "no such judge"),
-        (422, "invalid request: a version the judge never had, or a retired judge"),
+        (422, "a version the judge never had, a retired judge, or privacy mode"),
     ]
 }
 
@@ -38,8 +38,9 @@ async def get_judge_card(
     name: str,
     _: ReadKey,
     session: SessionDep,
+    settings: SettingsDep,
     version: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
 ) -> CardRead:
     """The card of the judge's current version (or `version`): per probe family the wrong
     side's share with its Wilson CI, tier and mark, and the change from the previous version."""
-    return await service.read(session, name, version)
+    return await service.read(session, settings, name, version)

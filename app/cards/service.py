@@ -42,6 +42,18 @@ TEMPLATE_TOKENS, OUT_TOKENS = 350, 60
 _UNFINISHED = (JobStatus.RUNNING, JobStatus.WAITING)
 
 
+PRIVACY_REFUSAL = (
+    "the judge card reads its probes back from comparison tags, which privacy mode "
+    "(FAIRPAIR_PRIVACY=hash) stores as HMACs: not available in privacy mode"
+)
+
+
+def check_tags_kept(settings: Settings) -> None:
+    """422, saying why, in privacy mode."""
+    if settings.privacy == "hash":
+        raise ValidationProblem(PRIVACY_REFUSAL)
+
+
 def planned(settings: Settings, simulated: bool) -> list[probes.Probe]:
     """The battery of the settings' seed and size."""
     return probes.battery(settings.card_seed, settings.card_probes_per_family, simulated)
@@ -86,7 +98,8 @@ async def start(
     services: Services, queue: ItemQueue, session: AsyncSession, name: str, key_id: str
 ) -> CardRunStarted:
     """Queue the battery for the judge's current version; its stated cost comes back at once."""
-    judge, version = await get_judge(session, name)
+    judge, version = await get_judge(session, name)  # an unknown name is 404 in any mode
+    check_tags_kept(services.settings)
     if not judge.enabled:
         raise ValidationProblem(f"judge '{name}' is retired (enabled: false)")
     battery = planned(services.settings, version.config.get("provider") == "sim")
@@ -206,9 +219,12 @@ async def _progress(session: AsyncSession, run_id: str) -> tuple[int, int]:
     return int(total or 0), int(done)
 
 
-async def read(session: AsyncSession, name: str, version: int | None) -> CardRead:
+async def read(
+    session: AsyncSession, settings: Settings, name: str, version: int | None
+) -> CardRead:
     """The card of the judge's version (its current one by default), from the stored calls."""
     judge, current = await get_judge(session, name)
+    check_tags_kept(settings)
     wanted = current.version if version is None else version
     if not 1 <= wanted <= judge.current_version:
         raise ValidationProblem(

@@ -135,3 +135,19 @@ async def test_bad_input_is_a_problem_not_a_500(
     response = await served.http.request(method, path, headers=served.admin)
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_privacy_mode_refuses_the_card_with_a_reason(
+    settings_factory: Callable[..., Settings], admin: dict[str, str], clean_pg: str
+) -> None:
+    app = await serve(settings_factory, admin, privacy="hash")
+    try:
+        await app.post("/v1/judges", sim_judge("card-private"), status=201)
+        for method in ("GET", "POST"):
+            response = await app.http.request(
+                method, "/v1/judges/card-private/card", headers=app.admin
+            )
+            assert response.status_code == 422, response.text
+            assert "privacy mode" in response.json()["detail"]
+    finally:
+        await close(app)
