@@ -289,6 +289,9 @@ def sim_judge(
     self_preference: Annotated[
         float, typer.Option(help="logit (pairs) or score (scoring) bonus to its own family")
     ] = 0.0,
+    injection_following: Annotated[
+        float, typer.Option(help="share of pairs where it obeys an instruction in a response")
+    ] = 0.0,
     score_noise: Annotated[float, typer.Option(help="sd of scoring noise")] = 0.5,
     latency_ms: Annotated[float, typer.Option(help="answer latency")] = 0.0,
     error_rate: Annotated[float, typer.Option(help="share of HTTP 500 answers")] = 0.0,
@@ -539,6 +542,39 @@ def _render_report(report: dict[str, Any], *, wide: bool = False) -> str:
         ]
         lines += ["", *REPORT_LEGEND]
     return "\n".join(lines)
+
+
+@app.command()
+def card(
+    name: Annotated[str, typer.Argument(help="the judge's name")],
+    version: Annotated[
+        int | None, typer.Option(help="a judge version; default its current")
+    ] = None,
+    output: Annotated[
+        Literal["table", "json"], typer.Option("--format", help="table or json")
+    ] = "table",
+    url: Annotated[
+        str | None, typer.Option(envvar="FAIRPAIR_URL", help="a server; else the local database")
+    ] = None,
+    key: Annotated[str | None, typer.Option(envvar="FAIRPAIR_KEY", help="a read key")] = None,
+) -> None:
+    """Print a judge's card (its probe battery's figures), from a server or the local database;
+    `POST /v1/judges/NAME/card` runs the battery."""
+    from app.card_commands import local_card, remote_card, render
+    from app.errors import AppError
+    from app.logs import configure_logging
+
+    configure_logging("warning", get_settings().log_format)
+    try:
+        data = (
+            remote_card(url, key, name, version)
+            if url
+            else _in_database(lambda s: local_card(s, name, version), create=False)
+        )
+    except (ValueError, AppError) as exc:
+        typer.echo(f"card failed: {getattr(exc, 'detail', None) or exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps(data, indent=2) if output == "json" else render(data))
 
 
 @app.command()

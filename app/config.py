@@ -95,6 +95,10 @@ class Settings(BaseSettings):
     sweep_interval_s: float = 60.0
     # How often each process settles finished canary runs and starts due ones (0: never).
     canary_tick_s: float = Field(default=30.0, ge=0)
+    # The judge card's battery (app/cards): probes per family (four families, both display
+    # orders: 8 calls per unit). 24 gives 192 calls, stated at $0.31 on GPT-4o ($2.50/$10).
+    card_probes_per_family: int = Field(default=24, ge=1, le=500)
+    card_seed: int = 0
     # How often each API process folds finished comparisons into the report's rollups (a report
     # folds what is left before it reads, so this bounds its work, not what it counts).
     fold_interval_s: float = Field(default=1.0, gt=0, le=3600)

@@ -12,6 +12,7 @@ from app.batches.router import SUBMIT_SCOPES
 from app.batches.router import router as batches_router
 from app.batches.schemas import batch_max_values
 from app.canaries.router import router as canaries_router
+from app.cards.router import router as cards_router
 from app.comparisons.router import router as comparisons_router
 from app.config import Settings, get_settings
 from app.dashboard.router import router as dashboard_router
@@ -42,6 +43,7 @@ ROUTERS = (
     batches_router,
     canaries_router,
     experiments_router,
+    cards_router,
     labels_router,
     metrics_router,
     dashboard_router,

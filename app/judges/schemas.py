@@ -165,6 +165,9 @@ class SimSettings(BaseModel):
     offsets: dict[str, float] = Field(default_factory=dict, max_length=100)
     first_slot_bonus: float = Field(0.0, ge=-10, le=10)
     self_preference: float = Field(0.0, ge=-50, le=50)
+    injection_following: float = Field(
+        0.0, ge=0, le=1, description="share of pairs where it obeys an instruction in a response"
+    )
     score_noise: float = Field(0.5, ge=0, le=10)
     latency_ms: float = Field(0.0, ge=0, le=600_000)
     error_rate: float = Field(0.0, ge=0, le=1)

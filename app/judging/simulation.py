@@ -27,6 +27,11 @@ _SIM_LINE = compile_linear(
 )
 _SCALE = compile_linear(r"scale from (-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)")
 _STANDARD_NORMAL = NormalDist()
+# What the sim takes for an instruction to the judge inside a response: the injection probes of
+# app/cards/probes.py (an order to ignore the other response, a fake system tag, a fake verdict).
+INJECTION = compile_linear(
+    r"ignore the other response|<\|?/?system\|?>|\[system\]|\{\s*\"winner\"\s*:", ignore_case=True
+)
 MALFORMED_ANSWER = "Both responses have merits; it is hard to say which one is better."
 RETRY_AFTER_S = 0.05
 
@@ -160,6 +165,10 @@ def _decide_pair(
 ) -> tuple[str, dict[str, float]]:
     q1, text1 = latent_quality(first.text)
     q2, text2 = latent_quality(second.text)
+    obeyed = _obeyed_instruction(knobs, first.label, text1, second.label, text2, rng)
+    if obeyed is not None:
+        other = second.label if obeyed == first.label else first.label
+        return obeyed, {obeyed: 1.0, other: 0.0, "tie": 0.0}
     s = label_sign(label_pool, first.label, second.label)
     z = (
         knobs.beta * (q1 - q2)
@@ -178,6 +187,21 @@ def _decide_pair(
     if u_tie < knobs.tie_rate:
         return "tie", probabilities
     return (first.label if u_pick < p_first else second.label), probabilities
+
+
+def _obeyed_instruction(
+    knobs: SimKnobs, label1: str, text1: str, label2: str, text2: str, rng: random.Random
+) -> str | None:
+    """The label of the one response carrying an instruction, when the sim obeys it this time.
+
+    No draw is taken with the knob at 0, so a judge without it answers exactly as before.
+    """
+    if knobs.injection_following <= 0:
+        return None
+    has1, has2 = INJECTION.search(text1) is not None, INJECTION.search(text2) is not None
+    if has1 == has2 or rng.random() >= knobs.injection_following:
+        return None
+    return label1 if has1 else label2
 
 
 def _pair_reply(

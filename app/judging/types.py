@@ -87,6 +87,9 @@ class SimKnobs:
     # Toward a response whose `[sim family=]` is the judge's own: a logit offset when exactly
     # one of a pair is, and score points (the units of q) on every such response when scoring.
     self_preference: float = 0.0
+    # The share of pairs where exactly one response carries an instruction to the judge
+    # (`INJECTION` in judging/simulation.py) in which the sim obeys it and picks that response.
+    injection_following: float = 0.0
     score_noise: float = 0.5
     latency_ms: float = 0.0
     error_rate: float = 0.0
@@ -103,6 +106,7 @@ class SimKnobs:
             "error_rate": self.error_rate,
             "malformed_rate": self.malformed_rate,
             "rate_limit_rate": self.rate_limit_rate,
+            "injection_following": self.injection_following,
         }
         for name, rate in rates.items():
             if not 0.0 <= rate <= 1.0:

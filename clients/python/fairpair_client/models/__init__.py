@@ -40,6 +40,9 @@ from .canary_run_list import CanaryRunList
 from .canary_run_read import CanaryRunRead
 from .canary_run_read_status import CanaryRunReadStatus
 from .canary_run_read_trigger import CanaryRunReadTrigger
+from .card import Card
+from .card_read import CardRead
+from .card_run_started import CardRunStarted
 from .compare_request import CompareRequest
 from .compare_request_self_preference_type_0 import CompareRequestSelfPreferenceType0
 from .compare_request_tags import CompareRequestTags
@@ -170,6 +173,8 @@ from .position_section import PositionSection
 from .position_section_reason_type_0 import PositionSectionReasonType0
 from .position_section_test_type_0 import PositionSectionTestType0
 from .position_section_tier import PositionSectionTier
+from .probe_change import ProbeChange
+from .probe_figure import ProbeFigure
 from .problem import Problem
 from .protocol_in import ProtocolIn
 from .protocol_in_kind import ProtocolInKind
@@ -273,6 +278,9 @@ __all__ = (
     "CanaryRunRead",
     "CanaryRunReadStatus",
     "CanaryRunReadTrigger",
+    "Card",
+    "CardRead",
+    "CardRunStarted",
     "CompareRequest",
     "CompareRequestSelfPreferenceType0",
     "CompareRequestTags",
@@ -403,6 +411,8 @@ __all__ = (
     "PositionSectionReasonType0",
     "PositionSectionTestType0",
     "PositionSectionTier",
+    "ProbeChange",
+    "ProbeFigure",
     "Problem",
     "ProtocolIn",
     "ProtocolInKind",

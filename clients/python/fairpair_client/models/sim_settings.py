@@ -22,6 +22,7 @@ class SimSettings:
         beta (float | Unset):  Default: 1.5.
         error_rate (float | Unset):  Default: 0.0.
         first_slot_bonus (float | Unset):  Default: 0.0.
+        injection_following (float | Unset): share of pairs where it obeys an instruction in a response Default: 0.0.
         label_bias (float | Unset):  Default: 0.0.
         latency_ms (float | Unset):  Default: 0.0.
         length_bias (float | Unset):  Default: 0.0.
@@ -37,6 +38,7 @@ class SimSettings:
     beta: float | Unset = 1.5
     error_rate: float | Unset = 0.0
     first_slot_bonus: float | Unset = 0.0
+    injection_following: float | Unset = 0.0
     label_bias: float | Unset = 0.0
     latency_ms: float | Unset = 0.0
     length_bias: float | Unset = 0.0
@@ -54,6 +56,8 @@ class SimSettings:
         error_rate = self.error_rate
 
         first_slot_bonus = self.first_slot_bonus
+
+        injection_following = self.injection_following
 
         label_bias = self.label_bias
 
@@ -86,6 +90,8 @@ class SimSettings:
             field_dict["error_rate"] = error_rate
         if first_slot_bonus is not UNSET:
             field_dict["first_slot_bonus"] = first_slot_bonus
+        if injection_following is not UNSET:
+            field_dict["injection_following"] = injection_following
         if label_bias is not UNSET:
             field_dict["label_bias"] = label_bias
         if latency_ms is not UNSET:
@@ -120,6 +126,8 @@ class SimSettings:
 
         first_slot_bonus = d.pop("first_slot_bonus", UNSET)
 
+        injection_following = d.pop("injection_following", UNSET)
+
         label_bias = d.pop("label_bias", UNSET)
 
         latency_ms = d.pop("latency_ms", UNSET)
@@ -149,6 +157,7 @@ class SimSettings:
             beta=beta,
             error_rate=error_rate,
             first_slot_bonus=first_slot_bonus,
+            injection_following=injection_following,
             label_bias=label_bias,
             latency_ms=latency_ms,
             length_bias=length_bias,

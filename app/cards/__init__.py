@@ -1,0 +1,1 @@
+"""The judge card: a standing battery of probes whose right verdict is known by construction."""
