@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.ledger.callscope import Origin
 
 Interval = tuple[float, float]
 RatingReason = Literal["disconnected"]
 WinRateReason = Literal["insufficient_data", "separation"]
+AnchoredReason = Literal["no_comparisons", "no_labels", "insufficient_data"]
 
 
 class LeaderboardFiltersRead(BaseModel):
@@ -38,6 +39,24 @@ class BaselineWinRate(BaseModel):
     reason: WinRateReason | None
 
 
+class AnchoredBaselineWinRate(BaseModel):
+    """The win rate against the baseline anchored by human labels (PPI++, docs/STATISTICS.md
+    "Leaderboard: anchored win rate"), in percent like `vs_baseline`."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    win_rate: float = Field(description="PPI++ estimate of the human win rate, clipped to 0-100")
+    ci95: Interval = Field(description="CLT interval, clipped to 0-100")
+    n: int = Field(description="direct comparisons with the baseline (labelled and not)")
+    n_labelled: int = Field(description="of which with a gold label from the random queue")
+    method: Literal["ppi++"] = "ppi++"
+    lam: float = Field(alias="lambda", description="power-tuned weight of the judge, in [0, 1]")
+    sampling: Literal["uniform_queue"] = Field(
+        "uniform_queue",
+        description="only labels drawn from the random labeling queue correct the estimate",
+    )
+
+
 class ModelStanding(BaseModel):
     """One generating model: Bradley-Terry rating, record, and standing against the baseline."""
 
@@ -53,6 +72,12 @@ class ModelStanding(BaseModel):
     reason: RatingReason | None
     vs_baseline: BaselineWinRate | None = Field(
         description="null without a baseline and for the baseline itself"
+    )
+    anchored_win_rate: AnchoredBaselineWinRate | None = Field(
+        None, description="null without a baseline, for the baseline itself, or with a reason"
+    )
+    anchored_reason: AnchoredReason | None = Field(
+        None, description="why `anchored_win_rate` is null when a baseline was given"
     )
 
 
