@@ -166,3 +166,14 @@ async def anchored_counts(
     for row in (await session.execute(query)).all():
         counts.setdefault(row[0], []).append(outcome_count(row[1], row[2:]))
     return counts
+
+
+async def labelled_pair_counts(
+    session: AsyncSession, filters: LeaderboardFilters
+) -> list[tuple[str, str, OutcomeCount]]:
+    """Every outcome in scope counted per ordered model pair, verdict and queue gold (from
+    model A's side): what the anchored ratings are fitted on."""
+    keys = [Comparison.model_a.label("model_a"), Comparison.model_b.label("model_b")]
+    query = outcome_counts_query(keys, Comparison.winner.expression, eligible(filters))
+    rows = (await session.execute(query)).all()
+    return [(row[0], row[1], outcome_count(True, row[2:])) for row in rows]

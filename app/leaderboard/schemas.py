@@ -13,6 +13,9 @@ Interval = tuple[float, float]
 RatingReason = Literal["disconnected"]
 WinRateReason = Literal["insufficient_data", "separation"]
 AnchoredReason = Literal["no_comparisons", "no_labels", "insufficient_data"]
+AnchoredRatingsReason = Literal[
+    "no_comparisons", "no_labels", "insufficient_data", "no_unlabelled", "not_identified"
+]
 
 
 class LeaderboardFiltersRead(BaseModel):
@@ -79,6 +82,24 @@ class ModelStanding(BaseModel):
     anchored_reason: AnchoredReason | None = Field(
         None, description="why `anchored_win_rate` is null when a baseline was given"
     )
+    anchored_rating: float | None = Field(
+        None, description="PPI++ Bradley-Terry rating (same scale); null: see `anchored_ratings`"
+    )
+    anchored_ci95: Interval | None = Field(None, description="CLT interval of `anchored_rating`")
+
+
+class AnchoredRatings(BaseModel):
+    """The human-anchored Bradley-Terry fit beside the judge-only one (docs/STATISTICS.md
+    "Leaderboard: anchored ratings")."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    n: int = Field(description="comparisons between rated models (every one in scope)")
+    n_labelled: int = Field(description="of which with a gold label from the random queue")
+    method: Literal["ppi++"] = "ppi++"
+    lam: float | None = Field(alias="lambda", description="power-tuned weight of the judge")
+    sampling: Literal["uniform_queue"] = "uniform_queue"
+    reason: AnchoredRatingsReason | None = Field(description="why the ratings are null")
 
 
 class Leaderboard(BaseModel):
@@ -96,3 +117,6 @@ class Leaderboard(BaseModel):
         "null without a baseline",
     )
     models: list[ModelStanding]
+    anchored_ratings: AnchoredRatings | None = Field(
+        None, description="the anchored fit's counts, λ, or why it has none"
+    )

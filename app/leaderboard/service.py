@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app import ppi
 from app.db import utcnow
 from app.deps import from_state
-from app.leaderboard import queries, ratings
+from app.leaderboard import anchored, queries, ratings
+from app.leaderboard.anchored import PairOutcome
 from app.leaderboard.queries import BaselineGame, LeaderboardFilters, PairCount, Watermark
 from app.leaderboard.ratings import Game
 from app.leaderboard.schemas import (
@@ -50,6 +51,8 @@ class Outcomes:
     baseline_games: list[BaselineGame]
     # Per model, its outcomes against the baseline with the queue's gold labels.
     anchored: dict[str, list[OutcomeCount]] = field(default_factory=dict)
+    # Every outcome per model pair with the queue's gold: the anchored ratings' data.
+    labelled_pairs: list[PairOutcome] = field(default_factory=list)
 
 
 class LeaderboardCache:
@@ -117,11 +120,12 @@ async def read_outcomes(session: AsyncSession, query: LeaderboardQuery) -> Outco
         if sampled
         else totals
     )
+    pairs = await queries.labelled_pair_counts(session, query.filters)
     if query.baseline is None:
-        return Outcomes(totals=totals, fitted=fitted, sampled=sampled, baseline_games=[])
+        return Outcomes(totals, fitted, sampled, [], labelled_pairs=pairs)
     games = await queries.baseline_games(session, query.filters, query.baseline)
     anchored = await queries.anchored_counts(session, query.filters, query.baseline)
-    return Outcomes(totals, fitted, sampled, games, anchored)
+    return Outcomes(totals, fitted, sampled, games, anchored, pairs)
 
 
 def expand_games(pairs: Sequence[PairCount], index: dict[str, int]) -> list[Game]:
@@ -211,14 +215,18 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         if query.baseline is not None
         else {}
     )
-    anchored = (
+    anchored_rates = (
         {m: anchored_win_rate(outcomes.anchored.get(m, [])) for m in vs_baseline}
         if query.baseline is not None
         else {}
     )
+    summary, anchored_rated = anchored.anchored_ratings(outcomes.labelled_pairs, sorted(rated))
     standings = [
-        standing(models[row["model"]], row, record, ranks, vs_baseline, anchored) for row in rows
+        standing(models[row["model"]], row, record, ranks, vs_baseline, anchored_rates)
+        for row in rows
     ]
+    for row in standings:
+        row.anchored_rating, row.anchored_ci95 = anchored_rated.get(row.model, (None, None))
     standings.sort(key=lambda s: (s.rank is None, s.rank or 0, -s.games, s.model))
     return Leaderboard(
         computed_at=computed_at,
@@ -227,6 +235,7 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         sampled=outcomes.sampled,
         baseline_comparisons=(len(outcomes.baseline_games) if query.baseline is not None else None),
         models=standings,
+        anchored_ratings=summary,
     )
 
 

@@ -3,6 +3,7 @@ labels) on PostgreSQL, against ppi-python; null with a reason; labels move the c
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -11,8 +12,10 @@ import numpy as np
 import pytest
 from ppi_py import ppi_mean_ci, ppi_mean_pointestimate
 
+from app import ppi
+from app.leaderboard.ratings import rating
 from tests.labels.builders import BASE_TIME, Rows
-from tests.winrates.builders import BASELINE, MODEL, Seeded, seeded
+from tests.winrates.builders import BASELINE, MODEL, OUTCOME, Seeded, flipped, others, seeded
 
 URL = "/v1/leaderboard"
 # The win rates' default window holds every seeded outcome but the year-old one.
@@ -75,3 +78,63 @@ async def test_labels_posted_after_an_answer_are_read_not_served_from_cache(
     after = await standings(client, reader, baseline=BASELINE, since=SINCE)
     assert after[MODEL]["anchored_win_rate"]["n_labelled"] == 40
     assert after[MODEL]["anchored_win_rate"]["win_rate"] == pytest.approx(ppi_python(data)[0])
+
+
+def two_model_games(labelled: int, unlabelled: int) -> Seeded:
+    """Comparisons of MODEL with BASELINE tagged `set:bt`, a judge agreeing with the humans 80%
+    of the time, the first `labelled` labelled from the queue; untagged others beside them."""
+    rng = random.Random(5)
+    data = Seeded()
+    for i in range(labelled + unlabelled):
+        human = rng.choices(("A", "tie", "B"), weights=(5, 2, 3))[0]
+        judge = human if rng.random() < 0.8 else rng.choice(("A", "tie", "B"))
+        model_is_a = i % 2 == 0
+        comparison_id = data.pair(judge, model_is_a, tags={"set": "bt"})
+        if i < labelled:
+            data.rows.label(
+                comparison_id, "ann", human if model_is_a else flipped(human), from_queue=True
+            )
+            data.human.append(OUTCOME[human])
+            data.judged.append(OUTCOME[judge])
+        else:
+            data.unlabelled.append(OUTCOME[judge])
+    others(data)
+    return data
+
+
+async def test_anchored_ratings_are_the_ppi_bradley_terry_fit_beside_the_judge_only_ones(
+    client: httpx2.AsyncClient, clean_pg: str, reader: dict[str, str]
+) -> None:
+    data = two_model_games(60, 140)
+    await data.rows.insert(clean_pg)
+    response = await client.get(URL, headers=reader, params={"tag": "set:bt"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    # Models sorted: BASELINE (m-base) is 0, MODEL (m-new) 1; games from MODEL's side.
+    fit = ppi.ppi_bradley_terry(
+        2,
+        [(1, 0, y, yhat, 1) for y, yhat in zip(data.human, data.judged, strict=True)],
+        [(1, 0, yhat, 1) for yhat in data.unlabelled],
+    )
+    summary = body["anchored_ratings"]
+    assert (summary["n"], summary["n_labelled"], summary["reason"]) == (200, 60, None)
+    assert summary["lambda"] == pytest.approx(fit.lam, abs=1e-12)
+    assert (summary["method"], summary["sampling"]) == ("ppi++", "uniform_queue")
+    rows = {row["model"]: row for row in body["models"]}
+    for k, model in enumerate((BASELINE, MODEL)):
+        assert rows[model]["anchored_rating"] == pytest.approx(rating(fit.theta[k]), abs=1e-9)
+        low, high = fit.ci95[k]
+        assert rows[model]["anchored_ci95"] == pytest.approx([rating(low), rating(high)], abs=1e-9)
+        assert rows[model]["rating"] is not None  # the judge-only rating stays beside it
+
+
+async def test_anchored_ratings_are_null_with_a_reason_without_labels(
+    client: httpx2.AsyncClient, clean_pg: str, reader: dict[str, str]
+) -> None:
+    data = two_model_games(0, 60)
+    await data.rows.insert(clean_pg)
+    response = await client.get(URL, headers=reader, params={"tag": "set:bt"})
+    body = response.json()
+    assert body["anchored_ratings"]["reason"] == "no_labels"
+    assert body["anchored_ratings"]["lambda"] is None
+    assert all(row["anchored_rating"] is None for row in body["models"])
