@@ -642,7 +642,9 @@ def _demo_guide(report: dict[str, Any], url: str) -> list[str]:
     return lines
 
 
-async def _demo_run(url: str, key: str | None, count: int, seed: int) -> dict[str, Any]:
+async def _demo_run(
+    url: str, key: str | None, count: int, seed: int, labels: int = 0
+) -> dict[str, Any]:
     from app.demo import open_demo_client, run_demo
 
     def judges_ready(done: dict[str, str]) -> None:
@@ -656,6 +658,8 @@ async def _demo_run(url: str, key: str | None, count: int, seed: int) -> dict[st
                 seed=seed,
                 on_judges=judges_ready,
                 on_done=lambda: bar.update(1),
+                labels=labels,
+                on_labels=lambda n: typer.echo(f"\nposted {n} simulated labels from the queue"),
             )
 
 
@@ -677,6 +681,15 @@ def demo(
     ] = None,
     count: Annotated[int, typer.Option(min=100, max=5000, help="comparisons to send")] = 400,
     seed: Annotated[int, typer.Option(help="seed of the qualities and the judges")] = 1,
+    labels: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=5000,
+            help="then post this many gold labels on demo comparisons drawn from the random "
+            "labeling queue, by simulated labelers that follow the hidden qualities",
+        ),
+    ] = 0,
     purge: Annotated[
         bool,
         typer.Option(
@@ -695,7 +708,7 @@ def demo(
         if purge:
             retired, (comparisons, calls) = asyncio.run(_demo_purge(url, key))
         else:
-            data = asyncio.run(_demo_run(url, key, count, seed))
+            data = asyncio.run(_demo_run(url, key, count, seed, labels))
     except (DemoError, AppError) as exc:
         typer.echo(f"demo failed: {getattr(exc, 'detail', None) or exc}", err=True)
         raise typer.Exit(2) from exc

@@ -10,7 +10,9 @@ are retired through the API (`enabled: false`), the only removal it offers.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -195,6 +197,48 @@ async def send_comparisons(
             group.create_task(send(index, body))
 
 
+# Simulated labelers (`--labels`): their names say they are simulated; each prefers the answer of
+# higher hidden quality with probability σ(Δq), Δq being 1.5-2.5 here (0.82-0.92).
+SIM_LABELERS = ("demo-simulated-labeler-1", "demo-simulated-labeler-2", "demo-simulated-labeler-3")
+QUALITY = re.compile(r"\[sim q=([+-]\d+\.\d+)\]")
+MAX_QUEUE_DRAWS = 100  # bounds the draws when the queue holds few demo comparisons
+QUEUE_PAGE = 200
+
+
+def simulated_winner(item: dict[str, Any], rng: random.Random) -> str | None:
+    """A simulated labeler's verdict on a queue item from the hidden qualities in its answers;
+    None when the item is not the demo's (no qualities, or texts withheld)."""
+    a = QUALITY.search(item.get("response_a") or "")
+    b = QUALITY.search(item.get("response_b") or "")
+    if a is None or b is None:
+        return None
+    gap = float(b.group(1)) - float(a.group(1))
+    return "B" if rng.random() < 1 / (1 + math.exp(-gap)) else "A"
+
+
+async def post_simulated_labels(client: DemoClient, count: int, seed: int) -> int:
+    """Label up to `count` demo comparisons drawn from the random labeling queue, as simulated
+    labelers (`from_queue: true`, so they anchor the win rates); how many were posted. Other
+    comparisons the queue draws are left for real labelers."""
+    rng, posted = random.Random(seed), 0
+    for draw in range(MAX_QUEUE_DRAWS):
+        params = {"n": QUEUE_PAGE, "seed": seed * MAX_QUEUE_DRAWS + draw}
+        items = (await client.call("GET", "/v1/labeling-queue", params=params)).json()["items"]
+        if not items:
+            break
+        for item in items:
+            winner = simulated_winner(item, rng)
+            if winner is None or posted >= count:
+                continue
+            body = {"winner": winner, "labeler": SIM_LABELERS[posted % 3], "from_queue": True}
+            path = f"/v1/comparisons/{item['id']}/labels"
+            await client.call("POST", path, json=body, ok=(200, 201))
+            posted += 1
+        if posted >= count:
+            break
+    return posted
+
+
 async def fetch_report(client: DemoClient) -> dict[str, Any]:
     """The bias report over the demo's comparisons, with only the demo judges."""
     response = await client.call("GET", "/v1/bias-report", params={"tag": TAG})
@@ -211,12 +255,16 @@ async def run_demo(
     concurrency: int = DEFAULT_CONCURRENCY,
     on_judges: Callable[[dict[str, str]], None] = lambda _done: None,
     on_done: Callable[[], None] = lambda: None,
+    labels: int = 0,
+    on_labels: Callable[[int], None] = lambda _posted: None,
 ) -> dict[str, Any]:
     """Judges (`on_judges` hears what was done to each), comparisons (`on_done` after each),
-    then the report over them."""
+    `labels` simulated queue labels (`on_labels` hears how many), then the report over them."""
     on_judges(await ensure_judges(client, seed))
     bodies = comparison_bodies(count, seed)
     await send_comparisons(client, bodies, seed, concurrency=concurrency, on_done=on_done)
+    if labels:
+        on_labels(await post_simulated_labels(client, labels, seed))
     return await fetch_report(client)
 
 

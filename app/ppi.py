@@ -152,3 +152,215 @@ def more_labels_needed(moments: Moments, n_labelled: int, half_width: float) -> 
         else:
             low = middle
     return high - n_labelled
+
+
+# PPI++ for logistic regression (an M-estimator), and Bradley-Terry on its pairwise design
+
+
+Matrix = npt.NDArray[np.float64]
+NEWTON_STEPS = 100  # Newton converges in a handful; the bound is for hostile data
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Distinct rows of a logistic design, each `count` times: covariates `x` (one row per
+    distinct row), outcome `y` (None for unlabelled rows) and the judge's `yhat`."""
+
+    x: Matrix
+    yhat: npt.NDArray[np.float64]
+    count: npt.NDArray[np.float64]
+    y: npt.NDArray[np.float64] | None = None
+
+    @property
+    def n(self) -> float:
+        """How many observations the rows stand for."""
+        return float(self.count.sum())
+
+
+@dataclass(frozen=True)
+class LogisticEstimate:
+    """PPI++ logistic coefficients, their covariance (Σ̂/n) and interval, and the λs used."""
+
+    theta: npt.NDArray[np.float64]  # the point estimate (λ tuned at the λ = 1 fit)
+    interval_theta: npt.NDArray[np.float64]  # the interval's centre (λ re-tuned there)
+    covariance: Matrix
+    lam: float  # the interval's λ
+    point_lam: float
+
+    @property
+    def ci95(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Per coefficient: centre ∓ Z95·se."""
+        se = np.sqrt(np.diag(self.covariance))
+        return self.interval_theta - Z95 * se, self.interval_theta + Z95 * se
+
+
+def _expit(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * z)), dtype=np.float64)
+
+
+def _loss(theta: npt.NDArray[np.float64], labelled: Rows, rest: Rows, lam: float) -> float:
+    """PPI's rectified logistic loss (ppi-python's `rectified_logistic_loss`)."""
+    assert labelled.y is not None
+
+    def mean_loss(rows: Rows, outcome: npt.NDArray[np.float64]) -> float:
+        z = rows.x @ theta
+        return float(np.sum(rows.count * (np.logaddexp(0.0, z) - outcome * z)) / rows.n)
+
+    imputed = lam * mean_loss(rest, rest.yhat) if rest.n else 0.0
+    return imputed - lam * mean_loss(labelled, labelled.yhat) + mean_loss(labelled, labelled.y)
+
+
+def _fit(labelled: Rows, rest: Rows, lam: float) -> npt.NDArray[np.float64]:
+    """The rectified loss's minimiser by damped Newton. Its Hessian, λ/N·ΣH_unlabelled +
+    (1 − λ)/n·ΣH_labelled, does not depend on the outcomes and is positive for λ in [0, 1], so
+    Newton converges to machine precision where a quasi-Newton method stops at its tolerance."""
+    assert labelled.y is not None
+    theta = np.zeros(labelled.x.shape[1])
+    for _ in range(NEWTON_STEPS):
+        mu, mu_rest = _expit(labelled.x @ theta), _expit(rest.x @ theta)
+        grad = labelled.x.T @ (labelled.count * ((1 - lam) * mu + lam * labelled.yhat - labelled.y))
+        hess = (labelled.x.T * (labelled.count * mu * (1 - mu))) @ labelled.x * (1 - lam)
+        grad, hess = grad / labelled.n, hess / labelled.n
+        if rest.n:
+            grad += lam / rest.n * rest.x.T @ (rest.count * (mu_rest - rest.yhat))
+            hess += lam / rest.n * (rest.x.T * (rest.count * mu_rest * (1 - mu_rest))) @ rest.x
+        try:
+            step = np.linalg.solve(hess, grad)
+        except np.linalg.LinAlgError:  # the curvature vanished: θ ran off
+            break
+        start, t = _loss(theta, labelled, rest, lam), 1.0
+        while t > 1e-10 and _loss(theta - t * step, labelled, rest, lam) > start + 1e-15:
+            t /= 2
+        theta = theta - t * step
+        if float(np.max(np.abs(t * step))) < 1e-13:
+            return theta
+    # With a judge that errs much on the labelled slice the rectified loss can fall without end
+    # (its linear correction outweighs the imputed loss's growth): no estimate, said so.
+    raise ValueError("the rectified loss has no minimiser on these data")
+
+
+@dataclass(frozen=True)
+class _Stats:
+    grads: Matrix  # per distinct labelled row: x(μ − y)
+    grads_hat: Matrix  # x(μ − ŷ)
+    grads_rest: Matrix  # per distinct unlabelled row: x(μ − ŷ)
+    inv_hessian: Matrix
+
+
+def _stats(theta: npt.NDArray[np.float64], labelled: Rows, rest: Rows, lam: float) -> _Stats:
+    """ppi-python's `_logistic_get_stats`: the Hessian over every row (over the labelled ones
+    only when λ = 0) at θ, and the per-row gradients."""
+    assert labelled.y is not None
+    mu, mu_rest = _expit(labelled.x @ theta), _expit(rest.x @ theta)
+    hess = (labelled.x.T * (labelled.count * mu * (1 - mu))) @ labelled.x
+    if lam != 0:
+        hess = hess + (rest.x.T * (rest.count * mu_rest * (1 - mu_rest))) @ rest.x
+        hess /= labelled.n + rest.n
+    else:
+        hess /= labelled.n
+    return _Stats(
+        grads=labelled.x * (mu - labelled.y)[:, None],
+        grads_hat=labelled.x * (mu - labelled.yhat)[:, None],
+        grads_rest=rest.x * (mu_rest - rest.yhat)[:, None],
+        inv_hessian=np.asarray(np.linalg.inv(hess), dtype=np.float64),
+    )
+
+
+def _cov(rows: Matrix, counts: npt.NDArray[np.float64]) -> Matrix:
+    """np.cov (ddof 1) of rows repeated `counts` times."""
+    d = rows.shape[1]
+    return np.asarray(np.cov(rows.T, fweights=counts.astype(np.int64)), dtype=np.float64).reshape(
+        d, d
+    )
+
+
+def _glm_lambda(stats: _Stats, labelled: Rows, rest: Rows) -> float:
+    """ppi-python's `_calc_lam_glm` (`optim_mode="overall"`, all coordinates, clipped)."""
+    n, big_n, w = labelled.n, rest.n, labelled.count[:, None]
+    centred = stats.grads - np.sum(w * stats.grads, axis=0) / n
+    centred_hat = stats.grads_hat - np.sum(w * stats.grads_hat, axis=0) / n
+    cov_grads = ((w * centred).T @ centred_hat + (w * centred_hat).T @ centred) / n
+    var_hat = _cov(
+        np.concatenate([stats.grads_hat, stats.grads_rest]),
+        np.concatenate([labelled.count, rest.count]),
+    )
+    inv = stats.inv_hessian
+    denominator = 2 * (1 + n / big_n) * float(np.trace(inv @ var_hat @ inv))
+    if denominator <= 0:
+        return 0.0
+    return float(np.clip(float(np.trace(inv @ cov_grads @ inv)) / denominator, 0.0, 1.0))
+
+
+def ppi_logistic(labelled: Rows, rest: Rows) -> LogisticEstimate:
+    """PPI++ logistic regression with power tuning, as ppi-python's `ppi_logistic_pointestimate`
+    and `ppi_logistic_ci` with `lam=None` compute them: the point estimate refits at the λ tuned
+    at the λ = 1 fit; the interval re-tunes λ at that point estimate and refits once more. Needs
+    unlabelled rows; raises numpy's LinAlgError when the design does not identify θ."""
+    point_lam = _glm_lambda(_stats(_fit(labelled, rest, 1.0), labelled, rest, 1.0), labelled, rest)
+    theta = _fit(labelled, rest, point_lam)
+    lam = _glm_lambda(_stats(theta, labelled, rest, 1.0), labelled, rest)
+    centre = _fit(labelled, rest, lam)
+    stats = _stats(centre, labelled, rest, lam)
+    var_rest = _cov(lam * stats.grads_rest, rest.count)
+    var = _cov(stats.grads - lam * stats.grads_hat, labelled.count)
+    sigma = stats.inv_hessian @ (labelled.n / rest.n * var_rest + var) @ stats.inv_hessian
+    return LogisticEstimate(theta, centre, sigma / labelled.n, lam, point_lam)
+
+
+@dataclass(frozen=True)
+class AnchoredRatings:
+    """PPI++ Bradley-Terry strengths, centred to mean 0, and their CLT intervals."""
+
+    theta: list[float]
+    ci95: list[Interval]
+    lam: float
+
+
+# A comparison of models i and j: (i, j, y, ŷ, count) labelled, (i, j, ŷ, count) not; y and ŷ
+# are 1 when i won, ½ for a tie, 0 when j won.
+LabelledGame = tuple[int, int, float, float, int]
+JudgedGame = tuple[int, int, float, int]
+
+
+def _pairwise(models: int, pairs: list[tuple[int, int]]) -> Matrix:
+    """Bradley-Terry's logistic design: +1 for i, −1 for j, model 0's column dropped (θ₀ = 0
+    identifies the fit; the strengths are centred afterwards)."""
+    x = np.zeros((len(pairs), models))
+    for row, (i, j) in enumerate(pairs):
+        x[row, i] += 1.0
+        x[row, j] -= 1.0
+    return x[:, 1:]
+
+
+def ppi_bradley_terry(
+    models: int, labelled: list[LabelledGame], rest: list[JudgedGame]
+) -> AnchoredRatings:
+    """Bradley-Terry by PPI++ logistic regression (`ppi_logistic`) on the pairwise design:
+    unpenalised, every model connected. Raises ValueError (or numpy's LinAlgError) when the
+    data do not identify the strengths."""
+    if models < 2 or not labelled or not rest:
+        raise ValueError("needs two models, labelled and unlabelled comparisons")
+    fit = ppi_logistic(
+        Rows(
+            _pairwise(models, [(g[0], g[1]) for g in labelled]),
+            np.array([g[3] for g in labelled]),
+            np.array([g[4] for g in labelled], dtype=np.float64),
+            np.array([g[2] for g in labelled]),
+        ),
+        Rows(
+            _pairwise(models, [(g[0], g[1]) for g in rest]),
+            np.array([g[2] for g in rest]),
+            np.array([g[3] for g in rest], dtype=np.float64),
+        ),
+    )
+    # θ = C·P·β: P puts θ₀ = 0 back, C centres; the covariance follows the same map.
+    embed = np.vstack([np.zeros((1, models - 1)), np.eye(models - 1)])
+    centre = np.eye(models) - 1.0 / models
+    to_theta = centre @ embed
+    se = np.sqrt(np.diag(to_theta @ fit.covariance @ to_theta.T))
+    middle = to_theta @ fit.interval_theta
+    return AnchoredRatings(
+        theta=[float(v) for v in to_theta @ fit.theta],
+        ci95=[(float(m - Z95 * e), float(m + Z95 * e)) for m, e in zip(middle, se, strict=True)],
+        lam=fit.lam,
+    )

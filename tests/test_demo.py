@@ -3,6 +3,8 @@ not, a rerun adds nothing, and `--purge` leaves no demo data."""
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ import pytest
 from app.config import Settings
 from app.demo import (
     DEMO_JUDGE_NAMES,
+    MODELS,
     TAG,
     DemoClient,
     comparison_bodies,
@@ -20,6 +23,7 @@ from app.demo import (
     ensure_judges,
     retire_judges,
     run_demo,
+    simulated_winner,
     unexpected_flags,
 )
 from tests.conftest import make_key
@@ -166,3 +170,31 @@ async def test_demo_on_the_embedded_default_database_as_the_readme_runs_it(
         auth="off", database_url=f"sqlite+aiosqlite:///{tmp_path}/fairpair.db", judges_file=None
     )
     await _demo_in_process(settings, live_factory)
+
+
+def test_simulated_labelers_follow_the_hidden_qualities_and_skip_other_items() -> None:
+    rng = random.Random(0)
+    item = {"response_a": "x\n[sim q=-1.000]", "response_b": "y\n[sim q=+1.000]"}
+    picks = [simulated_winner(item, rng) for _ in range(4000)]
+    assert picks.count("B") / 4000 == pytest.approx(1 / (1 + math.exp(-2.0)), abs=0.02)
+    assert simulated_winner({"response_a": "plain", "response_b": "text"}, rng) is None
+    assert simulated_winner({"response_a": None, "response_b": None}, rng) is None  # privacy
+
+
+async def test_demo_labels_posts_simulated_queue_labels_that_anchor_the_win_rates(
+    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any]
+) -> None:
+    http: httpx2.AsyncClient = await live_factory(settings_factory(auth="off"))
+    client = DemoClient(http, "http://127.0.0.1")
+    posted: list[int] = []
+    await run_demo(client, count=200, seed=4, labels=60, on_labels=posted.append)
+    assert posted == [60]
+    params = {"model": MODELS[1], "baseline": MODELS[0], "tag": TAG}
+    body = (await http.get("/v1/win-rates", params=params)).json()
+    assert (body["n_comparisons"], body["n_labelled"]) == (200, 60)
+    assert body["n_labelled_not_from_queue"] == 0  # every label came from the queue
+    assert body["anchored"] is not None
+    assert body["human"] is not None
+    # Model B is better on 65% of items, and a labeler picks the better one 82-92% of the time.
+    assert 0.4 < body["human"]["win_rate"] < 0.85
+    assert await delete_demo_comparisons(client) == (200, 1200)

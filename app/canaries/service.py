@@ -18,7 +18,7 @@ from app.config import Settings
 from app.db import UTCDateTime, utcnow
 from app.errors import Conflict, NotFound, ValidationProblem
 from app.judges.models import Judge
-from app.labels.queries import gold_labels
+from app.ledger.gold import gold_labels
 from app.ledger.models import Comparison, ComparisonTag
 from app.params import decode_name_cursor, encode_name_cursor, parse_age
 from app.privacy import TextKeeper

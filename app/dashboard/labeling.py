@@ -41,12 +41,16 @@ from fastapi.responses import RedirectResponse, Response
 from app.config import Settings
 from app.dashboard.auth import Visitor, check_origin, may_label
 from app.dashboard.rendering import SECURITY_HEADERS, html, login_redirect
-from app.deps import SessionDep, SettingsDep
+from app.deps import KeeperDep, SessionDep, SessionmakerDep, SettingsDep
 from app.errors import NotFound
 from app.labels import service
 from app.labels.schemas import LabelIn, Side, Winner
+from app.leaderboard.service import LeaderboardCacheDep, LeaderboardQuery, get_leaderboard
 from app.ledger.models import Comparison
+from app.reports.params import report_filters
 from app.textpatterns import compile_linear
+from app.winrates.schemas import WinRates
+from app.winrates.service import read_win_rates
 
 routes = APIRouter()
 
@@ -199,6 +203,9 @@ async def show_label(
     visitor: Visitor,
     session: SessionDep,
     settings: SettingsDep,
+    sessionmaker: SessionmakerDep,
+    cache: LeaderboardCacheDep,
+    keeper: KeeperDep,
     skip: Annotated[str | None, Query(max_length=MAX_SKIPS * 65)] = None,
 ) -> Response:
     """The next item for this labeler, shown blind, with the progress at the top."""
@@ -219,7 +226,25 @@ async def show_label(
     item = await service.next_item(session, labeler, settings.label_overlap, rng, skipped)
     if item is None and skipped:  # only skipped items are left: they come back
         item = await service.next_item(session, labeler, settings.label_overlap, rng)
-    return item_page(settings, labeler, progress, item, skipped)
+    wanted = await labels_wanted(sessionmaker, cache, session, keeper)
+    return item_page(settings, labeler, progress, item, skipped, wanted)
+
+
+async def labels_wanted(
+    sessionmaker: SessionmakerDep,
+    cache: LeaderboardCacheDep,
+    session: SessionDep,
+    keeper: KeeperDep,
+) -> WinRates | None:
+    """The win rates of the second most-played model against the most-played one over the last
+    30 days, whose `labels_needed` says how many more queue labels the anchored figure wants;
+    None with fewer than two models."""
+    board = await get_leaderboard(sessionmaker, cache, LeaderboardQuery())
+    ranked = sorted(board.models, key=lambda m: (-m.games, m.model))
+    if len(ranked) < 2:
+        return None
+    filters = report_filters(None, None, None, None, None, None, "day", keeper=keeper)
+    return await read_win_rates(session, ranked[1].model, ranked[0].model, filters)
 
 
 def item_page(
@@ -228,11 +253,12 @@ def item_page(
     progress: service.LabelerProgress,
     item: Comparison | None,
     skipped: Sequence[str] = (),
+    wanted: WinRates | None = None,
 ) -> Response:
     """The page for `item` (or saying nothing is left): both responses in this labeler's order."""
     auth = settings.auth == "on"
     if item is None:
-        return labeling_page(auth=auth, progress=progress, item=None)
+        return labeling_page(auth=auth, progress=progress, item=None, wanted=wanted)
     key = labeling_key(settings)
     display = display_for(key, labeler, item.id)
     left, right = (
@@ -249,6 +275,7 @@ def item_page(
         right=right,
         token=issue_token(key, labeler, item.id, time.time(), skipped),
         max_note=MAX_NOTE_CHARS,
+        wanted=wanted,
     )
 
 

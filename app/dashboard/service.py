@@ -7,7 +7,7 @@ renders the charts to SVG; the chart route returns one chart's spec (with its da
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -20,12 +20,14 @@ from app.dashboard.cache import PageCache, PageView
 from app.dashboard.charts import Chart, Row
 from app.dashboard.filters import PageFilters
 from app.leaderboard.params import leaderboard_query
+from app.leaderboard.schemas import Leaderboard
 from app.leaderboard.service import LeaderboardCache, get_leaderboard
 from app.reports.bias import COIN_TOSS_FLOOR, HIGH_FAILURE_SHARE, RED_FLAG_FLOOR, build_report
 from app.reports.schemas import BiasReport, JudgeReport, PlaceboSection, SeriesPoint
 from app.scoring import queries as scoring_queries
 from app.scoring.report import scoring_sections
 from app.scoring.schemas import ScoringSections
+from app.stats import Z95
 
 HALF = [(0.5, "#555", "0.5: no preference")]
 PC_FLOORS = [
@@ -413,16 +415,26 @@ async def position_score_page(sources: Sources, filters: PageFilters) -> PageVie
 
 
 async def leaderboard_page(sources: Sources, filters: PageFilters) -> PageView:
-    """Bradley-Terry ratings with bootstrap CIs (the cached leaderboard)."""
+    """Bradley-Terry ratings with bootstrap CIs (the cached leaderboard), and the win rates
+    against the most-played model, judge-only beside human-anchored."""
     query = leaderboard_query(
         None, filters.start(), filters.until, list(filters.tags), filters.keeper
     )
     board = await get_leaderboard(sources.sessionmaker, sources.leaderboard_cache, query)
     rows = [with_ci({"model": m.model, "rating": m.rating}, m.ci95) for m in board.models]
+    baseline = min(board.models, key=lambda m: (-m.games, m.model)).model if board.models else None
+    versus = None
+    if baseline is not None:
+        query = replace(query, baseline=baseline)
+        versus = await get_leaderboard(sources.sessionmaker, sources.leaderboard_cache, query)
     return PageView(
         "Leaderboard",
         "leaderboard.html.j2",
-        {"board": board, "models": [m.model_dump(mode="json") for m in board.models]},
+        {
+            "board": board,
+            "models": [m.model_dump(mode="json") for m in board.models],
+            "baseline": baseline,
+        },
         [
             Chart(
                 "ratings",
@@ -432,8 +444,44 @@ async def leaderboard_page(sources: Sources, filters: PageFilters) -> PageView:
                 ),
                 empty="Insufficient data: no rated models in this window.",
             ),
+            Chart(
+                "win_rates",
+                f"Win rate against {baseline}: judge only and human-anchored (95% CI)",
+                charts.interval_chart(
+                    "Win rate (%)",
+                    win_rate_rows(versus),
+                    "row",
+                    "win_rate",
+                    [(50.0, "#555", "50%: even")],
+                    (0, 100),
+                    color="estimate",
+                ),
+                empty="Insufficient data: no comparisons with the most-played model here.",
+            ),
         ],
     )
+
+
+def win_rate_rows(board: Leaderboard | None) -> list[Row]:
+    """Per model against the board's baseline: the judges' raw win rate (± Z95·se) and the
+    PPI++ anchored one, in percent, as two rows of one chart."""
+    rows: list[Row] = []
+    for m in board.models if board is not None else []:
+        judge = m.vs_baseline
+        if judge is not None and judge.win_rate is not None and judge.win_rate_se is not None:
+            half = Z95 * judge.win_rate_se
+            ci = (max(0.0, judge.win_rate - half), min(100.0, judge.win_rate + half))
+            row = {
+                "row": f"{m.model} · judge",
+                "estimate": "judge only",
+                "win_rate": judge.win_rate,
+            }
+            rows.append(with_ci(row, ci))
+        anchored = m.anchored_win_rate
+        if anchored is not None:
+            row = {"row": f"{m.model} · anchored", "estimate": "anchored (PPI++)"}
+            rows.append(with_ci(row | {"win_rate": anchored.win_rate}, anchored.ci95))
+    return rows
 
 
 PageBuilder = Callable[[Sources, PageFilters], Awaitable[PageView]]

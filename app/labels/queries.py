@@ -26,7 +26,6 @@ from sqlalchemy import (
     any_,
     case,
     cast,
-    distinct,
     exists,
     func,
     literal,
@@ -48,9 +47,9 @@ from app.ledger.callscope import (
     fetch,
     scope,
 )
+from app.ledger.gold import gold_labels
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 
-WINNERS = ("A", "B", "tie")
 # Lower edges of the confidence deciles 1..9, as `stats.reliability_deciles` draws them.
 DECILE_EDGES = tuple(round(k / 10, 1) for k in range(1, 10))
 CONFIDENT = 0.9  # `confident_wrong_rate` counts wrong calls at or above this confidence
@@ -58,35 +57,6 @@ _call = JudgeCall
 
 
 # Gold labels
-
-
-def gold_labels(*conditions: ColumnElement[bool]) -> Subquery:
-    """Per labelled comparison: votes per winner, labelers, the gold label (NULL: disputed),
-    whether all labelers agree, whether any label came from the queue, the last label's time."""
-    votes = {w: func.count().filter(Label.winner == w) for w in WINNERS}
-    a, b, t = votes["A"], votes["B"], votes["tie"]
-    gold = case(
-        (and_(a > b, a > t), "A"),
-        (and_(b > a, b > t), "B"),
-        (and_(t > a, t > b), "tie"),
-        else_=null(),
-    )
-    return (
-        select(
-            Label.comparison_id.label("comparison_id"),
-            a.label("votes_a"),
-            b.label("votes_b"),
-            t.label("votes_tie"),
-            func.count().label("labelers"),
-            gold.label("gold"),
-            case((func.count(distinct(Label.winner)) == 1, 1), else_=0).label("unanimous"),
-            func.max(case((Label.from_queue, 1), else_=0)).label("from_queue"),
-            func.max(Label.updated_at).label("labelled_at"),
-        )
-        .where(*conditions)
-        .group_by(Label.comparison_id)
-        .subquery("gold")
-    )
 
 
 def labelled_scope(

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Select, func, select
+from sqlalchemy import ColumnElement, Select, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.jobs.models import JobStatus
 from app.ledger.callscope import Origin, of_origin, tagged
+from app.ledger.gold import Label, OutcomeCount, outcome_count, outcome_counts_query
 from app.ledger.models import Comparison
 
 # STATISTICS.md: Python fits on at most the 100,000 most recent observations of a figure.
@@ -35,10 +36,13 @@ class LeaderboardFilters:
 
 @dataclass(frozen=True)
 class Watermark:
-    """A cheap fingerprint of the eligible comparisons: it moves when a new one completes."""
+    """A cheap fingerprint of the eligible comparisons: it moves when a new one completes, and
+    of the labels (the anchored win rates read them): it moves when one is posted or replaced."""
 
     count: int
     last_completed_at: datetime | None
+    labels: int = 0
+    last_labelled_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,10 @@ async def watermark(session: AsyncSession, filters: LeaderboardFilters) -> Water
     """Count and latest completion of the eligible comparisons."""
     query = select(func.count(), func.max(Comparison.completed_at)).where(*eligible(filters))
     count, last = (await session.execute(query)).one()
-    return Watermark(count=int(count), last_completed_at=last)
+    labels, labelled_at = (
+        await session.execute(select(func.count(), func.max(Label.updated_at)))
+    ).one()
+    return Watermark(int(count), last, int(labels), labelled_at)
 
 
 def _most_recent_ids(filters: LeaderboardFilters, limit: int) -> Select[Any]:
@@ -141,3 +148,32 @@ async def baseline_games(
         else:
             games.append(BaselineGame(model=model_b, y=1.0 - y_a, delta_len=len_b - len_a))
     return games
+
+
+async def anchored_counts(
+    session: AsyncSession, filters: LeaderboardFilters, baseline: str
+) -> dict[str, list[OutcomeCount]]:
+    """Per model, its direct comparisons with the baseline counted per verdict and queue gold
+    (`ledger.gold`): what its anchored win rate is estimated from. Every comparison in scope
+    counts, not only the most recent: the counts are a few rows per model whatever the traffic."""
+    model = case((Comparison.model_a == baseline, Comparison.model_b), else_=Comparison.model_a)
+    keys = [model.label("model"), (Comparison.model_b == baseline).label("model_is_a")]
+    with_baseline = (Comparison.model_a == baseline) | (Comparison.model_b == baseline)
+    query = outcome_counts_query(
+        keys, Comparison.winner.expression, [*eligible(filters), with_baseline]
+    )
+    counts: dict[str, list[OutcomeCount]] = {}
+    for row in (await session.execute(query)).all():
+        counts.setdefault(row[0], []).append(outcome_count(row[1], row[2:]))
+    return counts
+
+
+async def labelled_pair_counts(
+    session: AsyncSession, filters: LeaderboardFilters
+) -> list[tuple[str, str, OutcomeCount]]:
+    """Every outcome in scope counted per ordered model pair, verdict and queue gold (from
+    model A's side): what the anchored ratings are fitted on."""
+    keys = [Comparison.model_a.label("model_a"), Comparison.model_b.label("model_b")]
+    query = outcome_counts_query(keys, Comparison.winner.expression, eligible(filters))
+    rows = (await session.execute(query)).all()
+    return [(row[0], row[1], outcome_count(True, row[2:])) for row in rows]

@@ -5,13 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.ledger.callscope import Origin
 
 Interval = tuple[float, float]
 RatingReason = Literal["disconnected"]
 WinRateReason = Literal["insufficient_data", "separation"]
+AnchoredReason = Literal["no_comparisons", "no_labels", "insufficient_data"]
+AnchoredRatingsReason = Literal[
+    "no_comparisons", "no_labels", "insufficient_data", "no_unlabelled", "not_identified"
+]
 
 
 class LeaderboardFiltersRead(BaseModel):
@@ -38,6 +42,24 @@ class BaselineWinRate(BaseModel):
     reason: WinRateReason | None
 
 
+class AnchoredBaselineWinRate(BaseModel):
+    """The win rate against the baseline anchored by human labels (PPI++, docs/STATISTICS.md
+    "Leaderboard: anchored win rate"), in percent like `vs_baseline`."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    win_rate: float = Field(description="PPI++ estimate of the human win rate, clipped to 0-100")
+    ci95: Interval = Field(description="CLT interval, clipped to 0-100")
+    n: int = Field(description="direct comparisons with the baseline (labelled and not)")
+    n_labelled: int = Field(description="of which with a gold label from the random queue")
+    method: Literal["ppi++"] = "ppi++"
+    lam: float = Field(alias="lambda", description="power-tuned weight of the judge, in [0, 1]")
+    sampling: Literal["uniform_queue"] = Field(
+        "uniform_queue",
+        description="only labels drawn from the random labeling queue correct the estimate",
+    )
+
+
 class ModelStanding(BaseModel):
     """One generating model: Bradley-Terry rating, record, and standing against the baseline."""
 
@@ -54,6 +76,30 @@ class ModelStanding(BaseModel):
     vs_baseline: BaselineWinRate | None = Field(
         description="null without a baseline and for the baseline itself"
     )
+    anchored_win_rate: AnchoredBaselineWinRate | None = Field(
+        None, description="null without a baseline, for the baseline itself, or with a reason"
+    )
+    anchored_reason: AnchoredReason | None = Field(
+        None, description="why `anchored_win_rate` is null when a baseline was given"
+    )
+    anchored_rating: float | None = Field(
+        None, description="PPI++ Bradley-Terry rating (same scale); null: see `anchored_ratings`"
+    )
+    anchored_ci95: Interval | None = Field(None, description="CLT interval of `anchored_rating`")
+
+
+class AnchoredRatings(BaseModel):
+    """The human-anchored Bradley-Terry fit beside the judge-only one (docs/STATISTICS.md
+    "Leaderboard: anchored ratings")."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    n: int = Field(description="comparisons between rated models (every one in scope)")
+    n_labelled: int = Field(description="of which with a gold label from the random queue")
+    method: Literal["ppi++"] = "ppi++"
+    lam: float | None = Field(alias="lambda", description="power-tuned weight of the judge")
+    sampling: Literal["uniform_queue"] = "uniform_queue"
+    reason: AnchoredRatingsReason | None = Field(description="why the ratings are null")
 
 
 class PairFragility(BaseModel):
@@ -78,7 +124,7 @@ class Fragility(BaseModel):
         description="separable_pairs / pairs (Arena-Hard's separability); null with one model"
     )
     adjacent: list[PairFragility] = Field(
-        description="the top two, and each adjacent pair whose intervals overlap (down to rank 10)"
+        description="the top two, and each adjacent pair whose intervals overlap among the top five"
     )
     max_flips: int
 
@@ -99,3 +145,6 @@ class Leaderboard(BaseModel):
     )
     models: list[ModelStanding]
     fragility: Fragility | None = Field(None, description="null with fewer than two rated models")
+    anchored_ratings: AnchoredRatings | None = Field(
+        None, description="the anchored fit's counts, λ, or why it has none"
+    )

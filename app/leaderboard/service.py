@@ -12,12 +12,16 @@ from typing import Annotated
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import ppi
 from app.db import utcnow
 from app.deps import from_state
-from app.leaderboard import fragility, queries, ratings
+from app.leaderboard import anchored, fragility, queries, ratings
+from app.leaderboard.anchored import PairOutcome
 from app.leaderboard.queries import BaselineGame, LeaderboardFilters, PairCount, Watermark
 from app.leaderboard.ratings import Game
 from app.leaderboard.schemas import (
+    AnchoredBaselineWinRate,
+    AnchoredReason,
     BaselineWinRate,
     Fragility,
     Leaderboard,
@@ -25,6 +29,7 @@ from app.leaderboard.schemas import (
     ModelStanding,
     PairFragility,
 )
+from app.ledger.gold import OutcomeCount, outcomes_of
 
 BOOTSTRAP_ROUNDS = 200
 BOOTSTRAP_SEED = 0
@@ -47,6 +52,10 @@ class Outcomes:
     fitted: list[PairCount]
     sampled: bool
     baseline_games: list[BaselineGame]
+    # Per model, its outcomes against the baseline with the queue's gold labels.
+    anchored: dict[str, list[OutcomeCount]] = field(default_factory=dict)
+    # Every outcome per model pair with the queue's gold: the anchored ratings' data.
+    labelled_pairs: list[PairOutcome] = field(default_factory=list)
 
 
 class LeaderboardCache:
@@ -114,12 +123,12 @@ async def read_outcomes(session: AsyncSession, query: LeaderboardQuery) -> Outco
         if sampled
         else totals
     )
-    games = (
-        await queries.baseline_games(session, query.filters, query.baseline)
-        if query.baseline is not None
-        else []
-    )
-    return Outcomes(totals=totals, fitted=fitted, sampled=sampled, baseline_games=games)
+    pairs = await queries.labelled_pair_counts(session, query.filters)
+    if query.baseline is None:
+        return Outcomes(totals, fitted, sampled, [], labelled_pairs=pairs)
+    games = await queries.baseline_games(session, query.filters, query.baseline)
+    anchored = await queries.anchored_counts(session, query.filters, query.baseline)
+    return Outcomes(totals, fitted, sampled, games, anchored, pairs)
 
 
 def expand_games(pairs: Sequence[PairCount], index: dict[str, int]) -> list[Game]:
@@ -171,6 +180,29 @@ def baseline_win_rates(
     return rates
 
 
+def anchored_win_rate(counts: Sequence[OutcomeCount]) -> AnchoredBaselineWinRate | AnchoredReason:
+    """The PPI++ win rate against the baseline in percent, or why there is none."""
+    outcomes = outcomes_of(counts)
+    reason = outcomes.labelled_reason()
+    if reason is not None:
+        return reason
+    estimate = ppi.ppi_mean(outcomes.human, outcomes.judged, outcomes.unlabelled)
+    assert estimate is not None  # labelled_reason ruled out no labels
+    low, high = estimate.ci95
+    return AnchoredBaselineWinRate(
+        win_rate=percent(estimate.estimate),
+        ci95=(percent(low), percent(high)),
+        n=len(outcomes.every_judged),
+        n_labelled=len(outcomes.human),
+        lam=estimate.lam,
+    )
+
+
+def percent(rate: float) -> float:
+    """A rate in percent, clipped to 0-100 (PPI's correction can step outside)."""
+    return 100.0 * min(1.0, max(0.0, rate))
+
+
 def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderboard:
     """Fit Bradley-Terry with bootstrap CIs and the baseline win rates (CPU-bound; pure)."""
     computed_at = utcnow()
@@ -186,7 +218,18 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         if query.baseline is not None
         else {}
     )
-    standings = [standing(models[row["model"]], row, record, ranks, vs_baseline) for row in rows]
+    anchored_rates = (
+        {m: anchored_win_rate(outcomes.anchored.get(m, [])) for m in vs_baseline}
+        if query.baseline is not None
+        else {}
+    )
+    summary, anchored_rated = anchored.anchored_ratings(outcomes.labelled_pairs, sorted(rated))
+    standings = [
+        standing(models[row["model"]], row, record, ranks, vs_baseline, anchored_rates)
+        for row in rows
+    ]
+    for row in standings:
+        row.anchored_rating, row.anchored_ci95 = anchored_rated.get(row.model, (None, None))
     standings.sort(key=lambda s: (s.rank is None, s.rank or 0, -s.games, s.model))
     return Leaderboard(
         computed_at=computed_at,
@@ -196,6 +239,7 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         baseline_comparisons=(len(outcomes.baseline_games) if query.baseline is not None else None),
         models=standings,
         fragility=fragility_of(standings, fitted, index),
+        anchored_ratings=summary,
     )
 
 
@@ -240,9 +284,11 @@ def standing(
     record: dict[str, tuple[int, int, int]],
     ranks: dict[str, int],
     vs_baseline: dict[str, BaselineWinRate],
+    anchored: dict[str, AnchoredBaselineWinRate | AnchoredReason],
 ) -> ModelStanding:
     """One model's row of the answer."""
     wins, ties, losses = record[model]
+    anchored_rate = anchored.get(model)
     return ModelStanding(
         model=model,
         rank=ranks.get(model),
@@ -255,6 +301,8 @@ def standing(
         losses=losses,
         reason=row["reason"],
         vs_baseline=vs_baseline.get(model),
+        anchored_win_rate=None if isinstance(anchored_rate, str) else anchored_rate,
+        anchored_reason=anchored_rate if isinstance(anchored_rate, str) else None,
     )
 
 

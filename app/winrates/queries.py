@@ -7,35 +7,21 @@ or with a `judge` filter that judge's own debiased winner (`judge_results`). Eve
 rows whatever the traffic, the same integers on PostgreSQL and SQLite.
 
 The human gold is the majority of the latest labels from the random labeling queue
-(`from_queue`) alone (`labels.queries.gold_labels`); a labelled comparison whose queue labels
+(`from_queue`) alone (`ledger.gold.gold_labels`); a labelled comparison whose queue labels
 split evenly is `disputed`. Labels people chose to give are only counted.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import ColumnElement, String, func, literal, select
+from sqlalchemy import ColumnElement, String, func, literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.jobs.models import JobStatus
-from app.labels.models import Label
-from app.labels.queries import gold_labels
 from app.ledger.callscope import ReportFilters, of_origin, tagged
+from app.ledger.gold import OutcomeCount, outcome_count, outcome_counts_query
 from app.ledger.models import Comparison
-
-
-@dataclass(frozen=True)
-class OutcomeCount:
-    """How many comparisons ended with this verdict and this human gold, from `model`'s side."""
-
-    model_is_a: bool
-    verdict: str  # A | B | tie
-    gold: str | None  # the queue labels' gold; None: no queue label, or disputed
-    queue_labelled: bool  # has a label from the queue (gold None then means disputed)
-    other_labels: bool  # has a label given outside the queue
-    count: int
 
 
 def verdict_of(session: AsyncSession, judge: str | None) -> ColumnElement[Any]:
@@ -73,25 +59,9 @@ async def outcome_counts(
     session: AsyncSession, model: str, baseline: str, filters: ReportFilters
 ) -> list[OutcomeCount]:
     """The comparisons of `model` with `baseline`, counted per verdict and label status."""
-    verdict = verdict_of(session, filters.judge)
-    queue = gold_labels(Label.from_queue.is_(True)).alias("queue")
-    other = gold_labels(Label.from_queue.is_(False)).alias("other")
-    keys = [
-        (Comparison.model_a == model).label("model_is_a"),
-        verdict.label("verdict"),
-        queue.c.gold.label("gold"),
-        queue.c.labelers.is_not(None).label("queue_labelled"),
-        other.c.labelers.is_not(None).label("other_labels"),
-    ]
-    query = (
-        select(*keys, func.count().label("n"))
-        .select_from(Comparison)
-        .outerjoin(queue, queue.c.comparison_id == Comparison.id)
-        .outerjoin(other, other.c.comparison_id == Comparison.id)
-        .where(*between(model, baseline, filters), verdict.in_(("A", "B", "tie")))
-        .group_by(*keys)
+    model_is_a = (Comparison.model_a == model).label("model_is_a")
+    query = outcome_counts_query(
+        [model_is_a], verdict_of(session, filters.judge), between(model, baseline, filters)
     )
-    rows = cast(
-        "list[tuple[bool, str, str | None, bool, bool, int]]", (await session.execute(query)).all()
-    )
-    return [OutcomeCount(bool(a), v, g, bool(q), bool(o), int(n)) for a, v, g, q, o, n in rows]
+    rows = (await session.execute(query)).all()
+    return [outcome_count(row[0], row[1:]) for row in rows]

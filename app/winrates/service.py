@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import ppi, stats
 from app.ledger.callscope import ReportFilters
-from app.winrates.queries import OutcomeCount, outcome_counts
+from app.ledger.gold import OutcomeCount, Outcomes, outcomes_of
+from app.winrates.queries import outcome_counts
 from app.winrates.schemas import (
     AnchoredWinRate,
     HumanWinRate,
@@ -26,49 +26,7 @@ from app.winrates.schemas import (
 
 # The planning targets of `labels_needed` (issue 40).
 HALF_WIDTH_TARGETS = (0.05, 0.02)
-Y_OF_WINNER = {"A": 1.0, "tie": 0.5, "B": 0.0}
 LABELLED_SECTIONS: tuple[Section, ...] = ("human", "anchored", "labels_needed")
-
-
-@dataclass
-class Outcomes:
-    """The outcomes for the model, as arrays: the labelled slice (human, judge) and the rest."""
-
-    human: list[float] = field(default_factory=list)
-    judged: list[float] = field(default_factory=list)  # the judge on the labelled slice
-    unlabelled: list[float] = field(default_factory=list)
-    not_from_queue: int = 0
-    disputed: int = 0
-
-    @property
-    def every_judged(self) -> list[float]:
-        """The judge's outcome on every comparison."""
-        return self.judged + self.unlabelled
-
-
-def for_model(winner: str, model_is_a: bool) -> float:
-    """The outcome of a winner (A | B | tie) for the model."""
-    y = Y_OF_WINNER[winner]
-    return y if model_is_a else 1.0 - y
-
-
-def outcomes_of(counts: list[OutcomeCount]) -> Outcomes:
-    """The counted outcomes, expanded (at most one value per comparison in the window)."""
-    outcomes = Outcomes()
-    # In one order whatever the database's: the float sums then agree to the last bit.
-    for row in sorted(
-        counts, key=lambda r: (r.model_is_a, r.verdict, r.gold or "", r.other_labels)
-    ):
-        judged = for_model(row.verdict, row.model_is_a)
-        if row.gold is not None:
-            outcomes.human += [for_model(row.gold, row.model_is_a)] * row.count
-            outcomes.judged += [judged] * row.count
-        else:
-            # Disputed and non-queue labelled comparisons are not in the uniform slice.
-            outcomes.unlabelled += [judged] * row.count
-        outcomes.not_from_queue += row.count if row.other_labels else 0
-        outcomes.disputed += row.count if row.queue_labelled and row.gold is None else 0
-    return outcomes
 
 
 def clipped(interval: Interval) -> Interval:
@@ -95,21 +53,10 @@ def judge_section(outcomes: Outcomes) -> JudgeWinRate | Reason:
     )
 
 
-def labelled_reason(outcomes: Outcomes) -> Reason | None:
-    """Why nothing rests on the labels, if nothing does."""
-    if not outcomes.every_judged:
-        return "no_comparisons"
-    if not outcomes.human:
-        return "no_labels"
-    if stats.tier("labelled", len(outcomes.human)) == "insufficient":
-        return "insufficient_data"
-    return None
-
-
 def human_section(outcomes: Outcomes) -> HumanWinRate:
     """The queue's gold labels alone (the anchored estimate at λ = 0)."""
     estimate = ppi.clt_mean(outcomes.human)
-    assert estimate is not None  # labelled_reason ruled out no labels
+    assert estimate is not None  # Outcomes.labelled_reason ruled out no labels
     n = len(outcomes.human)
     return HumanWinRate(
         win_rate=estimate.estimate,
@@ -122,7 +69,7 @@ def human_section(outcomes: Outcomes) -> HumanWinRate:
 def anchored_section(outcomes: Outcomes) -> AnchoredWinRate:
     """PPI++ over every comparison, anchored by the labelled slice."""
     estimate = ppi.ppi_mean(outcomes.human, outcomes.judged, outcomes.unlabelled)
-    assert estimate is not None  # labelled_reason ruled out no labels
+    assert estimate is not None  # Outcomes.labelled_reason ruled out no labels
     n = len(outcomes.human)
     return AnchoredWinRate(
         win_rate=unit_clip(estimate.estimate),
@@ -164,7 +111,7 @@ def win_rates(
     judge = judge_section(outcomes)
     if isinstance(judge, str):
         reasons["judge"] = judge
-    reason = labelled_reason(outcomes)
+    reason = outcomes.labelled_reason()
     if reason is not None:
         reasons.update(dict.fromkeys(LABELLED_SECTIONS, reason))
     return WinRates(

@@ -37,7 +37,7 @@ CHARTS = {
     "/dashboard/judge?judge=judge-a": 4,
     "/dashboard/reviewers": 1,
     "/dashboard/position-score": 2,
-    "/dashboard/leaderboard": 1,
+    "/dashboard/leaderboard": 2,
 }
 
 pytestmark = [

@@ -31,6 +31,7 @@ from app.labels.models import Label
 from app.ledger.models import Comparison
 from tests.conftest import make_key
 from tests.reports.builders import StoredData
+from tests.winrates.builders import seeded as winrates_seeded
 
 MODELS = ("secret-model-alpha", "secret-model-beta")
 JUDGE = "hidden-judge-j"
@@ -552,3 +553,24 @@ async def test_the_shortcut_script_is_served_same_origin_as_javascript(
     assert script.status_code == 200
     assert script.headers["content-type"].startswith("text/javascript")
     assert "keydown" in script.text
+
+
+async def test_the_labeling_page_says_how_many_labels_the_anchored_win_rate_wants(
+    app_on: httpx2.AsyncClient, clean_pg: str, labeler: dict[str, str], reader: dict[str, str]
+) -> None:
+    data = winrates_seeded()  # m-new against m-base, 80 labelled from the queue, in 30 days
+    await data.rows.insert(clean_pg)
+    page = await app_on.get("/dashboard/label", headers=labeler)
+    assert page.status_code == 200
+    found = re.search(r"<p class=\"muted\" data-labels-needed>(.*?)</p>", page.text, re.S)
+    assert found is not None
+    wanted = (
+        await app_on.get(
+            "/v1/win-rates", headers=reader, params={"model": "m-new", "baseline": "m-base"}
+        )
+    ).json()["labels_needed"]["targets"]
+    text = html.unescape(found.group(1))
+    assert "m-new" not in text  # blind: no model names on the labeling page
+    assert "80 queue labels" in text
+    assert f"wants {wanted[0]['more_labels']} more labels for ±5 points" in text
+    assert f"and {wanted[1]['more_labels']} more labels for ±2 points" in text

@@ -13,6 +13,7 @@ from app.config import Settings
 from app.dashboard.charts import SvgRenderer
 from tests.conftest import make_key
 from tests.dashboard.seed import seed
+from tests.winrates.builders import seeded as winrates_seeded
 
 PAGES = (
     "/dashboard",
@@ -27,7 +28,7 @@ SEEDED_CHARTS = {
     "/dashboard/judge?judge=judge-a": 4,
     "/dashboard/reviewers": 1,
     "/dashboard/position-score": 2,
-    "/dashboard/leaderboard": 1,
+    "/dashboard/leaderboard": 2,
 }
 
 
@@ -218,3 +219,23 @@ async def test_a_cached_page_is_rebuilt_once_new_calls_are_stored(
     fresh = (await app_off.get("/dashboard")).text
     assert 'data-judge="judge-a"' in fresh
     assert figures(fresh) == (SEEDED_CHARTS["/dashboard"], 0)
+
+
+async def test_the_leaderboard_charts_judge_only_and_anchored_win_rates_side_by_side(
+    app_off: httpx2.AsyncClient, clean_pg: str
+) -> None:
+    data = winrates_seeded()  # m-new against m-base, 80 of them labelled from the queue
+    await data.rows.insert(clean_pg)
+    page = (await app_off.get("/dashboard/leaderboard")).text
+    assert figures(page) == (2, 0)
+    assert "Win rates against m-base" in page
+    spec = (await app_off.get("/dashboard/charts/leaderboard/win_rates.json")).json()
+    rows = {row["row"]: row for row in spec["data"]["values"]}
+    assert set(rows) == {"m-new · judge", "m-new · anchored"}
+    board = (await app_off.get("/v1/leaderboard", params={"baseline": "m-base"})).json()
+    standing = next(m for m in board["models"] if m["model"] == "m-new")
+    anchored = rows["m-new · anchored"]
+    assert anchored["win_rate"] == standing["anchored_win_rate"]["win_rate"]
+    assert [anchored["ci_low"], anchored["ci_high"]] == standing["anchored_win_rate"]["ci95"]
+    assert rows["m-new · judge"]["win_rate"] == standing["vs_baseline"]["win_rate"]
+    assert {row["estimate"] for row in rows.values()} == {"judge only", "anchored (PPI++)"}

@@ -1,5 +1,8 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .anchored_baseline_win_rate import AnchoredBaselineWinRate
+from .anchored_ratings import AnchoredRatings
+from .anchored_ratings_reason_type_0 import AnchoredRatingsReasonType0
 from .anchored_win_rate import AnchoredWinRate
 from .anchored_win_rate_tier import AnchoredWinRateTier
 from .baseline_pin import BaselinePin
@@ -151,6 +154,7 @@ from .list_batches_mode_type_0 import ListBatchesModeType0
 from .list_batches_status_type_0 import ListBatchesStatusType0
 from .list_comparisons_status_type_0 import ListComparisonsStatusType0
 from .model_standing import ModelStanding
+from .model_standing_anchored_reason_type_0 import ModelStandingAnchoredReasonType0
 from .offset_read import OffsetRead
 from .offset_read_classification_type_0 import OffsetReadClassificationType0
 from .offset_read_reason_type_0 import OffsetReadReasonType0
@@ -238,6 +242,9 @@ from .win_rates_reasons_additional_property import WinRatesReasonsAdditionalProp
 from .win_rates_verdict import WinRatesVerdict
 
 __all__ = (
+    "AnchoredBaselineWinRate",
+    "AnchoredRatings",
+    "AnchoredRatingsReasonType0",
     "AnchoredWinRate",
     "AnchoredWinRateTier",
     "BaselinePin",
@@ -389,6 +396,7 @@ __all__ = (
     "ListBatchResultsStatusType0",
     "ListComparisonsStatusType0",
     "ModelStanding",
+    "ModelStandingAnchoredReasonType0",
     "OffsetRead",
     "OffsetReadClassificationType0",
     "OffsetReadReasonType0",

@@ -18,7 +18,7 @@ class Fragility:
     """How fragile the ranking is (STATISTICS.md, "Leaderboard: fragility").
 
     Attributes:
-        adjacent (list[PairFragility]): the top two, and each adjacent pair whose intervals overlap (down to rank 10)
+        adjacent (list[PairFragility]): the top two, and each adjacent pair whose intervals overlap among the top five
         max_flips (int):
         pairs (int): rated model pairs
         separability (float | None): separable_pairs / pairs (Arena-Hard's separability); null with one model

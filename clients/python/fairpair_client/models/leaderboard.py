@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.anchored_ratings import AnchoredRatings
     from ..models.fragility import Fragility
     from ..models.leaderboard_filters_read import LeaderboardFiltersRead
     from ..models.model_standing import ModelStanding
@@ -28,6 +29,7 @@ class Leaderboard:
         models (list[ModelStanding]):
         n (int): comparisons the ratings are fitted on
         sampled (bool): only the 100,000 most recent comparisons were fitted
+        anchored_ratings (AnchoredRatings | None | Unset): the anchored fit's counts, λ, or why it has none
         baseline_comparisons (int | None | Unset): direct comparisons of the baseline in scope (up to the 100,000 most
             recent); 0: the baseline has none here (an unknown model, or none in these filters); null without a baseline
         fragility (Fragility | None | Unset): null with fewer than two rated models
@@ -39,12 +41,14 @@ class Leaderboard:
     models: list[ModelStanding]
     n: int
     sampled: bool
+    anchored_ratings: AnchoredRatings | None | Unset = UNSET
     baseline_comparisons: int | None | Unset = UNSET
     fragility: Fragility | None | Unset = UNSET
     schema_version: Literal[1] | Unset = 1
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.anchored_ratings import AnchoredRatings  # noqa: PLC0415
         from ..models.fragility import Fragility  # noqa: PLC0415
 
         computed_at = self.computed_at.isoformat()
@@ -59,6 +63,14 @@ class Leaderboard:
         n = self.n
 
         sampled = self.sampled
+
+        anchored_ratings: dict[str, Any] | None | Unset
+        if isinstance(self.anchored_ratings, Unset):
+            anchored_ratings = UNSET
+        elif isinstance(self.anchored_ratings, AnchoredRatings):
+            anchored_ratings = self.anchored_ratings.to_dict()
+        else:
+            anchored_ratings = self.anchored_ratings
 
         baseline_comparisons: int | None | Unset
         if isinstance(self.baseline_comparisons, Unset):
@@ -87,6 +99,8 @@ class Leaderboard:
                 "sampled": sampled,
             }
         )
+        if anchored_ratings is not UNSET:
+            field_dict["anchored_ratings"] = anchored_ratings
         if baseline_comparisons is not UNSET:
             field_dict["baseline_comparisons"] = baseline_comparisons
         if fragility is not UNSET:
@@ -98,6 +112,7 @@ class Leaderboard:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.anchored_ratings import AnchoredRatings  # noqa: PLC0415
         from ..models.fragility import Fragility  # noqa: PLC0415
         from ..models.leaderboard_filters_read import LeaderboardFiltersRead  # noqa: PLC0415
         from ..models.model_standing import ModelStanding  # noqa: PLC0415
@@ -117,6 +132,23 @@ class Leaderboard:
         n = d.pop("n")
 
         sampled = d.pop("sampled")
+
+        def _parse_anchored_ratings(data: object) -> AnchoredRatings | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                anchored_ratings_type_0 = AnchoredRatings.from_dict(data)
+
+                return anchored_ratings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AnchoredRatings | None | Unset, data)
+
+        anchored_ratings = _parse_anchored_ratings(d.pop("anchored_ratings", UNSET))
 
         def _parse_baseline_comparisons(data: object) -> int | None | Unset:
             if data is None:
@@ -154,6 +186,7 @@ class Leaderboard:
             models=models,
             n=n,
             sampled=sampled,
+            anchored_ratings=anchored_ratings,
             baseline_comparisons=baseline_comparisons,
             fragility=fragility,
             schema_version=schema_version,

@@ -6,7 +6,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.model_standing_anchored_reason_type_0 import ModelStandingAnchoredReasonType0
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
+    from ..models.anchored_baseline_win_rate import AnchoredBaselineWinRate
     from ..models.baseline_win_rate import BaselineWinRate
 
 
@@ -29,6 +33,12 @@ class ModelStanding:
         ties (int):
         vs_baseline (BaselineWinRate | None): null without a baseline and for the baseline itself
         wins (int):
+        anchored_ci95 (list[float] | None | Unset): CLT interval of `anchored_rating`
+        anchored_rating (float | None | Unset): PPI++ Bradley-Terry rating (same scale); null: see `anchored_ratings`
+        anchored_reason (ModelStandingAnchoredReasonType0 | None | Unset): why `anchored_win_rate` is null when a
+            baseline was given
+        anchored_win_rate (AnchoredBaselineWinRate | None | Unset): null without a baseline, for the baseline itself, or
+            with a reason
     """
 
     ci95: list[float] | None
@@ -42,9 +52,14 @@ class ModelStanding:
     ties: int
     vs_baseline: BaselineWinRate | None
     wins: int
+    anchored_ci95: list[float] | None | Unset = UNSET
+    anchored_rating: float | None | Unset = UNSET
+    anchored_reason: ModelStandingAnchoredReasonType0 | None | Unset = UNSET
+    anchored_win_rate: AnchoredBaselineWinRate | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.anchored_baseline_win_rate import AnchoredBaselineWinRate  # noqa: PLC0415
         from ..models.baseline_win_rate import BaselineWinRate  # noqa: PLC0415
 
         ci95: list[float] | None
@@ -86,6 +101,41 @@ class ModelStanding:
 
         wins = self.wins
 
+        anchored_ci95: list[float] | None | Unset
+        if isinstance(self.anchored_ci95, Unset):
+            anchored_ci95 = UNSET
+        elif isinstance(self.anchored_ci95, list):
+            anchored_ci95 = []
+            for anchored_ci95_type_0_item_data in self.anchored_ci95:
+                anchored_ci95_type_0_item: float
+                anchored_ci95_type_0_item = anchored_ci95_type_0_item_data
+                anchored_ci95.append(anchored_ci95_type_0_item)
+
+        else:
+            anchored_ci95 = self.anchored_ci95
+
+        anchored_rating: float | None | Unset
+        if isinstance(self.anchored_rating, Unset):
+            anchored_rating = UNSET
+        else:
+            anchored_rating = self.anchored_rating
+
+        anchored_reason: None | str | Unset
+        if isinstance(self.anchored_reason, Unset):
+            anchored_reason = UNSET
+        elif isinstance(self.anchored_reason, ModelStandingAnchoredReasonType0):
+            anchored_reason = self.anchored_reason.value
+        else:
+            anchored_reason = self.anchored_reason
+
+        anchored_win_rate: dict[str, Any] | None | Unset
+        if isinstance(self.anchored_win_rate, Unset):
+            anchored_win_rate = UNSET
+        elif isinstance(self.anchored_win_rate, AnchoredBaselineWinRate):
+            anchored_win_rate = self.anchored_win_rate.to_dict()
+        else:
+            anchored_win_rate = self.anchored_win_rate
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -103,11 +153,20 @@ class ModelStanding:
                 "wins": wins,
             }
         )
+        if anchored_ci95 is not UNSET:
+            field_dict["anchored_ci95"] = anchored_ci95
+        if anchored_rating is not UNSET:
+            field_dict["anchored_rating"] = anchored_rating
+        if anchored_reason is not UNSET:
+            field_dict["anchored_reason"] = anchored_reason
+        if anchored_win_rate is not UNSET:
+            field_dict["anchored_win_rate"] = anchored_win_rate
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.anchored_baseline_win_rate import AnchoredBaselineWinRate  # noqa: PLC0415
         from ..models.baseline_win_rate import BaselineWinRate  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -193,6 +252,75 @@ class ModelStanding:
 
         wins = d.pop("wins")
 
+        def _parse_anchored_ci95(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                anchored_ci95_type_0 = []
+                _anchored_ci95_type_0 = data
+                for anchored_ci95_type_0_item_data in _anchored_ci95_type_0:
+
+                    def _parse_anchored_ci95_type_0_item(data: object) -> float:
+                        return cast(float, data)
+
+                    anchored_ci95_type_0_item = _parse_anchored_ci95_type_0_item(anchored_ci95_type_0_item_data)
+
+                    anchored_ci95_type_0.append(anchored_ci95_type_0_item)
+
+                return anchored_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        anchored_ci95 = _parse_anchored_ci95(d.pop("anchored_ci95", UNSET))
+
+        def _parse_anchored_rating(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        anchored_rating = _parse_anchored_rating(d.pop("anchored_rating", UNSET))
+
+        def _parse_anchored_reason(data: object) -> ModelStandingAnchoredReasonType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                anchored_reason_type_0 = ModelStandingAnchoredReasonType0(data)
+
+                return anchored_reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ModelStandingAnchoredReasonType0 | None | Unset, data)
+
+        anchored_reason = _parse_anchored_reason(d.pop("anchored_reason", UNSET))
+
+        def _parse_anchored_win_rate(data: object) -> AnchoredBaselineWinRate | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                anchored_win_rate_type_0 = AnchoredBaselineWinRate.from_dict(data)
+
+                return anchored_win_rate_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AnchoredBaselineWinRate | None | Unset, data)
+
+        anchored_win_rate = _parse_anchored_win_rate(d.pop("anchored_win_rate", UNSET))
+
         model_standing = cls(
             ci95=ci95,
             games=games,
@@ -205,6 +333,10 @@ class ModelStanding:
             ties=ties,
             vs_baseline=vs_baseline,
             wins=wins,
+            anchored_ci95=anchored_ci95,
+            anchored_rating=anchored_rating,
+            anchored_reason=anchored_reason,
+            anchored_win_rate=anchored_win_rate,
         )
 
         model_standing.additional_properties = d
