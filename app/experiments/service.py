@@ -62,6 +62,7 @@ async def create(
     experiment = Experiment(
         id=str(uuid.uuid4()),
         name=body.name,
+        tag_value=keeper.token(body.name),
         created_at=utcnow(),
         api_key_id=principal.key_id,
         baseline=body.baseline,
@@ -161,7 +162,7 @@ async def read(session: AsyncSession, experiment: Experiment) -> ExperimentRead:
     counts = await _item_counts(session, experiment)
     if counts is not None and counts.queued + counts.running + counts.waiting == 0:
         await _mark_exhausted(session, experiment)
-    calls = await experiments.calls(session, experiment.name)
+    calls = await experiments.calls(session, experiment)
     outcomes = standing.outcomes
     judged = counts.completed + counts.failed if counts is not None else None
     left = None if counts is None or judged is None else experiment_items(counts) - judged

@@ -53,6 +53,9 @@ class Experiment(Base):
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    # The `fairpair:experiment` tag's value as the ledger stores it: the name, or in privacy
+    # mode its token (the kernel stores every tag value through the text keeper).
+    tag_value: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     api_key_id: Mapped[str] = mapped_column(String(32), default="")
     baseline: Mapped[str] = mapped_column(String(200))
@@ -111,7 +114,7 @@ async def outcomes(session: AsyncSession, experiment: Experiment) -> list[float]
         .join(ComparisonTag, ComparisonTag.comparison_id == Comparison.id)
         .where(
             ComparisonTag.key == EXPERIMENT_TAG,
-            ComparisonTag.value == experiment.name,
+            ComparisonTag.value == experiment.tag_value,
             Comparison.winner.is_not(None),
             Comparison.completed_at.is_not(None),
         )
@@ -151,12 +154,12 @@ async def _store_decision(
         .execution_options(synchronize_session=False)
     )
     await session.commit()
-    if stored.rowcount:  # type: ignore[attr-defined]
-        experiment.status, experiment.decision = ExperimentStatus.DECIDED, decision
-        experiment.decided_after = after
-        metrics.record_experiment_decision(
-            experiment.name, decision, await calls(session, experiment.name)
-        )
+    if not stored.rowcount:  # type: ignore[attr-defined]
+        await session.refresh(experiment)  # another process stored it (or cancelled) first
+        return
+    experiment.status, experiment.decision = ExperimentStatus.DECIDED, decision
+    experiment.decided_after = after
+    metrics.record_experiment_decision(experiment.name, decision, await calls(session, experiment))
 
 
 async def stopped(session: AsyncSession, name: str) -> bool:
@@ -170,10 +173,10 @@ async def stopped(session: AsyncSession, name: str) -> bool:
     return experiment.status == ExperimentStatus.DECIDED
 
 
-async def calls(session: AsyncSession, name: str) -> int:
+async def calls(session: AsyncSession, experiment: Experiment) -> int:
     """The judge calls the experiment's comparisons made."""
     tagged = select(ComparisonTag.comparison_id).where(
-        ComparisonTag.key == EXPERIMENT_TAG, ComparisonTag.value == name
+        ComparisonTag.key == EXPERIMENT_TAG, ComparisonTag.value == experiment.tag_value
     )
     found = await session.scalar(
         select(func.count()).select_from(JudgeCall).where(JudgeCall.comparison_id.in_(tagged))

@@ -26,6 +26,7 @@ def upgrade() -> None:
         "experiments",
         sa.Column("id", sa.String(36), primary_key=True),
         sa.Column("name", sa.String(64), nullable=False, unique=True),
+        sa.Column("tag_value", sa.String(256), nullable=False),
         sa.Column("created_at", TIME, nullable=False),
         sa.Column("api_key_id", sa.String(32), nullable=False),
         sa.Column("baseline", sa.String(200), nullable=False),

@@ -232,3 +232,17 @@ async def test_bad_experiments_are_refused_and_leave_nothing(
         await client.post("/v1/experiments", headers=reader, json=experiment("r"))
     ).status_code == 403
     assert (await client.get("/v1/experiments/none", headers=reader)).status_code == 404
+
+
+async def test_an_experiment_decides_in_privacy_mode_where_its_tag_is_stored_as_a_token(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+) -> None:
+    client = await live_factory(settings_factory(worker_concurrency=SLOTS, privacy="hash"))
+    items = [item(i, candidate_q=3, baseline_q=-3) for i in range(120)]
+    created = await client.post("/v1/experiments", headers=comparer, json=experiment("p", items))
+    assert created.status_code == 201, created.text
+    done = await wait_for(client, "p", comparer)
+    assert (done["status"], done["decision"]) == ("decided", "candidate_better")
+    assert done["items_left"] > 0
