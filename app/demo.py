@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import math
 import random
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import httpx2
+
+from app.textpatterns import compile_linear
 
 TAG_KEY, TAG_VALUE = "fairpair", "demo"
 TAG = f"{TAG_KEY}:{TAG_VALUE}"
@@ -200,7 +201,7 @@ async def send_comparisons(
 # Simulated labelers (`--labels`): their names say they are simulated; each prefers the answer of
 # higher hidden quality with probability σ(Δq), Δq being 1.5-2.5 here (0.82-0.92).
 SIM_LABELERS = ("demo-simulated-labeler-1", "demo-simulated-labeler-2", "demo-simulated-labeler-3")
-QUALITY = re.compile(r"\[sim q=([+-]\d+\.\d+)\]")
+QUALITY = compile_linear(r"\[sim q=([+-]\d+\.\d+)\]")
 MAX_QUEUE_DRAWS = 100  # bounds the draws when the queue holds few demo comparisons
 QUEUE_PAGE = 200
 
