@@ -34,6 +34,7 @@ from app.deps import (
 from app.errors import ServiceUnavailable
 from app.judges.registry import RegistryDep
 from app.params import MomentParam, parse_since_until
+from app.problems import problem_responses
 
 router = APIRouter(tags=["batches"])
 # A key needs one of these to submit a batch (each item's kind needs its own, checked once the
@@ -43,18 +44,15 @@ QUEUE_PROBE_S = 1.0
 # Any string, as `/v1/comparisons/{id}` takes it: an id that names no batch is 404, whatever it
 # looks like (a pattern here made a malformed id 422 on batches and 404 on comparisons).
 BatchId = Annotated[str, Path(description="the batch's id")]
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [
-        (401, "no valid key"),
-        (403, "missing scope"),
-        (404, "no such batch"),
-        (409, "idempotency"),
-        (413, "body too large (FAIRPAIR_MAX_BATCH_BYTES)"),
-        (422, "invalid request"),
-        (503, "database down, or (submitting) the batch queue's Redis"),
-    ]
-}
+PROBLEMS = problem_responses(
+    (401, "no valid key"),
+    (403, "missing scope"),
+    (404, "no such batch"),
+    (409, "idempotency"),
+    (413, "body too large (FAIRPAIR_MAX_BATCH_BYTES)"),
+    (422, "invalid request"),
+    (503, "database down, or (submitting) the batch queue's Redis"),
+)
 
 
 @router.post("/v1/batches", operation_id="create_batch", status_code=202, responses=PROBLEMS)

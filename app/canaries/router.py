@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
@@ -21,18 +21,16 @@ from app.canaries.schemas import (
 from app.deps import AdminKey, KeeperDep, ReadKey, SessionDep, SettingsDep
 from app.errors import ValidationProblem
 from app.jobs.http import JobsDep
+from app.problems import problem_responses
 
 router = APIRouter(prefix="/v1/canaries", tags=["canaries"])
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [
-        (401, "no valid key"),
-        (403, "missing scope"),
-        (404, "no such canary (or run)"),
-        (409, "a canary with this name exists, or the run to pin has not finished"),
-        (422, "invalid request, or privacy mode (canaries need the texts)"),
-    ]
-}
+PROBLEMS = problem_responses(
+    (401, "no valid key"),
+    (403, "missing scope"),
+    (404, "no such canary (or run)"),
+    (409, "a canary with this name exists, or the run to pin has not finished"),
+    (422, "invalid request, or privacy mode (canaries need the texts)"),
+)
 Limit = Annotated[int, Query(ge=1, le=200)]
 Cursor = Annotated[str | None, Query(max_length=500)]
 

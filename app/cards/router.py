@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
@@ -11,17 +11,15 @@ from app.cards import service
 from app.cards.schemas import CardRead, CardRunStarted
 from app.deps import AdminKey, ReadKey, SessionDep, SettingsDep
 from app.jobs.http import JobsDep
+from app.problems import problem_responses
 
 router = APIRouter(prefix="/v1/judges", tags=["judges"])
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [
-        (401, "no valid key"),
-        (403, "missing scope"),
-        (404, "no such judge"),
-        (422, "a version the judge never had, a retired judge, or privacy mode"),
-    ]
-}
+PROBLEMS = problem_responses(
+    (401, "no valid key"),
+    (403, "missing scope"),
+    (404, "no such judge"),
+    (422, "a version the judge never had, a retired judge, or privacy mode"),
+)
 
 
 @router.post("/{name}/card", status_code=202, operation_id="run_judge_card", responses=PROBLEMS)

@@ -3,7 +3,7 @@ however often they are read (issue 41)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path
 
@@ -12,19 +12,17 @@ from app.deps import CompareKey, KeeperDep, ReadKey, SessionDep, SessionmakerDep
 from app.experiments import service
 from app.experiments.schemas import ExperimentCreate, ExperimentList, ExperimentRead
 from app.judges.registry import RegistryDep
+from app.problems import problem_responses
 
 router = APIRouter(tags=["experiments"])
 ExperimentName = Annotated[str, Path(max_length=64, description="the experiment's name")]
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/problem+json": {}}}
-    for code, text in [
-        (401, "no valid key"),
-        (403, "missing scope"),
-        (404, "no such experiment"),
-        (409, "the name is taken"),
-        (422, "invalid request"),
-    ]
-}
+PROBLEMS = problem_responses(
+    (401, "no valid key"),
+    (403, "missing scope"),
+    (404, "no such experiment"),
+    (409, "the name is taken"),
+    (422, "invalid request"),
+)
 
 
 @router.post(
