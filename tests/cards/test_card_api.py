@@ -19,7 +19,8 @@ PER_FAMILY = 50
 async def served(
     settings_factory: Callable[..., Settings], admin: dict[str, str]
 ) -> AsyncIterator[Served]:
-    app = await serve(settings_factory, admin, card_probes_per_family=PER_FAMILY)
+    # Seeded draws (labels, display orders): a card of a fair judge is then the same every run.
+    app = await serve(settings_factory, admin, card_probes_per_family=PER_FAMILY, draw_seed=11)
     yield app
     await close(app)
 
