@@ -22,7 +22,7 @@ from collections.abc import (
 )
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol, TypeAlias
 from urllib.parse import quote, urlsplit
 
 import orjson
@@ -44,6 +44,8 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 # How far back a lookup reads a provider's job list (newest first, 100 a page).
 MAX_LIST_PAGES = 20
 _UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
+# When a submission whose outcome is unknown may have created its job: (sent, answered or gave up).
+Window: TypeAlias = tuple[datetime, datetime]
 # The longest line of a results file parsed: a judge answer's own cap (MAX_RESPONSE_BYTES of the
 # live path). A longer line fails its request alone; the parser never holds more of it.
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -131,10 +133,7 @@ class BatchApi(Protocol):
         ...
 
     async def find(
-        self,
-        metadata: Mapping[str, str],
-        request_count: int,
-        created: tuple[datetime, datetime],
+        self, metadata: Mapping[str, str], request_count: int, created: Window
     ) -> list[ReportedBatchJob]:
         """The jobs that may be the one a submission with `metadata` made, created within
         `created` (for a create whose outcome is unknown); OpenAI matches the metadata,
@@ -268,7 +267,7 @@ async def find_listed(
     parse: Callable[[Any], ReportedBatchJob],
     created_at: Callable[[Any], datetime | None],
     matches: Callable[[Any], bool],
-    created: tuple[datetime, datetime],
+    created: Window,
 ) -> list[ReportedBatchJob]:
     """The jobs of a newest-first list (`page(after)` gives a page) created within `created`
     that `matches` accepts; entries that do not parse are skipped, never adopted."""

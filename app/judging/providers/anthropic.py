@@ -22,11 +22,9 @@ from app.judging.batchapi import (
     check_requests,
     check_size,
     file_results,
-    find_listed,
     invalid_response,
     json_bytes,
     jsonl_objects,
-    list_path,
     optional_text,
     required_text,
     same_origin,
@@ -41,7 +39,7 @@ from app.judging.providers.answers import (
     token_count,
 )
 from app.judging.providers.errors import status_error
-from app.judging.providers.http import BatchClient, Connection, HttpJudge, segment
+from app.judging.providers.http import Connection, HttpJudge, ProviderBatchApi
 from app.judging.providers.wire import WireResponse
 from app.judging.retries import ProviderCallError
 from app.judging.types import ErrorKind, JudgeConfig
@@ -139,6 +137,69 @@ def status_text(status: int, body: object) -> str:
     return f"Error code: {status} - {body}"
 
 
+class AnthropicBatchApi(ProviderBatchApi):
+    """The Message Batches API: one request creates the batch; its results are one JSONL file."""
+
+    max_requests = 100_000
+    max_bytes = MAX_CREATE_BYTES - sum(map(len, _ENVELOPE))
+    batches_path, cursor = BATCHES_PATH, "after_id"
+
+    def request_size(self, request: BatchRequest) -> int:
+        """The bytes of the request in the create body, with its comma."""
+        return len(_element(request)) + 1
+
+    async def submit(
+        self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
+    ) -> ReportedBatchJob:
+        """Create a message batch of the requests; the API keeps no metadata."""
+        check_requests(requests, self.max_requests)
+        opening, closing = _ENVELOPE
+        content = opening + b",".join(_element(request) for request in requests) + closing
+        check_size(len(content), MAX_CREATE_BYTES)
+        return self._job(await self._http.call_json("POST", self._batches, content, transfer=True))
+
+    def parse_job(self, batch: Any) -> ReportedBatchJob:
+        """A listed or answered MessageBatch."""
+        return batch_job(batch)
+
+    def created_at(self, batch: Any) -> datetime | None:
+        """A MessageBatch's creation time (RFC 3339)."""
+        return utc_from_rfc3339(batch["created_at"])
+
+    def listed_matches(self, batch: Any, metadata: Mapping[str, str], request_count: int) -> bool:
+        """Whether the batch holds `request_count` requests: the API keeps no metadata, so the
+        caller adopts one only when exactly one is unknown to it."""
+        return batch_job(batch).total == request_count
+
+    async def results(self, job: ReportedBatchJob) -> AsyncGenerator[list[RequestResult]]:
+        """Every request's result, from the batch's `results_url` on the judge's origin,
+        downloaded to disk and parsed a chunk at a time."""
+        if not job.ended:
+            raise ValueError(f"batch {job.id} has not ended: {job.state}")
+        secret = self._http.secret
+
+        def parse(custom_id: str, line: dict[str, Any]) -> RequestResult:
+            return _result(custom_id, line, secret)
+
+        file = await self._http.download(self._results_path(job), _BINARY)
+        async for chunk in file_results(file, parse):
+            yield chunk
+
+    def _results_path(self, job: ReportedBatchJob) -> str:
+        if job.results_url is None:
+            return f"{self._batch_path(job.id)}/results"
+        if not same_origin(job.results_url, self._http.base_url):
+            host = urlsplit(job.results_url).hostname
+            message = f"invalid response: results_url on {host}, not the judge's origin"
+            raise ProviderCallError("server_error", redact(message, self._http.secret))
+        parts = urlsplit(job.results_url)
+        return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+    async def cleanup(self, job: ReportedBatchJob) -> None:
+        """Delete the ended batch (already gone is fine)."""
+        await self._http.call("DELETE", self._batch_path(job.id), allow=(404,))
+
+
 class AnthropicJudge(HttpJudge):
     """A judge behind the Messages API; confidence is always the stated one.
 
@@ -148,6 +209,7 @@ class AnthropicJudge(HttpJudge):
 
     endpoint = "/v1/messages"
     timed_out = TIMED_OUT
+    batch_api_type = AnthropicBatchApi
 
     def __init__(self, config: JudgeConfig, **connection: Unpack[Connection]) -> None:
         super().__init__(config, **connection)
@@ -174,105 +236,8 @@ class AnthropicJudge(HttpJudge):
             body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
         return body
 
-    def completion(self, body: Any) -> Completion:
-        """The provider-neutral view of a decoded answer."""
-        return completion_from_json(body)
-
-    def status_message(self, response: WireResponse) -> str:
-        """The text the SDK gives an error status."""
-        return sdk_style_message(response)
-
-    def batch_api(self) -> AnthropicBatchApi:
-        """The Message Batches API over this judge's Wire."""
-        return AnthropicBatchApi(self)
-
-
-class AnthropicBatchApi:
-    """The Message Batches API: one request creates the batch; its results are one JSONL file."""
-
-    max_requests = 100_000
-    max_bytes = MAX_CREATE_BYTES - sum(map(len, _ENVELOPE))
-
-    def __init__(self, judge: HttpJudge) -> None:
-        self._http = BatchClient(judge)
-        self._path = judge.base_path + BATCHES_PATH
-
-    def request_size(self, request: BatchRequest) -> int:
-        """The bytes of the request in the create body, with its comma."""
-        return len(_element(request)) + 1
-
-    async def submit(
-        self, requests: Sequence[BatchRequest], metadata: Mapping[str, str]
-    ) -> ReportedBatchJob:
-        """Create a message batch of the requests; the API keeps no metadata."""
-        check_requests(requests, self.max_requests)
-        opening, closing = _ENVELOPE
-        content = opening + b",".join(_element(request) for request in requests) + closing
-        check_size(len(content), MAX_CREATE_BYTES)
-        return self._job(await self._http.call_json("POST", self._path, content, transfer=True))
-
-    async def retrieve(self, job_id: str) -> ReportedBatchJob:
-        """The batch as it stands now."""
-        return self._job(await self._http.call_json("GET", f"{self._path}/{segment(job_id)}"))
-
-    async def cancel(self, job_id: str) -> ReportedBatchJob:
-        """Ask Anthropic to stop the batch (it goes through `canceling`)."""
-        path = f"{self._path}/{segment(job_id)}/cancel"
-        return self._job(await self._http.call_json("POST", path))
-
-    async def find(
-        self,
-        metadata: Mapping[str, str],
-        request_count: int,
-        created: tuple[datetime, datetime],
-    ) -> list[ReportedBatchJob]:
-        """The message batches of `request_count` requests created within `created`: the API
-        keeps no metadata, so the caller adopts one only when exactly one is unknown to it."""
-
-        async def page(after: str | None) -> Any:
-            return await self._http.call_json("GET", list_path(self._path, "after_id", after))
-
-        def matches(batch: Any) -> bool:
-            return batch_job(batch).total == request_count
-
-        def created_at(batch: Any) -> datetime | None:
-            return utc_from_rfc3339(batch["created_at"])
-
-        return await find_listed(page, batch_job, created_at, matches, created)
-
-    async def results(self, job: ReportedBatchJob) -> AsyncGenerator[list[RequestResult]]:
-        """Every request's result, from the batch's `results_url` on the judge's origin,
-        downloaded to disk and parsed a chunk at a time."""
-        if not job.ended:
-            raise ValueError(f"batch {job.id} has not ended: {job.state}")
-        secret = self._http.secret
-
-        def parse(custom_id: str, line: dict[str, Any]) -> RequestResult:
-            return _result(custom_id, line, secret)
-
-        file = await self._http.download(self._results_path(job), _BINARY)
-        async for chunk in file_results(file, parse):
-            yield chunk
-
-    def _results_path(self, job: ReportedBatchJob) -> str:
-        if job.results_url is None:
-            return f"{self._path}/{segment(job.id)}/results"
-        if not same_origin(job.results_url, self._http.base_url):
-            host = urlsplit(job.results_url).hostname
-            message = f"invalid response: results_url on {host}, not the judge's origin"
-            raise ProviderCallError("server_error", redact(message, self._http.secret))
-        parts = urlsplit(job.results_url)
-        return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-
-    async def cleanup(self, job: ReportedBatchJob) -> None:
-        """Delete the ended batch (already gone is fine)."""
-        await self._http.call("DELETE", f"{self._path}/{segment(job.id)}", allow=(404,))
-
-    def _job(self, batch: Any) -> ReportedBatchJob:
-        try:
-            return batch_job(batch)
-        except (LookupError, TypeError, ValueError, AttributeError) as err:
-            raise invalid_response(err) from err
+    completion = staticmethod(completion_from_json)
+    status_message = staticmethod(sdk_style_message)
 
 
 def _element(request: BatchRequest) -> bytes:

@@ -5,16 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from abc import abstractmethod
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, BinaryIO, ClassVar, TypedDict, Unpack
 from urllib.parse import quote, urlsplit
 
 import httpx2
-import orjson
 
 from app.judging.base import JudgeClient
-from app.judging.batchapi import BatchApi, invalid_response
+from app.judging.batchapi import (
+    BatchApi,
+    ReportedBatchJob,
+    Window,
+    find_listed,
+    invalid_response,
+    list_path,
+)
 from app.judging.egress import EgressPolicy
 from app.judging.judge import ChatRequest, Completion, redact
 from app.judging.providers.answers import invalid_answer
@@ -59,7 +67,7 @@ class Connection(TypedDict, total=False):
     limiter: RateLimiter | None
 
 
-class HttpxWire:
+class HttpxWire(Wire):
     """The Wire over an httpx2 transport: how the tests' and replays' fake providers plug in.
 
     It sends what the lean wire sends (same JSON bytes and headers), so the providers' request
@@ -77,12 +85,6 @@ class HttpxWire:
         self._origin = f"{parts.scheme}://{parts.netloc}"
         self._client = http_client(transport, timeout_s, max_connections)
 
-    async def post_json(
-        self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
-    ) -> WireResponse:
-        """POST `body` as JSON through the transport."""
-        return await self.request("POST", path, orjson.dumps(body), headers, timeout_s)
-
     async def request(
         self,
         method: str,
@@ -93,7 +95,7 @@ class HttpxWire:
         max_bytes: int = MAX_RESPONSE_BYTES,
     ) -> WireResponse:
         """Send `content` with `method` through the transport; at most `max_bytes` come back."""
-        try:
+        with _as_wire_errors():
             async with self._client.stream(
                 method,
                 self._origin + path,
@@ -102,10 +104,6 @@ class HttpxWire:
                 timeout=client_timeout(timeout_s),
             ) as response:
                 body = await _read_at_most(response, max_bytes)
-        except httpx2.TimeoutException as err:
-            raise WireError(str(err) or "timed out", timeout=True) from err
-        except httpx2.HTTPError as err:
-            raise WireError(str(err) or type(err).__name__) from err
         headers_read = {name.lower(): value for name, value in response.headers.items()}
         return WireResponse(response.status_code, headers_read, body)
 
@@ -119,7 +117,7 @@ class HttpxWire:
     ) -> WireResponse:
         """GET `path` into `sink` through the transport (see Wire.download)."""
         sent = {**BASE_HEADERS, **headers, "Accept-Encoding": "identity"}
-        try:
+        with _as_wire_errors():
             async with self._client.stream(
                 "GET", self._origin + path, headers=sent, timeout=client_timeout(timeout_s)
             ) as response:
@@ -130,18 +128,10 @@ class HttpxWire:
                 refused = unasked_encoding(headers_read)
                 if refused is not None:
                     raise refused
-                size = 0
                 # Nothing to inflate (refused above); aiter_bytes also reads what a fake
                 # transport has read already.
-                async for chunk in response.aiter_bytes():
-                    size += len(chunk)
-                    if size > max_bytes:
-                        raise too_large(max_bytes)
+                async for chunk in _chunks_at_most(response, max_bytes):
                     sink.write(chunk)
-        except httpx2.TimeoutException as err:
-            raise WireError(str(err) or "timed out", timeout=True) from err
-        except httpx2.HTTPError as err:
-            raise WireError(str(err) or type(err).__name__) from err
         return WireResponse(response.status_code, headers_read, b"")
 
     async def aclose(self) -> None:
@@ -149,15 +139,29 @@ class HttpxWire:
         await self._client.aclose()
 
 
-async def _read_at_most(response: httpx2.Response, max_bytes: int) -> bytes:
-    chunks: list[bytes] = []
+@contextmanager
+def _as_wire_errors() -> Iterator[None]:
+    """httpx2's failures as the Wire's: a timeout, or no complete answer."""
+    try:
+        yield
+    except httpx2.TimeoutException as err:
+        raise WireError(str(err) or "timed out", timeout=True) from err
+    except httpx2.HTTPError as err:
+        raise WireError(str(err) or type(err).__name__) from err
+
+
+async def _chunks_at_most(response: httpx2.Response, max_bytes: int) -> AsyncIterator[bytes]:
+    """The answer's body as it arrives; a server error once it passes `max_bytes`."""
     size = 0
     async for chunk in response.aiter_bytes():
         size += len(chunk)
         if size > max_bytes:
             raise too_large(max_bytes)
-        chunks.append(chunk)
-    return b"".join(chunks)
+        yield chunk
+
+
+async def _read_at_most(response: httpx2.Response, max_bytes: int) -> bytes:
+    return b"".join([chunk async for chunk in _chunks_at_most(response, max_bytes)])
 
 
 def judge_wire(config: JudgeConfig, connection: Connection) -> Wire:
@@ -181,6 +185,8 @@ class HttpJudge(JudgeClient):
     endpoint: ClassVar[str]
     # The SDK's message for a request that timed out.
     timed_out: ClassVar[str]
+    # The provider's batch API.
+    batch_api_type: ClassVar[type[ProviderBatchApi]]
 
     def __init__(self, config: JudgeConfig, **connection: Unpack[Connection]) -> None:
         super().__init__(config, connection.get("limiter"))
@@ -202,9 +208,9 @@ class HttpJudge(JudgeClient):
     def status_message(self, response: WireResponse) -> str:
         """The text the provider's SDK gives an error status."""
 
-    @abstractmethod
     def batch_api(self) -> BatchApi:
         """The provider's batch API over this judge's Wire, paths and headers."""
+        return self.batch_api_type(self)
 
     async def _complete(self, request: ChatRequest, timeout_s: float) -> Completion:
         try:
@@ -331,3 +337,60 @@ class BatchClient:
 def segment(value: str) -> str:
     """A provider's id as one path segment (a slash in it cannot reach another route)."""
     return quote(value, safe="")
+
+
+class ProviderBatchApi(BatchApi, ABC):
+    """What both providers' batch APIs share: the judge's BatchClient, a batch's path under the
+    list endpoint, and the retrieve, cancel and find round trips over it."""
+
+    # The batches' list endpoint after the base URL's path, and its cursor parameter.
+    batches_path: ClassVar[str]
+    cursor: ClassVar[str]
+
+    def __init__(self, judge: HttpJudge) -> None:
+        self._http = BatchClient(judge)
+        self._base = judge.base_path
+        self._batches = self._base + self.batches_path
+
+    @abstractmethod
+    def parse_job(self, batch: Any) -> ReportedBatchJob:
+        """The provider's batch object as a ReportedBatchJob (LookupError, TypeError,
+        ValueError or AttributeError if it is not one)."""
+
+    @abstractmethod
+    def created_at(self, batch: Any) -> datetime | None:
+        """When a listed batch was created."""
+
+    @abstractmethod
+    def listed_matches(self, batch: Any, metadata: Mapping[str, str], request_count: int) -> bool:
+        """Whether a listed batch may be the one a submission with `metadata` made."""
+
+    async def retrieve(self, job_id: str) -> ReportedBatchJob:
+        """The batch as it stands now."""
+        return self._job(await self._http.call_json("GET", self._batch_path(job_id)))
+
+    async def cancel(self, job_id: str) -> ReportedBatchJob:
+        """Ask the provider to stop the batch (it goes through its cancelling state)."""
+        return self._job(await self._http.call_json("POST", f"{self._batch_path(job_id)}/cancel"))
+
+    async def find(
+        self, metadata: Mapping[str, str], request_count: int, created: Window
+    ) -> list[ReportedBatchJob]:
+        """The listed batches created within `created` that `listed_matches` accepts."""
+
+        async def page(after: str | None) -> Any:
+            return await self._http.call_json("GET", list_path(self._batches, self.cursor, after))
+
+        def matches(batch: Any) -> bool:
+            return self.listed_matches(batch, metadata, request_count)
+
+        return await find_listed(page, self.parse_job, self.created_at, matches, created)
+
+    def _batch_path(self, job_id: str) -> str:
+        return f"{self._batches}/{segment(job_id)}"
+
+    def _job(self, batch: Any) -> ReportedBatchJob:
+        try:
+            return self.parse_job(batch)
+        except (LookupError, TypeError, ValueError, AttributeError) as err:
+            raise invalid_response(err) from err

@@ -27,11 +27,9 @@ from app.judging.batchapi import (
     check_requests,
     check_size,
     file_results,
-    find_listed,
     invalid_response,
     json_bytes,
     jsonl_objects,
-    list_path,
     optional_text,
     required_text,
     too_long_result,
@@ -47,7 +45,7 @@ from app.judging.providers.answers import (
     token_text,
 )
 from app.judging.providers.errors import status_error
-from app.judging.providers.http import BatchClient, Connection, HttpJudge, segment
+from app.judging.providers.http import Connection, HttpJudge, ProviderBatchApi, segment
 from app.judging.providers.wire import WireResponse
 from app.judging.retries import ProviderCallError
 from app.judging.types import ErrorKind, JudgeConfig, TokenLogprob
@@ -131,58 +129,13 @@ def organization_headers() -> dict[str, str]:
     }
 
 
-class OpenAIJudge(HttpJudge):
-    """A judge behind a Chat Completions endpoint; we retry, the HTTP layer does not."""
-
-    endpoint = "/chat/completions"
-    timed_out = TIMED_OUT
-
-    def __init__(self, config: JudgeConfig, **connection: Unpack[Connection]) -> None:
-        super().__init__(config, **connection)
-        self._headers = {"Authorization": f"Bearer {config.api_key or _NO_KEY}"}
-        if config.base_url_host == OPENAI_HOST:
-            self._headers |= organization_headers()
-
-    def request_body(self, request: ChatRequest) -> dict[str, Any]:
-        """The Chat Completions request the SDK would send for `request`; a reasoning model's
-        without `temperature` and logprobs, which it refuses."""
-        config = self.config
-        body: dict[str, Any] = {"messages": request.messages(), "model": config.model}
-        if not config.is_reasoning:
-            body["temperature"] = config.temperature
-        if config.use_json_mode:
-            body["response_format"] = {"type": "json_object"}
-        if request.want_logprobs and not config.is_reasoning:
-            body["logprobs"], body["top_logprobs"] = True, TOP_LOGPROBS
-        if config.max_completion_tokens is not None:
-            body["max_completion_tokens"] = config.max_completion_tokens
-        if config.reasoning_effort is not None:
-            body["reasoning_effort"] = config.reasoning_effort
-        return body
-
-    def completion(self, body: Any) -> Completion:
-        """The provider-neutral view of a decoded answer."""
-        return completion_from_json(body)
-
-    def status_message(self, response: WireResponse) -> str:
-        """The text the SDK gives an error status."""
-        return sdk_style_message(response)
-
-    def batch_api(self) -> OpenAIBatchApi:
-        """OpenAI's Batch API over this judge's Wire."""
-        return OpenAIBatchApi(self)
-
-
-class OpenAIBatchApi:
+class OpenAIBatchApi(ProviderBatchApi):
     """OpenAI's Batch API: a JSONL file uploaded through the Files API, one batch over it."""
 
     max_requests = 50_000
     # The input file's limit, 200 MB.
     max_bytes = 200_000_000
-
-    def __init__(self, judge: HttpJudge) -> None:
-        self._http = BatchClient(judge)
-        self._base = judge.base_path
+    batches_path, cursor = "/batches", "after"
 
     def request_size(self, request: BatchRequest) -> int:
         """The bytes of the request's line in the input file."""
@@ -203,7 +156,7 @@ class OpenAIBatchApi:
             "metadata": dict(metadata),
         }
         try:
-            batch = await self._http.call_json("POST", f"{self._base}/batches", json_bytes(create))
+            batch = await self._http.call_json("POST", self._batches, json_bytes(create))
         except ProviderCallError as error:
             if error.kind in _REFUSED:  # no batch reads the file: do not leave it behind
                 with contextlib.suppress(ProviderCallError):
@@ -223,38 +176,18 @@ class OpenAIBatchApi:
         except (LookupError, TypeError, ValueError) as err:
             raise invalid_response(err) from err
 
-    async def retrieve(self, job_id: str) -> ReportedBatchJob:
-        """The batch as it stands now."""
-        return self._job(await self._http.call_json("GET", self._batch_path(job_id)))
+    def parse_job(self, batch: Any) -> ReportedBatchJob:
+        """A listed or answered Batch object."""
+        return batch_job(batch, self._http.secret)
 
-    async def cancel(self, job_id: str) -> ReportedBatchJob:
-        """Ask OpenAI to stop the batch (it goes through `cancelling`)."""
-        path = f"{self._batch_path(job_id)}/cancel"
-        return self._job(await self._http.call_json("POST", path))
+    def created_at(self, batch: Any) -> datetime | None:
+        """A Batch object's creation time (Unix seconds)."""
+        return utc_from_unix(batch["created_at"])
 
-    async def find(
-        self,
-        metadata: Mapping[str, str],
-        request_count: int,
-        created: tuple[datetime, datetime],
-    ) -> list[ReportedBatchJob]:
-        """The batches created within `created` that carry `metadata`."""
-
-        async def page(after: str | None) -> Any:
-            path = list_path(f"{self._base}/batches", "after", after)
-            return await self._http.call_json("GET", path)
-
-        def matches(batch: Any) -> bool:
-            listed = batch.get("metadata") or {}
-            return all(listed.get(key) == value for key, value in metadata.items())
-
-        def created_at(batch: Any) -> datetime | None:
-            return utc_from_unix(batch["created_at"])
-
-        def parse(batch: Any) -> ReportedBatchJob:
-            return batch_job(batch, self._http.secret)
-
-        return await find_listed(page, parse, created_at, matches, created)
+    def listed_matches(self, batch: Any, metadata: Mapping[str, str], request_count: int) -> bool:
+        """Whether the batch carries `metadata` (the count is not needed: OpenAI keeps it)."""
+        listed = batch.get("metadata") or {}
+        return all(listed.get(key) == value for key, value in metadata.items())
 
     async def results(self, job: ReportedBatchJob) -> AsyncGenerator[list[RequestResult]]:
         """The lines of the output and error files, downloaded to disk and parsed a chunk at a
@@ -283,14 +216,39 @@ class OpenAIBatchApi:
         path = f"{self._base}/files/{segment(file_id)}"
         await self._http.call("DELETE", path, allow=(404,))
 
-    def _batch_path(self, job_id: str) -> str:
-        return f"{self._base}/batches/{segment(job_id)}"
 
-    def _job(self, batch: Any) -> ReportedBatchJob:
-        try:
-            return batch_job(batch, self._http.secret)
-        except (LookupError, TypeError, ValueError, AttributeError) as err:
-            raise invalid_response(err) from err
+class OpenAIJudge(HttpJudge):
+    """A judge behind a Chat Completions endpoint; we retry, the HTTP layer does not."""
+
+    endpoint = "/chat/completions"
+    timed_out = TIMED_OUT
+    batch_api_type = OpenAIBatchApi
+
+    def __init__(self, config: JudgeConfig, **connection: Unpack[Connection]) -> None:
+        super().__init__(config, **connection)
+        self._headers = {"Authorization": f"Bearer {config.api_key or _NO_KEY}"}
+        if config.base_url_host == OPENAI_HOST:
+            self._headers |= organization_headers()
+
+    def request_body(self, request: ChatRequest) -> dict[str, Any]:
+        """The Chat Completions request the SDK would send for `request`; a reasoning model's
+        without `temperature` and logprobs, which it refuses."""
+        config = self.config
+        body: dict[str, Any] = {"messages": request.messages(), "model": config.model}
+        if not config.is_reasoning:
+            body["temperature"] = config.temperature
+        if config.use_json_mode:
+            body["response_format"] = {"type": "json_object"}
+        if request.want_logprobs and not config.is_reasoning:
+            body["logprobs"], body["top_logprobs"] = True, TOP_LOGPROBS
+        if config.max_completion_tokens is not None:
+            body["max_completion_tokens"] = config.max_completion_tokens
+        if config.reasoning_effort is not None:
+            body["reasoning_effort"] = config.reasoning_effort
+        return body
+
+    completion = staticmethod(completion_from_json)
+    status_message = staticmethod(sdk_style_message)
 
 
 def _input_line(request: BatchRequest) -> bytes:

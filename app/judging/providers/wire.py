@@ -73,13 +73,14 @@ class WireResponse:
 
 
 class Wire(Protocol):
-    """How a judge sends its requests: to the origin of its base URL, mostly JSON POSTs."""
+    """How a judge sends its requests: to the origin of its base URL, mostly JSON POSTs. Each
+    call's whole exchange, queueing for a connection included, keeps within its `timeout_s`."""
 
     async def post_json(
         self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
     ) -> WireResponse:
         """POST `body` as JSON to `path`; WireError when no complete answer came in time."""
-        ...
+        return await self.request("POST", path, orjson.dumps(body), headers, timeout_s)
 
     async def request(
         self,
@@ -267,7 +268,7 @@ class _Connection(asyncio.Protocol):
             self.transport.close()
 
 
-class LeanWire:
+class LeanWire(Wire):
     """A keep-alive pool of HTTP/1.1 connections to one origin, at most `max_connections`.
 
     Idle connections wait in a deque, most recently used first; one the server closed or that
@@ -294,12 +295,6 @@ class LeanWire:
         self._slots = asyncio.Semaphore(max_connections)
         self._idle: deque[_Connection] = deque()
         self._closed = False
-
-    async def post_json(
-        self, path: str, body: Mapping[str, Any], headers: Mapping[str, str], timeout_s: float
-    ) -> WireResponse:
-        """POST `body` as JSON; the whole exchange, queueing included, within `timeout_s`."""
-        return await self.request("POST", path, orjson.dumps(body), headers, timeout_s)
 
     async def request(
         self,
