@@ -10,27 +10,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.cards import service
 from app.config import get_settings
+from app.remote import get_json
 
 MARKS = {"pass": "pass", "watch": "WATCH", "fail": "FAIL", "insufficient": "too few"}
 
 
 def remote_card(url: str, key: str | None, name: str, version: int | None) -> dict[str, Any]:
     """The card from a running server; a ValueError with one line for the user otherwise."""
-    import httpx2
-
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
     params = {"version": version} if version is not None else {}
-    try:
-        response = httpx2.get(
-            f"{url.rstrip('/')}/v1/judges/{name}/card", params=params, headers=headers, timeout=60
-        )
-    except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
-        raise ValueError(f"cannot reach {url}: {exc}") from exc
-    if response.status_code != 200:
-        detail = response.json().get("detail", response.text) if response.content else ""
-        raise ValueError(f"{response.status_code} from {url}: {detail}")
-    card: dict[str, Any] = response.json()
-    return card
+    return get_json(url, key, f"/v1/judges/{name}/card", params, timeout_s=60)
 
 
 async def local_card(session: AsyncSession, name: str, version: int | None) -> dict[str, Any]:

@@ -65,6 +65,14 @@ def main(
     """fairpair: debiased pairwise comparison with LLM judges."""
 
 
+# The options of the commands that read from a server (--url) or else the local database.
+OutputFormat = Annotated[Literal["table", "json"], typer.Option("--format", help="table or json")]
+ServerOrLocal = Annotated[
+    str | None, typer.Option(envvar="FAIRPAIR_URL", help="a server; else the local database")
+]
+ReadKey = Annotated[str | None, typer.Option(envvar="FAIRPAIR_KEY", help="a read key")]
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
@@ -418,22 +426,9 @@ def _report_params(
 
 def _remote_report(url: str, key: str | None, params: dict[str, Any]) -> dict[str, Any]:
     """The report from a running server."""
-    import httpx2
+    from app.remote import get_json
 
-    query = params
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    try:
-        response = httpx2.get(
-            f"{url.rstrip('/')}/v1/bias-report", params=query, headers=headers, timeout=120
-        )
-    except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
-        # One line for the user, not a traceback: the server is down or the URL is wrong.
-        raise ValueError(f"cannot reach {url}: {exc}") from exc
-    if response.status_code != 200:
-        detail = response.json().get("detail", response.text) if response.content else ""
-        raise ValueError(f"{response.status_code} from {url}: {detail}")
-    report: dict[str, Any] = response.json()
-    return report
+    return get_json(url, key, "/v1/bias-report", params)
 
 
 async def _local_report(session: AsyncSession, params: dict[str, Any]) -> dict[str, Any]:
@@ -550,13 +545,9 @@ def card(
     version: Annotated[
         int | None, typer.Option(help="a judge version; default its current")
     ] = None,
-    output: Annotated[
-        Literal["table", "json"], typer.Option("--format", help="table or json")
-    ] = "table",
-    url: Annotated[
-        str | None, typer.Option(envvar="FAIRPAIR_URL", help="a server; else the local database")
-    ] = None,
-    key: Annotated[str | None, typer.Option(envvar="FAIRPAIR_KEY", help="a read key")] = None,
+    output: OutputFormat = "table",
+    url: ServerOrLocal = None,
+    key: ReadKey = None,
 ) -> None:
     """Print a judge's card (its probe battery's figures), from a server or the local database;
     `POST /v1/judges/NAME/card` runs the battery."""
@@ -588,16 +579,12 @@ def report(
     origin: Annotated[
         str | None, typer.Option(help="traffic (default), canary (drift canaries' runs) or all")
     ] = None,
-    output: Annotated[
-        Literal["table", "json"], typer.Option("--format", help="table or json")
-    ] = "table",
+    output: OutputFormat = "table",
     wide: Annotated[
         bool, typer.Option(help="the table with each rate's 95% CI and count (over 100 columns)")
     ] = False,
-    url: Annotated[
-        str | None, typer.Option(envvar="FAIRPAIR_URL", help="a server; else the local database")
-    ] = None,
-    key: Annotated[str | None, typer.Option(envvar="FAIRPAIR_KEY", help="a read key")] = None,
+    url: ServerOrLocal = None,
+    key: ReadKey = None,
 ) -> None:
     """Print the bias report, from a server (--url, --key) or FAIRPAIR_DATABASE_URL."""
     from app.errors import AppError

@@ -19,6 +19,7 @@ from app.canaries.schemas import (
 from app.errors import ValidationProblem
 from app.jobs.models import JobStatus
 from app.params import decode_name_cursor, encode_name_cursor
+from app.rows import from_row
 
 
 async def canary_read(session: AsyncSession, canary: Canary, min_effect: float) -> CanaryRead:
@@ -37,13 +38,9 @@ async def canary_read(session: AsyncSession, canary: Canary, min_effect: float) 
             select(CanaryJudge).where(CanaryJudge.canary_id == canary.id)
         )
     }
-    return CanaryRead(
-        name=canary.name,
-        created_at=canary.created_at,
-        judges=canary.judges,
-        interval_s=canary.interval_s,
-        selector=canary.selector,
-        item_count=canary.item_count,
+    return from_row(
+        CanaryRead,
+        canary,
         gold_count=golds.get(canary.id, 0),
         last_run=run_read(latest) if latest is not None else None,
         judge_states=[judge_state(states[j]) for j in canary.judges if j in states],
@@ -126,13 +123,8 @@ def tiered(summary: dict[str, Any]) -> dict[str, Any]:
 
 def judge_state(state: CanaryJudge) -> CanaryJudgeRead:
     """Where a judge of the canary stands: its baseline and its drift flag."""
-    return CanaryJudgeRead(
-        judge=state.judge,
-        last_run=state.last_run,
-        baseline_run=state.baseline_run,
-        baseline_pinned=state.baseline_pinned,
-        drift=sticky_drift(state),
-        drift_since_run=state.drift_run,
+    return from_row(
+        CanaryJudgeRead, state, drift=sticky_drift(state), drift_since_run=state.drift_run
     )
 
 

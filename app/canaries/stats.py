@@ -10,6 +10,7 @@ way against `b` that moved the other (McNemar's exact test when the units are th
 effect of at least the minimum effect, as every other flag of the report.
 """
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -340,15 +341,10 @@ def _paired_bootstrap_ci(
 def _tested(counts: _Counts, p_adjusted: float, min_effect: float) -> PairedTest:
     effect = abs(counts.difference) if counts.difference is not None else None
     return PairedTest(
-        name=counts.name,
-        n=counts.n,
-        b=counts.b,
-        c=counts.c,
+        **dataclasses.asdict(counts),
         p_value=stats.mcnemar_exact_p(counts.b, counts.c),
         p_adjusted=p_adjusted,
         effect=effect,
-        difference=counts.difference,
-        ci95=counts.ci95,
         significant=stats.significant(p_adjusted, effect, min_effect),
     )
 

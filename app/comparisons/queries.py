@@ -26,10 +26,11 @@ from app.comparisons.schemas import (
     ProtocolIn,
 )
 from app.db import values_of
-from app.jobs.models import UNFINISHED, usage_of
+from app.jobs.models import UNFINISHED
 from app.ledger.callscope import Origin, of_origin
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.params import as_utc, before_cursor, encode_time_cursor
+from app.rows import from_row
 
 
 def confidence_source(calls: Sequence[JudgeCall], verdict: JudgeVerdict) -> str | None:
@@ -66,18 +67,7 @@ def stored_result_read(stored: dict[str, Any]) -> dict[str, Any]:
 
 def call_read(call: JudgeCall) -> CallRead:
     """One call as the API shows it."""
-    return CallRead(
-        round=call.round,
-        display_order=call.display_order,
-        label_pair=call.label_pair,
-        labels={"A": call.label_a, "B": call.label_b},
-        pick=call.pick,
-        mapped_winner=call.mapped_winner,
-        confidence=call.confidence,
-        confidence_source=call.confidence_source,
-        provider_model=call.provider_model,
-        **usage_of(call),
-    )
+    return from_row(CallRead, call, labels={"A": call.label_a, "B": call.label_b})
 
 
 # The comparison's columns its answer shows as they are.

@@ -161,23 +161,3 @@ def record_values(judge: RuntimeJudge, result: CallRecord, keeper: TextKeeper) -
         "error_kind": result.error_kind,
         "error": keeper.text(result.error),  # a provider's text may quote the request
     }
-
-
-# What every kind's answer shows of each call's usage, timing and failure.
-CALL_USAGE = (
-    "latency_ms",
-    "tokens_in",
-    "tokens_out",
-    "reasoning_tokens",
-    "cost_usd",
-    "retries",
-    "error_kind",
-    "error",
-    "started_at",
-    "finished_at",
-)
-
-
-def usage_of(call: StoredCall) -> dict[str, Any]:
-    """A stored call's `CALL_USAGE` columns, as the answers show them."""
-    return {name: getattr(call, name) for name in CALL_USAGE}

@@ -113,11 +113,8 @@ def upsert(
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
     now = utcnow()
     statement = insert(Label).values(
+        **body.model_dump(include={"labeler", "winner", "from_queue", "shown_first"}),
         comparison_id=comparison_id,
-        labeler=body.labeler,
-        winner=body.winner,
-        from_queue=body.from_queue,
-        shown_first=body.shown_first,
         note=note,
         created_at=now,
         updated_at=now,

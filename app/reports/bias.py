@@ -75,6 +75,7 @@ from app.reports.schemas import (
     Tier,
 )
 from app.reports.series import build_series
+from app.rows import from_row
 from app.scoring.queries import ScoringFilters
 from app.scoring.report import scoring_sections
 
@@ -559,16 +560,7 @@ async def collect(
 
 def filters_read(filters: ReportFilters) -> ReportFiltersRead:
     """The filters as echoed in the report."""
-    return ReportFiltersRead(
-        judge=filters.judge,
-        judge_version=filters.judge_version,
-        since=filters.since,
-        until=filters.until,
-        tags=[f"{k}:{v}" for k, v in filters.tags],
-        protocol=filters.protocol,
-        bucket=filters.bucket,
-        origin=filters.origin,
-    )
+    return from_row(ReportFiltersRead, filters, tags=[f"{k}:{v}" for k, v in filters.tags])
 
 
 async def build_report(

@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from app.jobs.models import usage_of
+from app.rows import from_row
 from app.scoring.models import Score, ScoreCall, ScoreResponse, ScoreSession
 from app.scoring.panels import ScoringPlan
 from app.scoring.queries import StoredSession
@@ -51,11 +51,7 @@ def call_read(call: ScoreCall) -> ScoreCallRead:
         )
         for k, index in enumerate(call.display_order)
     ]
-    return ScoreCallRead(
-        shown=shown,
-        provider_model=call.provider_model,
-        **usage_of(call),
-    )
+    return from_row(ScoreCallRead, call, shown=shown)
 
 
 def response_scores(
