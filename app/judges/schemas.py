@@ -34,6 +34,7 @@ from app.judging.types import (
     AZURE_NO_BATCH_API,
     DEFAULT_LABEL_POOL,
     MIN_THINKING_BUDGET,
+    AzureAuth,
     BatchApiSetting,
     ReasoningEffort,
 )
@@ -235,6 +236,11 @@ class JudgeFields(BaseModel):
     )
     deployment: Deployment | None = None
     api_version: ApiVersion | None = None
+    azure_auth: AzureAuth = Field(
+        "api_key",
+        description="azure_openai: how the key variable's value is sent: `api_key` (an "
+        "`api-key` header) or `entra_id` (a Microsoft Entra ID token, `Authorization: Bearer`)",
+    )
 
     @model_validator(mode="after")
     def _settings_fit(self) -> Self:
@@ -275,6 +281,8 @@ def azure_refusal(fields: JudgeFields) -> tuple[str, str] | None:
         for name in ("deployment", "api_version"):
             if getattr(fields, name) is not None:
                 return name, "only an azure_openai judge takes this setting"
+        if fields.azure_auth != "api_key":
+            return "azure_auth", "only an azure_openai judge takes this setting"
         return None
     if fields.base_url is None:
         return (
@@ -335,6 +343,7 @@ class JudgeUpdate(BaseModel):
     )
     deployment: Deployment | None = None
     api_version: ApiVersion | None = None
+    azure_auth: AzureAuth | None = None
     enabled: bool | None = None
 
 

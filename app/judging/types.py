@@ -64,6 +64,8 @@ MIN_THINKING_BUDGET = 1024
 # OpenAI's `reasoning_effort` values (o-series and gpt-5; `minimal` is gpt-5's).
 ReasoningEffort = Literal["minimal", "low", "medium", "high"]
 REASONING_EFFORTS: tuple[ReasoningEffort, ...] = ("minimal", "low", "medium", "high")
+AzureAuth = Literal["api_key", "entra_id"]
+AZURE_AUTHS: tuple[AzureAuth, ...] = ("api_key", "entra_id")
 
 # What the SDKs call when no base_url is given.
 OFFICIAL_BASE_URLS = {
@@ -165,6 +167,9 @@ class JudgeConfig:
     # `api-version` query parameter; both checked by app/judging/egress.py's Azure rule.
     deployment: str | None = None
     api_version: str | None = None
+    # How an Azure judge sends its key variable's value: `api_key` in an `api-key` header, or
+    # `entra_id`, a Microsoft Entra ID token, as `Authorization: Bearer`.
+    azure_auth: AzureAuth = "api_key"
 
     def __post_init__(self) -> None:
         positive = {
@@ -205,6 +210,8 @@ class JudgeConfig:
                 raise ValueError("an azure_openai judge needs base_url, deployment and api_version")
             if self.batch_api == "on":
                 raise ValueError(AZURE_NO_BATCH_API)
+        if self.azure_auth not in AZURE_AUTHS:
+            raise ValueError(f"azure_auth must be one of {', '.join(AZURE_AUTHS)}")
 
     @property
     def is_reasoning(self) -> bool:

@@ -30,6 +30,7 @@ from app.simjudge.batches import (
     anthropic_thinking,
     read_body,
 )
+from app.textpatterns import compile_linear
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
 _JSON = (b"content-type", b"application/json")
@@ -233,6 +234,11 @@ AZURE_ACCESS_DENIED = {
 }
 
 
+# A Microsoft Entra ID access token's shape: a JWT, three base64url parts (the sim checks no
+# signature: it stands for the token's presence and form, as a fake provider can).
+ENTRA_TOKEN = compile_linear(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+
+
 def azure_deployment(path: str) -> str | None:
     """The deployment of Azure's `/openai/deployments/{deployment}/chat/completions`, or None
     when `path` is another."""
@@ -243,12 +249,17 @@ def azure_deployment(path: str) -> str | None:
 
 
 def azure_refusal(scope: Scope) -> tuple[int, dict[str, Any]] | None:
-    """The status and body Azure OpenAI answers a chat request without an `api-key` header or
-    an `api-version` query parameter, or None."""
+    """The status and body Azure OpenAI answers a chat request without an `api-version` query
+    parameter, or without credentials: an `api-key` header or a Microsoft Entra ID token, a JWT,
+    as `Authorization: Bearer` (a bearer that is not one, such as an API key, is refused), or
+    None."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
     if not any(value for value in query.get("api-version", ())):
         return 404, AZURE_NOT_FOUND
-    if not any(name == b"api-key" and value for name, value in scope["headers"]):
+    headers = dict(scope["headers"])
+    bearer = headers.get(b"authorization", b"").decode("latin-1")
+    token = bearer.removeprefix("Bearer ") if bearer.startswith("Bearer ") else ""
+    if not headers.get(b"api-key") and ENTRA_TOKEN.fullmatch(token) is None:
         return 401, AZURE_ACCESS_DENIED
     return None
 

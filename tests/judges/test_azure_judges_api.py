@@ -89,6 +89,22 @@ async def test_an_azure_judges_score_session_runs_against_the_azure_sim(
     assert first["raw"]["azure-judge"] > second["raw"]["azure-judge"]
 
 
+async def test_an_entra_id_azure_judges_comparison_runs_against_the_azure_sim(
+    azure_sim_url: str,
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+) -> None:
+    # The key variable's value is a Microsoft Entra ID token (a JWT), sent as a bearer.
+    token = "eyJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJjb2duaXRpdmVzZXJ2aWNlcyJ9.c2lnbmF0dXJl"
+    judge = azure_judge(azure_sim_url, api_key=token, azure_auth="entra_id")
+    client = await live_factory(settings_factory(judge, auth="off"))
+    _result, calls = complete_swap_calls(await client.post("/v1/compare", json=COMPARE))
+    assert [call["error_kind"] for call in calls] == [None, None]
+    shown = (await client.get("/v1/judges/azure-judge")).json()
+    assert shown["config"]["azure_auth"] == "entra_id"
+    assert token not in str(shown)
+
+
 async def test_an_azure_judge_without_a_key_is_unavailable_and_sends_nothing(
     azure_sim_url: str,
     settings_factory: Callable[..., Settings],
@@ -144,11 +160,18 @@ async def test_changing_the_deployment_or_the_api_version_makes_a_new_judge_vers
         ({"base_url": "https://r.openai.azure.com/openai"}, "/base_url", "without a path"),
         ({"base_url": "https://r.openai.azure.com?api-version=1"}, "/base_url", "no query"),
         ({"provider": "openai"}, "/deployment", "only an azure_openai judge"),
+        ({"azure_auth": "basic"}, "/azure_auth", "'api_key' or 'entra_id'"),
+        (
+            {"provider": "openai", "deployment": None, "api_version": None}
+            | {"azure_auth": "entra_id"},
+            "/azure_auth",
+            "only an azure_openai judge",
+        ),
     ],
     ids=[
         "batch_api on", "slash", "dot dot", "query", "encoded slash", "extra parameter",
         "no deployment", "no api_version", "no base_url", "base_url path", "base_url query",
-        "openai with deployment",
+        "openai with deployment", "unknown auth", "openai with entra_id",
     ],
 )  # fmt: skip
 async def test_an_azure_judge_that_cannot_work_is_refused_where_it_is_defined(

@@ -136,6 +136,40 @@ async def test_an_azure_judge_without_a_key_fails_as_auth_and_is_not_retried(
     assert "Access denied due to invalid subscription key" in result.error
 
 
+# A Microsoft Entra ID access token's form (a JWT: header, claims, signature).
+ENTRA_TOKEN = "eyJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJjb2duaXRpdmVzZXJ2aWNlcyJ9.c2lnbmF0dXJl"
+
+
+async def test_an_entra_id_judge_sends_its_token_as_a_bearer_and_no_api_key(
+    azure_sim_url: str, deadline_in: Deadline
+) -> None:
+    transport = RecordingTransport()
+    config = _config(azure_sim_url, api_key=ENTRA_TOKEN, azure_auth="entra_id")
+    result = await pair_over_http(config, transport, deadline_in(20))
+    assert transport.statuses == [200]
+    [sent] = transport.sent
+    assert (sent.path, sent.query) == (PATH, "api-version=2024-10-21")
+    assert sent.headers["authorization"] == f"Bearer {ENTRA_TOKEN}"
+    assert "api-key" not in sent.headers
+    assert result.ok, result.error
+
+
+async def test_an_entra_id_judge_whose_token_is_not_one_fails_as_auth(
+    azure_sim_url: str, deadline_in: Deadline
+) -> None:
+    # An API key sent as a bearer is refused as Azure refuses it: 401, not retried.
+    transport = RecordingTransport()
+    config = _config(azure_sim_url, azure_auth="entra_id")
+    result = await pair_over_http(config, transport, deadline_in(20))
+    assert transport.statuses == [401]
+    assert result.error_kind == "auth"
+
+
+def test_azure_auth_takes_only_its_two_ways() -> None:
+    with pytest.raises(ValueError, match="azure_auth"):
+        _config(azure_auth="basic")
+
+
 async def test_the_lean_client_sends_the_same_path_and_query(
     azure_sim_url: str, deadline_in: Deadline
 ) -> None:

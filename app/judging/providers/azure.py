@@ -1,6 +1,7 @@
 """Judges behind Azure OpenAI: the Chat Completions body of an `openai` judge, sent to
 `{base_url}/openai/deployments/{deployment}/chat/completions?api-version={api_version}` with the
-key in an `api-key` header.
+key in an `api-key` header, or a Microsoft Entra ID token as `Authorization: Bearer`
+(`azure_auth = "entra_id"`).
 
 The deployment selects the model, so the body carries no `model` (Azure's REST reference has
 none); everything else (reasoning settings, JSON mode, logprobs when asked) is the `openai`
@@ -29,7 +30,11 @@ class AzureOpenAIJudge(OpenAIJudge):
             raise ValueError(f"judge '{config.name}' needs a deployment and an api_version")
         self._path = self.base_path + azure_path(config.deployment, config.api_version)
         # No key, no header: Azure answers 401, which fails the call as `auth`.
-        self._headers = {"api-key": config.api_key} if config.api_key else {}
+        self._headers = {}
+        if config.api_key and config.azure_auth == "entra_id":
+            self._headers = {"Authorization": f"Bearer {config.api_key}"}
+        elif config.api_key:
+            self._headers = {"api-key": config.api_key}
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """The `openai` judge's body without `model`: the deployment names the model."""
