@@ -91,6 +91,7 @@ from .human_win_rate import HumanWinRate
 from .human_win_rate_tier import HumanWinRateTier
 from .item_error import ItemError
 from .judge_create import JudgeCreate
+from .judge_create_azure_auth import JudgeCreateAzureAuth
 from .judge_create_batch_api import JudgeCreateBatchApi
 from .judge_create_provider import JudgeCreateProvider
 from .judge_create_reasoning_effort_type_0 import JudgeCreateReasoningEffortType0
@@ -98,6 +99,7 @@ from .judge_create_templates import JudgeCreateTemplates
 from .judge_entry import JudgeEntry
 from .judge_entry_role import JudgeEntryRole
 from .judge_fields import JudgeFields
+from .judge_fields_azure_auth import JudgeFieldsAzureAuth
 from .judge_fields_batch_api import JudgeFieldsBatchApi
 from .judge_fields_provider import JudgeFieldsProvider
 from .judge_fields_reasoning_effort_type_0 import JudgeFieldsReasoningEffortType0
@@ -113,6 +115,7 @@ from .judge_result_read_confidence_source_type_0 import JudgeResultReadConfidenc
 from .judge_result_read_winner import JudgeResultReadWinner
 from .judge_run_read import JudgeRunRead
 from .judge_update import JudgeUpdate
+from .judge_update_azure_auth_type_0 import JudgeUpdateAzureAuthType0
 from .judge_update_batch_api_type_0 import JudgeUpdateBatchApiType0
 from .judge_update_provider_type_0 import JudgeUpdateProviderType0
 from .judge_update_reasoning_effort_type_0 import JudgeUpdateReasoningEffortType0
@@ -333,6 +336,7 @@ __all__ = (
     "HumanWinRateTier",
     "ItemError",
     "JudgeCreate",
+    "JudgeCreateAzureAuth",
     "JudgeCreateBatchApi",
     "JudgeCreateProvider",
     "JudgeCreateReasoningEffortType0",
@@ -340,6 +344,7 @@ __all__ = (
     "JudgeEntry",
     "JudgeEntryRole",
     "JudgeFields",
+    "JudgeFieldsAzureAuth",
     "JudgeFieldsBatchApi",
     "JudgeFieldsProvider",
     "JudgeFieldsReasoningEffortType0",
@@ -355,6 +360,7 @@ __all__ = (
     "JudgeResultReadWinner",
     "JudgeRunRead",
     "JudgeUpdate",
+    "JudgeUpdateAzureAuthType0",
     "JudgeUpdateBatchApiType0",
     "JudgeUpdateProviderType0",
     "JudgeUpdateReasoningEffortType0",

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.judge_create_azure_auth import JudgeCreateAzureAuth
 from ..models.judge_create_batch_api import JudgeCreateBatchApi
 from ..models.judge_create_provider import JudgeCreateProvider
 from ..models.judge_create_reasoning_effort_type_0 import JudgeCreateReasoningEffortType0
@@ -29,6 +30,9 @@ class JudgeCreate:
         api_key (None | str | Unset): write-only; stored encrypted
         api_key_env (None | str | Unset):
         api_version (None | str | Unset):
+        azure_auth (JudgeCreateAzureAuth | Unset): azure_openai: how the key variable's value is sent: `api_key` (an
+            `api-key` header) or `entra_id` (a Microsoft Entra ID token, `Authorization: Bearer`) Default:
+            JudgeCreateAzureAuth.API_KEY.
         base_url (None | str | Unset):
         batch_api (JudgeCreateBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
             batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
@@ -65,6 +69,7 @@ class JudgeCreate:
     api_key: None | str | Unset = UNSET
     api_key_env: None | str | Unset = UNSET
     api_version: None | str | Unset = UNSET
+    azure_auth: JudgeCreateAzureAuth | Unset = JudgeCreateAzureAuth.API_KEY
     base_url: None | str | Unset = UNSET
     batch_api: JudgeCreateBatchApi | Unset = JudgeCreateBatchApi.AUTO
     deployment: None | str | Unset = UNSET
@@ -114,6 +119,10 @@ class JudgeCreate:
             api_version = UNSET
         else:
             api_version = self.api_version
+
+        azure_auth: str | Unset = UNSET
+        if not isinstance(self.azure_auth, Unset):
+            azure_auth = self.azure_auth.value
 
         base_url: None | str | Unset
         if isinstance(self.base_url, Unset):
@@ -245,6 +254,8 @@ class JudgeCreate:
             field_dict["api_key_env"] = api_key_env
         if api_version is not UNSET:
             field_dict["api_version"] = api_version
+        if azure_auth is not UNSET:
+            field_dict["azure_auth"] = azure_auth
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
@@ -330,6 +341,13 @@ class JudgeCreate:
             return cast(None | str | Unset, data)
 
         api_version = _parse_api_version(d.pop("api_version", UNSET))
+
+        _azure_auth = d.pop("azure_auth", UNSET)
+        azure_auth: JudgeCreateAzureAuth | Unset
+        if isinstance(_azure_auth, Unset):
+            azure_auth = UNSET
+        else:
+            azure_auth = JudgeCreateAzureAuth(_azure_auth)
 
         def _parse_base_url(data: object) -> None | str | Unset:
             if data is None:
@@ -523,6 +541,7 @@ class JudgeCreate:
             api_key=api_key,
             api_key_env=api_key_env,
             api_version=api_version,
+            azure_auth=azure_auth,
             base_url=base_url,
             batch_api=batch_api,
             deployment=deployment,

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.judge_fields_azure_auth import JudgeFieldsAzureAuth
 from ..models.judge_fields_batch_api import JudgeFieldsBatchApi
 from ..models.judge_fields_provider import JudgeFieldsProvider
 from ..models.judge_fields_reasoning_effort_type_0 import JudgeFieldsReasoningEffortType0
@@ -27,6 +28,9 @@ class JudgeFields:
         provider (JudgeFieldsProvider):
         api_key_env (None | str | Unset):
         api_version (None | str | Unset):
+        azure_auth (JudgeFieldsAzureAuth | Unset): azure_openai: how the key variable's value is sent: `api_key` (an
+            `api-key` header) or `entra_id` (a Microsoft Entra ID token, `Authorization: Bearer`) Default:
+            JudgeFieldsAzureAuth.API_KEY.
         base_url (None | str | Unset):
         batch_api (JudgeFieldsBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
             batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
@@ -60,6 +64,7 @@ class JudgeFields:
     provider: JudgeFieldsProvider
     api_key_env: None | str | Unset = UNSET
     api_version: None | str | Unset = UNSET
+    azure_auth: JudgeFieldsAzureAuth | Unset = JudgeFieldsAzureAuth.API_KEY
     base_url: None | str | Unset = UNSET
     batch_api: JudgeFieldsBatchApi | Unset = JudgeFieldsBatchApi.AUTO
     deployment: None | str | Unset = UNSET
@@ -100,6 +105,10 @@ class JudgeFields:
             api_version = UNSET
         else:
             api_version = self.api_version
+
+        azure_auth: str | Unset = UNSET
+        if not isinstance(self.azure_auth, Unset):
+            azure_auth = self.azure_auth.value
 
         base_url: None | str | Unset
         if isinstance(self.base_url, Unset):
@@ -226,6 +235,8 @@ class JudgeFields:
             field_dict["api_key_env"] = api_key_env
         if api_version is not UNSET:
             field_dict["api_version"] = api_version
+        if azure_auth is not UNSET:
+            field_dict["azure_auth"] = azure_auth
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
@@ -298,6 +309,13 @@ class JudgeFields:
             return cast(None | str | Unset, data)
 
         api_version = _parse_api_version(d.pop("api_version", UNSET))
+
+        _azure_auth = d.pop("azure_auth", UNSET)
+        azure_auth: JudgeFieldsAzureAuth | Unset
+        if isinstance(_azure_auth, Unset):
+            azure_auth = UNSET
+        else:
+            azure_auth = JudgeFieldsAzureAuth(_azure_auth)
 
         def _parse_base_url(data: object) -> None | str | Unset:
             if data is None:
@@ -487,6 +505,7 @@ class JudgeFields:
             provider=provider,
             api_key_env=api_key_env,
             api_version=api_version,
+            azure_auth=azure_auth,
             base_url=base_url,
             batch_api=batch_api,
             deployment=deployment,

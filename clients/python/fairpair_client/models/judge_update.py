@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.judge_update_azure_auth_type_0 import JudgeUpdateAzureAuthType0
 from ..models.judge_update_batch_api_type_0 import JudgeUpdateBatchApiType0
 from ..models.judge_update_provider_type_0 import JudgeUpdateProviderType0
 from ..models.judge_update_reasoning_effort_type_0 import JudgeUpdateReasoningEffortType0
@@ -26,6 +27,7 @@ class JudgeUpdate:
         api_key (None | str | Unset):
         api_key_env (None | str | Unset):
         api_version (None | str | Unset):
+        azure_auth (JudgeUpdateAzureAuthType0 | None | Unset):
         base_url (None | str | Unset):
         batch_api (JudgeUpdateBatchApiType0 | None | Unset):
         deployment (None | str | Unset):
@@ -55,6 +57,7 @@ class JudgeUpdate:
     api_key: None | str | Unset = UNSET
     api_key_env: None | str | Unset = UNSET
     api_version: None | str | Unset = UNSET
+    azure_auth: JudgeUpdateAzureAuthType0 | None | Unset = UNSET
     base_url: None | str | Unset = UNSET
     batch_api: JudgeUpdateBatchApiType0 | None | Unset = UNSET
     deployment: None | str | Unset = UNSET
@@ -101,6 +104,14 @@ class JudgeUpdate:
             api_version = UNSET
         else:
             api_version = self.api_version
+
+        azure_auth: None | str | Unset
+        if isinstance(self.azure_auth, Unset):
+            azure_auth = UNSET
+        elif isinstance(self.azure_auth, JudgeUpdateAzureAuthType0):
+            azure_auth = self.azure_auth.value
+        else:
+            azure_auth = self.azure_auth
 
         base_url: None | str | Unset
         if isinstance(self.base_url, Unset):
@@ -276,6 +287,8 @@ class JudgeUpdate:
             field_dict["api_key_env"] = api_key_env
         if api_version is not UNSET:
             field_dict["api_version"] = api_version
+        if azure_auth is not UNSET:
+            field_dict["azure_auth"] = azure_auth
         if base_url is not UNSET:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
@@ -360,6 +373,23 @@ class JudgeUpdate:
             return cast(None | str | Unset, data)
 
         api_version = _parse_api_version(d.pop("api_version", UNSET))
+
+        def _parse_azure_auth(data: object) -> JudgeUpdateAzureAuthType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                azure_auth_type_0 = JudgeUpdateAzureAuthType0(data)
+
+                return azure_auth_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeUpdateAzureAuthType0 | None | Unset, data)
+
+        azure_auth = _parse_azure_auth(d.pop("azure_auth", UNSET))
 
         def _parse_base_url(data: object) -> None | str | Unset:
             if data is None:
@@ -645,6 +675,7 @@ class JudgeUpdate:
             api_key=api_key,
             api_key_env=api_key_env,
             api_version=api_version,
+            azure_auth=azure_auth,
             base_url=base_url,
             batch_api=batch_api,
             deployment=deployment,

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class JudgeUpdateAzureAuthType0(StrEnum):
+    API_KEY = "api_key"
+    ENTRA_ID = "entra_id"
+
+    def __str__(self) -> str:
+        return str(self.value)
