@@ -9,7 +9,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import parse_qs
 
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -22,6 +21,7 @@ from app.judging.simulation import (
     simulate_chat,
 )
 from app.judging.types import SimKnobs, TokenLogprob
+from app.simjudge.azure import azure_deployment, azure_refusal
 from app.simjudge.batches import (
     ApiError,
     BatchEmulator,
@@ -30,7 +30,6 @@ from app.simjudge.batches import (
     anthropic_thinking,
     read_body,
 )
-from app.textpatterns import compile_linear
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
 _JSON = (b"content-type", b"application/json")
@@ -220,48 +219,6 @@ def _refusal(message: str, param: str, code: str) -> dict[str, Any]:
     return {
         "error": {"message": message, "type": "invalid_request_error", "param": param, "code": code}
     }
-
-
-# How Azure OpenAI (`--azure`) answers what it refuses.
-AZURE_NOT_FOUND = {"error": {"code": "404", "message": "Resource not found"}}
-AZURE_ACCESS_DENIED = {
-    "error": {
-        "code": "401",
-        "message": "Access denied due to invalid subscription key or wrong API endpoint. Make "
-        "sure to provide a valid key for an active subscription and use a correct regional API "
-        "endpoint for your resource.",
-    }
-}
-
-
-# A Microsoft Entra ID access token's shape: a JWT, three base64url parts (the sim checks no
-# signature: it stands for the token's presence and form, as a fake provider can).
-ENTRA_TOKEN = compile_linear(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
-
-
-def azure_deployment(path: str) -> str | None:
-    """The deployment of Azure's `/openai/deployments/{deployment}/chat/completions`, or None
-    when `path` is another."""
-    parts = path.split("/")
-    if len(parts) == 6 and parts[:3] == ["", "openai", "deployments"] and parts[3]:
-        return parts[3] if parts[4:] == ["chat", "completions"] else None
-    return None
-
-
-def azure_refusal(scope: Scope) -> tuple[int, dict[str, Any]] | None:
-    """The status and body Azure OpenAI answers a chat request without an `api-version` query
-    parameter, or without credentials: an `api-key` header or a Microsoft Entra ID token, a JWT,
-    as `Authorization: Bearer` (a bearer that is not one, such as an API key, is refused), or
-    None."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
-    if not any(value for value in query.get("api-version", ())):
-        return 404, AZURE_NOT_FOUND
-    headers = dict(scope["headers"])
-    bearer = headers.get(b"authorization", b"").decode("latin-1")
-    token = bearer.removeprefix("Bearer ") if bearer.startswith("Bearer ") else ""
-    if not headers.get(b"api-key") and ENTRA_TOKEN.fullmatch(token) is None:
-        return 401, AZURE_ACCESS_DENIED
-    return None
 
 
 async def _read_body(receive: Receive) -> bytes:

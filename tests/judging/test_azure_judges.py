@@ -21,7 +21,7 @@ from app.judging.types import (
     SimKnobs,
 )
 from app.judging.versioning import judge_config_hash
-from app.simjudge.server import AZURE_ACCESS_DENIED, AZURE_NOT_FOUND
+from app.simjudge.azure import AZURE_ACCESS_DENIED, AZURE_NOT_FOUND
 from tests.judging.fakes import (
     PAIR_A,
     PAIR_B,
