@@ -9,10 +9,11 @@ import difflib
 import ipaddress
 import string
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,8 +29,13 @@ SelfPreferencePolicy = Literal["exclude", "substitute", "audit", "warn", "allow"
 class Settings(BaseSettings):
     """Every knob of the service; defaults give the embedded quickstart."""
 
+    # A refused value is not echoed: settings carry secrets (a proxy URL's password, keys).
     model_config = SettingsConfigDict(
-        env_prefix="FAIRPAIR_", extra="ignore", env_file=".env", env_file_encoding="utf-8"
+        env_prefix="FAIRPAIR_",
+        extra="ignore",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        hide_input_in_errors=True,
     )
 
     database_url: str = EMBEDDED_DATABASE_URL
@@ -88,6 +94,9 @@ class Settings(BaseSettings):
     metrics_token: SecretStr | None = None
     # Loopback/private judge hosts an API-posted judge may use (comma list of CIDRs and host names).
     judge_hosts_allow: str = ""
+    # The operator's HTTP proxy for every judge connection (`http://[user:password@]host:port`),
+    # never the environment's: the egress policy checks each target, the proxy carries it.
+    judge_proxy: SecretStr | None = None
     # Proxies (comma list of IPs) whose X-Forwarded-Proto is believed, e.g. for `Secure` cookies.
     trusted_proxies: str = ""
 
@@ -165,6 +174,19 @@ class Settings(BaseSettings):
         pairs = (entry.partition("=") for entry in _comma_list(self.judge_key_envs))
         return {name.strip(): url.strip() or None for name, _, url in pairs}
 
+    @field_validator("judge_proxy")
+    @classmethod
+    def _proxy_url(cls, value: SecretStr | None) -> SecretStr | None:
+        """An http://host:port proxy: a typo must stop the start, not send judges direct."""
+        if value is not None and value.get_secret_value():
+            JudgeProxy.parse(value.get_secret_value())
+        return value
+
+    def judge_proxy_parsed(self) -> JudgeProxy | None:
+        """The judges' proxy, or None when unset."""
+        url = self.judge_proxy.get_secret_value() if self.judge_proxy else ""
+        return JudgeProxy.parse(url) if url else None
+
     @field_validator("judge_key_envs")
     @classmethod
     def _bound_to_urls(cls, value: str) -> str:
@@ -195,6 +217,37 @@ class Settings(BaseSettings):
 
 def _comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+@dataclass(frozen=True)
+class JudgeProxy:
+    """The operator's HTTP proxy for judge connections (`FAIRPAIR_JUDGE_PROXY`,
+    `http://[user:password@]host:port`): every judge connection is a CONNECT tunnel through it."""
+
+    host: str
+    port: int
+    # The `Proxy-Authorization` value of the URL's user and password, if any.
+    authorization: str | None = field(default=None, repr=False)
+
+    @classmethod
+    def parse(cls, url: str) -> JudgeProxy:
+        """The proxy of `url`; ValueError (one line, the password left out) when it is not an
+        `http://host:port` URL with nothing after the port."""
+        parts = urlsplit(url)
+        shown = f"{parts.scheme}://{parts.hostname}:{parts.port}" if parts.hostname else "it"
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        if parts.scheme != "http" or not parts.hostname or port is None:
+            raise ValueError(f"FAIRPAIR_JUDGE_PROXY must be http://host:port, not {shown}")
+        if parts.path not in ("", "/") or parts.query or parts.fragment:
+            raise ValueError(f"FAIRPAIR_JUDGE_PROXY takes no path or query ({shown})")
+        authorization = None
+        if parts.username is not None:
+            secret = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+            authorization = "Basic " + base64.b64encode(secret.encode()).decode("ascii")
+        return cls(parts.hostname, port, authorization)
 
 
 class UnsafeSettingsError(RuntimeError):

@@ -131,7 +131,9 @@ class JudgeRegistry:
         self.family_prefixes = parse_family_prefixes(settings.family_prefixes)
         self.api_rules = service.ApiJudgeRules(
             key_envs=settings.judge_key_env_origins(),
-            egress=EgressPolicy.parse(settings.judge_hosts_allowed()),
+            egress=EgressPolicy.parse(
+                settings.judge_hosts_allowed(), proxy=settings.judge_proxy_parsed()
+            ),
         )
         self._file_keys: dict[str, str | None] = {}
         self._clients: dict[str, RuntimeJudge] = {}

@@ -17,7 +17,10 @@ The check runs when a judge is saved (its URL) and again inside every connection
 (`LeanWire` in app/judging/providers/wire.py): the client connects to an address it has just
 checked, so a name that resolves elsewhere after saving (DNS rebinding) reaches nothing
 forbidden. Environment proxies are never used: a proxy would connect on our behalf, past the
-check.
+check. The operator's own proxy (`FAIRPAIR_JUDGE_PROXY`, `JudgeProxy`) carries connections the
+policy has checked: the client asks it to CONNECT to the checked address, so the proxy resolves
+nothing for an API-posted judge; a trusted judge's tunnel names its host (a proxy's allow-list
+is usually by name, and the operator chose both).
 
 A judge URL carries no query (app/judges/schemas.py). The one request that has one is Azure
 OpenAI's (`azure_path`): its `deployment` and `api_version` are fields of their own, each held
@@ -31,9 +34,11 @@ import asyncio
 import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import httpx2
+
+from app.config import JudgeProxy
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -162,16 +167,23 @@ def parse_url(url: str) -> httpx2.URL:
 
 @dataclass(frozen=True)
 class EgressPolicy:
-    """Which addresses a judge's requests may reach."""
+    """Which addresses a judge's requests may reach, and the proxy that carries them."""
 
     allowed_networks: tuple[Network, ...] = ()
     allowed_hosts: frozenset[str] = frozenset()
     # The judges file's judges: non-public addresses allowed, the NEVER list still refused.
     trusted: bool = False
     resolver: Resolver = field(default=system_resolver, compare=False)
+    proxy: JudgeProxy | None = None
 
     @classmethod
-    def parse(cls, allow: Iterable[str], *, resolver: Resolver = system_resolver) -> EgressPolicy:
+    def parse(
+        cls,
+        allow: Iterable[str],
+        *,
+        resolver: Resolver = system_resolver,
+        proxy: JudgeProxy | None = None,
+    ) -> EgressPolicy:
         """A policy from `FAIRPAIR_JUDGE_HOSTS_ALLOW` entries (CIDRs, addresses, host names)."""
         networks: list[Network] = []
         hosts: set[str] = set()
@@ -180,11 +192,19 @@ class EgressPolicy:
                 networks.append(ipaddress.ip_network(entry.strip("[]"), strict=False))
             except ValueError:
                 hosts.add(entry.lower().rstrip("."))
-        return cls(tuple(networks), frozenset(hosts), resolver=resolver)
+        return cls(tuple(networks), frozenset(hosts), resolver=resolver, proxy=proxy)
 
     def trusting(self) -> EgressPolicy:
         """This policy for a judge the operator configured (the judges file)."""
-        return EgressPolicy(self.allowed_networks, self.allowed_hosts, True, self.resolver)
+        return replace(self, trusted=True)
+
+    def tunnel_target(self, host: str, address: Address | None) -> str:
+        """What a CONNECT through the proxy names for `host` at its checked `address`: the
+        address itself (the proxy resolves nothing it could resolve elsewhere), or for a trusted
+        judge the host name (proxies allow by name; the operator chose both)."""
+        if self.trusted or address is None:
+            return f"[{host}]" if ":" in host else host
+        return f"[{address}]" if address.version == 6 else str(address)
 
     def refusal(self, host: str, address: Address) -> str | None:
         """Why `address` (which `host` resolved to) may not be reached, or None."""

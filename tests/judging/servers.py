@@ -134,3 +134,64 @@ async def scripted_server(
         scripted.close_connections()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(server.wait_closed(), 2)
+
+
+@dataclass
+class ConnectProxy:
+    """An HTTP proxy that only tunnels (CONNECT), as an operator's egress proxy does: it records
+    each CONNECT's target and Proxy-Authorization, and connects `host:port` (a name through
+    `names`, which stands in for the proxy's own resolver) unless `refuse` gives its status."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    refuse: str | None = None
+    port: int = 0
+    targets: list[str] = field(default_factory=list)
+    authorizations: list[str | None] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+            request_line, *lines = head.split("\r\n")[:-2]
+            headers = {k.strip().lower(): v.strip() for k, v in (ln.split(":", 1) for ln in lines)}
+            method, target, _ = request_line.split(" ")
+            self.targets.append(target)
+            self.authorizations.append(headers.get("proxy-authorization"))
+            if method != "CONNECT" or self.refuse is not None:
+                writer.write(f"HTTP/1.1 {self.refuse or '405 Method Not Allowed'}\r\n\r\n".encode())
+                return
+            host, _, port = target.rpartition(":")
+            host = self.names.get(host, host.strip("[]"))
+            upstream_reader, upstream_writer = await asyncio.open_connection(host, int(port))
+            writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()
+    except OSError:
+        pass
+    finally:
+        writer.close()
+
+
+@asynccontextmanager
+async def connect_proxy(**options: Any) -> AsyncIterator[ConnectProxy]:
+    """A ConnectProxy listening on 127.0.0.1 for the duration of the block."""
+    proxy = ConnectProxy(**options)
+    server = await asyncio.start_server(proxy.serve, "127.0.0.1", 0)
+    proxy.port = server.sockets[0].getsockname()[1]
+    try:
+        yield proxy
+    finally:
+        server.close()

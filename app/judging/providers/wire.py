@@ -9,8 +9,10 @@ time. asyncio tells a connection when its peer closes it
 (`connection_lost`, `eof_received`), so taking an idle one is a deque pop and a timestamp
 comparison, without a system call; httptools (llhttp, which uvicorn already uses) parses answers.
 
-Not supported, on purpose: HTTP/2, proxies (a proxy would connect past the URL policy), request
-compression, redirects (the SDKs do not follow them either), upgrades and HEAD.
+Not supported, on purpose: HTTP/2, environment proxies (a proxy would connect past the URL
+policy; the operator's `FAIRPAIR_JUDGE_PROXY` is a CONNECT tunnel to a checked target, in
+app/judging/providers/tunnel.py), request compression, redirects (the SDKs do not follow them
+either), upgrades and HEAD.
 `Wire` is what providers see; tests and replays plug an httpx2 transport in behind the same
 interface (app/judging/providers/http.py).
 """
@@ -30,7 +32,8 @@ from urllib.parse import quote, urlsplit
 import httptools
 import orjson
 
-from app.judging.egress import EgressPolicy, EgressRefused
+from app.judging.egress import Address, EgressPolicy, EgressRefused
+from app.judging.providers.tunnel import open_tunnel
 from app.judging.retries import ProviderCallError
 
 # A hostile or broken judge server must not exhaust memory: no judge answer comes near this.
@@ -373,31 +376,52 @@ class LeanWire(Wire):
         return None
 
     async def _connect(self, timeout_s: float) -> _Connection:
-        """A new connection to the first checked address of the host that accepts one."""
+        """A new connection to the first checked address of the host that accepts one, through
+        the operator's proxy when there is one."""
+        policy = self._policy
         try:
-            addresses = await self._policy.addresses(self._host, self._port)
+            addresses: list[Address | None] = [*await policy.addresses(self._host, self._port)]
         except EgressRefused as refused:
             raise WireError(f"refused by the judge URL policy: {refused}", refused=True) from None
         except OSError as exc:
-            raise WireError(f"cannot resolve {self._host}: {exc}") from exc
-        loop = asyncio.get_running_loop()
+            # Behind a proxy, names may resolve there only: a trusted judge's tunnel names its
+            # host; an API-posted judge's must name an address checked here.
+            if policy.proxy is None or not policy.trusted:
+                raise WireError(f"cannot resolve {self._host}: {exc}") from exc
+            addresses = [None]
         failure = WireError(f"{self._host} has no address")
         for address in addresses:  # the checked address itself: nothing is resolved again
             try:
                 async with asyncio.timeout(timeout_s):
-                    _, connection = await loop.create_connection(
-                        _Connection,
-                        str(address),
-                        self._port,
-                        ssl=self._ssl,
-                        server_hostname=self._host if self._ssl is not None else None,
-                    )
-                return connection
+                    return await self._open(address)
             except TimeoutError:
-                failure = WireError(f"connecting to {address} timed out", timeout=True)
-            except OSError as exc:  # refused, unreachable, TLS handshake failed
-                failure = WireError(f"cannot connect to {address}: {exc}")
+                failure = WireError(
+                    f"connecting to {address or self._host} timed out", timeout=True
+                )
+            except OSError as exc:  # refused, unreachable, TLS handshake failed, proxy refused
+                failure = WireError(f"cannot connect to {address or self._host}: {exc}")
         raise failure
+
+    async def _open(self, address: Address | None) -> _Connection:
+        """A connection to `address` (None: the host, by name, through the proxy)."""
+        loop = asyncio.get_running_loop()
+        hostname = self._host if self._ssl is not None else None
+        proxy = self._policy.proxy
+        if proxy is None:
+            _, connection = await loop.create_connection(
+                _Connection, str(address), self._port, ssl=self._ssl, server_hostname=hostname
+            )
+            return connection
+        target = self._policy.tunnel_target(self._host, address)
+        sock = await open_tunnel(proxy, target, self._port)
+        try:
+            _, connection = await loop.create_connection(
+                _Connection, sock=sock, ssl=self._ssl, server_hostname=hostname
+            )
+        except BaseException:
+            sock.close()
+            raise
+        return connection
 
     async def aclose(self) -> None:
         """Close the idle connections; busy ones close when their exchange ends."""
