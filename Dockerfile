@@ -14,14 +14,14 @@ COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 # No resolution and no build environment: the dependencies and setuptools come from the lock.
-RUN pip install --no-deps --no-build-isolation -e .
+# Not editable: fairpair and its migrations (under /opt/venv/share/fairpair) go into the venv.
+RUN pip install --no-deps --no-build-isolation .
 
-# Run stage: the virtualenv and the source, as a non-root user.
+# Run stage: the virtualenv alone (no source tree, tests or fixtures), as a non-root user.
 FROM python:3.11-slim
 ENV PATH=/opt/venv/bin:$PATH PYTHONUNBUFFERED=1
 WORKDIR /srv/fairpair
 COPY --from=build /opt/venv /opt/venv
-COPY --from=build /srv/fairpair /srv/fairpair
 RUN useradd --system --uid 10001 --home /srv/fairpair fairpair
 USER fairpair
 EXPOSE 8000

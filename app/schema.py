@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 from alembic import command
@@ -16,10 +17,19 @@ from app.db import create_engine
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def migrations_home() -> Path:
+    """Where `alembic.ini` and `migrations/` are: the source tree's (a checkout, an editable
+    install), else what an installed fairpair carries under `{sys.prefix}/share/fairpair`."""
+    if (ROOT / "migrations" / "env.py").is_file():
+        return ROOT
+    return Path(sys.prefix) / "share" / "fairpair"
+
+
 def alembic_config(database_url: str) -> Config:
     """The project's Alembic config aimed at `database_url`."""
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
+    home = migrations_home()
+    config = Config(str(home / "alembic.ini"))
+    config.set_main_option("script_location", str(home / "migrations"))
     config.attributes["database_url"] = database_url
     config.attributes["configure_logging"] = False
     return config

@@ -132,14 +132,17 @@ def test_the_dev_installs_use_the_constraints(path: str) -> None:
         assert "-c constraints.txt" in line, f"{path}: '{line}' ignores the lock"
 
 
-@pytest.mark.parametrize("path", ["Dockerfile", "scripts/serve"])
-def test_the_deployable_installs_are_hash_checked(path: str) -> None:
-    """Every pip install: the hashed lock, wheels only, then fairpair with nothing resolved."""
+@pytest.mark.parametrize(
+    ("path", "fairpair"), [("Dockerfile", "."), ("scripts/serve", "-e .")]
+)
+def test_the_deployable_installs_are_hash_checked(path: str, fairpair: str) -> None:
+    """Every pip install: the hashed lock, wheels only, then fairpair with nothing resolved (the
+    image installs it, the checkout's `scripts/serve` links its source)."""
     installs = [re.sub(r"^(RUN |\.venv/bin/)", "", line) for line in _pip_installs(path)]
     installs = [line.replace(" -q ", " ") for line in installs]
     assert installs == [
         "pip install --require-hashes --no-deps --only-binary :all: -r requirements.lock",
-        "pip install --no-deps --no-build-isolation -e .",
+        f"pip install --no-deps --no-build-isolation {fairpair}",
     ], f"{path}: {installs}"
 
 
