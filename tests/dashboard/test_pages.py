@@ -264,3 +264,18 @@ async def test_the_scoring_pages_say_what_fills_them_when_only_comparisons_are_s
         page = (await app_off.get(path)).text
         assert 'id="no-scores"' not in page, path
         assert figures(page) == (SEEDED_CHARTS[path], 0), path
+
+
+async def test_a_hostile_judge_name_cannot_leave_a_charts_spec_block(
+    app_off: httpx2.AsyncClient, clean_pg: str
+) -> None:
+    hostile = "</script><script>alert(1)</script><!--"
+    data = StoredData()
+    for _ in range(30):
+        data.swap("first", "second", judge=hostile)
+    await data.insert(clean_pg)
+    page = (await app_off.get("/dashboard")).text
+    assert 'class="spec"' in page  # the charts' specs are on the page
+    assert hostile not in page  # escaped everywhere: in the table, the SVG and the JSON blocks
+    assert page.count("<script") == page.count("</script>")
+    assert "<script>alert" not in page
