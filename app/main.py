@@ -15,6 +15,7 @@ from app.canaries.router import router as canaries_router
 from app.cards.router import router as cards_router
 from app.comparisons.router import router as comparisons_router
 from app.config import Settings, get_settings
+from app.dashboard.assets import routes as assets_router
 from app.dashboard.router import router as dashboard_router
 from app.experiments.router import router as experiments_router
 from app.fields import LIMITS
@@ -47,6 +48,7 @@ ROUTERS = (
     labels_router,
     metrics_router,
     dashboard_router,
+    assets_router,
 )
 
 
@@ -74,6 +76,8 @@ def create_app(
         lifespan=lifespan_for(settings, transport_for, freeze_heap=freeze_heap),
         description="Debiased pairwise comparison with LLM judges.",
         responses=PROBLEM_RESPONSES,
+        # /docs is served from the app's own copy of Swagger UI (app/dashboard/assets.py).
+        docs_url=None,
     )
     install_error_handlers(app)
     if settings.auth == "off":

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Select, and_, func, select, tuple_
+from sqlalchemy import Select, and_, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -236,6 +236,20 @@ class ExploreFilters:
     since: datetime | None = None
     until: datetime | None = None
     swap: SwapClass | None = None
+    text: str | None = None  # a substring of the prompt or either response, any case
+
+
+# The explorer's text search: `\` escapes LIKE's own wildcards, so `%` and `_` match themselves.
+LIKE_ESCAPE = "\\"
+
+
+def contains_text(text: str) -> Any:
+    """The comparison's prompt or either response contains `text` (case-insensitive; the text
+    is matched literally: no wildcard, no pattern of the user's)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    pattern = f"%{escaped}%"
+    columns = (Comparison.prompt, Comparison.response_a, Comparison.response_b)
+    return or_(*(column.ilike(pattern, escape=LIKE_ESCAPE) for column in columns))
 
 
 def swap_pair_of(
@@ -291,6 +305,8 @@ def explored(query: Select[Any], f: ExploreFilters) -> Select[Any]:
         query = query.where(Comparison.bias_detected.is_(f.bias_detected))
     if f.swap is not None and f.judge is not None:
         query = query.where(swap_pair_of(f.judge, f.swap, since, until))
+    if f.text:
+        query = query.where(contains_text(f.text))
     return query
 
 

@@ -21,7 +21,8 @@ import vl_convert as vlc
 
 Spec = dict[str, Any]
 Row = dict[str, Any]
-SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+# The Vega-Lite that draws both the SVG (vl-convert 1.9) and the page (static/vendor).
+SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 WIDTH = 520
 
 
@@ -43,11 +44,46 @@ def base(title: str, rows: Sequence[Row], layers: list[Spec], height: int | None
         "width": WIDTH,
         "data": {"values": list(rows)},
         "layer": layers,
-        "config": {"font": "sans-serif"},
+        # The SVG is measured by vl-convert's fonts and shown in the browser's: room for wider
+        # glyphs, so that no axis label is cut at the picture's edge.
+        "padding": {"left": 28, "right": 16, "top": 4, "bottom": 4},
+        "config": {"font": "sans-serif", "axis": {"labelLimit": 320}},
     }
     if height is not None:
         spec["height"] = height
     return spec
+
+
+def tooltip(rows: Sequence[Row], fields: Sequence[tuple[str, str]]) -> list[Spec]:
+    """Tooltip lines for the fields (name, type) that the rows carry: numbers to 3 significant
+    decimals, days as dates; a field no row has is left out."""
+    present = {key for row in rows for key in row}
+    lines: list[Spec] = []
+    for field, kind in fields:
+        if field not in present:
+            continue
+        line: Spec = {"field": field, "type": kind, "title": field.replace("_", " ")}
+        if kind == "quantitative":
+            line["format"] = ",.4~g"
+        elif kind == "temporal":
+            line["format"], line["scale"] = "%Y-%m-%d", {"type": "utc"}
+            line["timeUnit"] = "utcyearmonthdate"
+        lines.append(line)
+    return lines
+
+
+# Not `nearest`: Vega-Lite 6.4's Voronoi cells give nominal tooltip fields as "undefined".
+HOVER: Spec = {
+    "name": "hover",
+    "select": {"type": "point", "on": "pointerover", "clear": "pointerout"},
+}
+# Drag to pan and wheel to zoom the time axis (double-click resets): the interactive chart only.
+ZOOM: Spec = {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales"}
+
+
+def hovered_size(normal: int = 60, hovered: int = 180) -> Spec:
+    """A point grows under the pointer."""
+    return {"condition": {"param": "hover", "empty": False, "value": hovered}, "value": normal}
 
 
 def _rules(values: Sequence[tuple[float, str, str]], axis: str) -> list[Spec]:
@@ -63,6 +99,13 @@ def _rules(values: Sequence[tuple[float, str, str]], axis: str) -> list[Spec]:
         }
         for value, color, label in values
     ]
+
+
+def interval_tips(category: str, value: str, color: str | None = None) -> list[tuple[str, str]]:
+    """What a point's tooltip says: its row, the estimate, its interval and what it rests on."""
+    fields = [(category, "nominal"), (value, "quantitative")]
+    fields += [("ci_low", "quantitative"), ("ci_high", "quantitative"), ("n", "quantitative")]
+    return fields + [("tier", "nominal")] + ([(color, "nominal")] if color else [])
 
 
 def interval_chart(
@@ -87,8 +130,14 @@ def interval_chart(
     }
     y: Spec = {"field": category, "type": "nominal", "title": None, "sort": None}
     point: Spec = {
-        "mark": {"type": "point", "filled": True, "size": 80},
-        "encoding": {"x": x, "y": y},
+        "mark": {"type": "point", "filled": True},
+        "params": [HOVER],
+        "encoding": {
+            "x": x,
+            "y": y,
+            "size": hovered_size(80, 200),
+            "tooltip": tooltip(shown, interval_tips(category, value, color)),
+        },
     }
     if color:
         point["encoding"]["color"] = {"field": color, "type": "nominal"}
@@ -103,38 +152,9 @@ def interval_chart(
     return base(title, shown, [whisker, point, *_rules(refs, "x")], height=max(40, 28 * len(shown)))
 
 
-def series_chart(
-    title: str,
-    rows: Sequence[Row],
-    value: str,
-    changes: Sequence[str],
-    refs: Sequence[tuple[float, str, str]] = (),
-    model_changes: Sequence[str] = (),
-) -> Spec | None:
-    """A time series per judge with reference lines, judge version changes and provider-model
-    changes marked (the version rule drawn last, over a model rule on the same day)."""
-    shown = [r for r in rows if r.get(value) is not None]
-    if not shown:
-        return None
-    line: Spec = {
-        "mark": {"type": "line", "point": True},
-        "encoding": {
-            "x": {"field": "bucket", "type": "temporal", "title": None},
-            "y": {"field": value, "type": "quantitative", "scale": {"domain": [0, 1]}},
-            "color": {"field": "judge", "type": "nominal"},
-        },
-    }
-    marks: list[Spec] = [line, *_rules(refs, "y")]
-    if model_changes:
-        marks.append(_change_rule(model_changes, "provider model change", "#1b7837", [4, 3]))
-    if changes:
-        marks.append(_change_rule(changes, "version change", "#7b3294"))
-    return base(title, shown, marks, height=180)
-
-
 def _change_rule(buckets: Sequence[str], what: str, color: str, dash: Sequence[int] = ()) -> Spec:
     """Vertical rules at the buckets where something about the judge changed."""
-    mark: Spec = {"type": "rule", "color": color, "strokeWidth": 2}
+    mark: Spec = {"type": "rule", "color": color, "strokeWidth": 2, "opacity": 0.7}
     if dash:
         mark["strokeDash"] = list(dash)
     return {
@@ -146,16 +166,68 @@ def _change_rule(buckets: Sequence[str], what: str, color: str, dash: Sequence[i
 
 def day_axis(rows: Sequence[Row], most_ticks: int = 12) -> Spec:
     """The x of UTC day buckets, ticked on whole UTC days (never the renderer's local hours),
-    a tick every few days over long windows so that labels do not crowd."""
-    days = len({r["bucket"] for r in rows})
-    step = max(1, math.ceil(days / most_ticks))
+    a tick every few days over long windows so that labels do not crowd. The axis is padded
+    beyond the first and last day, so that a lone day is drawn inside the plot, not on its edge
+    under a change rule."""
+    days = {r["bucket"] for r in rows}
+    step = max(1, math.ceil(len(days) / most_ticks))
+    # Padding in pixels, not a domain of dates: Vega's expression interpreter (the page's, no
+    # eval) mis-reads a date domain, and padding keeps the domain the data's own.
+    scale: Spec = {"type": "utc", "padding": 36}
     return {
         "field": "bucket",
         "type": "temporal",
         "title": None,
-        "scale": {"type": "utc"},
-        "axis": {"format": "%b %d", "tickCount": {"interval": "day", "step": step}},
+        "scale": scale,
+        "axis": {
+            "format": "%b %d",
+            "tickCount": {"interval": "day", "step": step},
+            "labelFlush": True,
+            "labelOverlap": True,
+        },
     }
+
+
+SERIES_TIPS = [
+    ("judge", "nominal"),
+    ("bucket", "temporal"),
+    ("first_pick_rate", "quantitative"),
+    ("position_consistency", "quantitative"),
+    ("cost_usd", "quantitative"),
+    ("latency_ms_mean", "quantitative"),
+    ("latency_ms_max", "quantitative"),
+    ("ci_low", "quantitative"),
+    ("ci_high", "quantitative"),
+    ("calls", "quantitative"),
+    ("priced_calls", "quantitative"),
+    ("n", "quantitative"),
+    ("pairs", "quantitative"),
+    ("tier", "nominal"),
+    ("version", "quantitative"),
+    ("provider_models", "nominal"),
+]
+
+
+def judge_lines(rows: Sequence[Row], x: Spec, y: Spec, color: Spec) -> list[Spec]:
+    """A line per judge, and its points on top: tooltips and a hover highlight on the points,
+    pan and zoom of the time axis on the line."""
+    line: Spec = {
+        "mark": {"type": "line"},
+        "params": [ZOOM],
+        "encoding": {"x": x, "y": y, "color": color},
+    }
+    points: Spec = {
+        "mark": {"type": "point", "filled": True, "opacity": 1},
+        "params": [HOVER],
+        "encoding": {
+            "x": x,
+            "y": y,
+            "color": color,
+            "size": hovered_size(),
+            "tooltip": tooltip(rows, SERIES_TIPS),
+        },
+    }
+    return [line, points]
 
 
 def judges_series_chart(
@@ -164,6 +236,7 @@ def judges_series_chart(
     """One line per judge over the buckets with its 95% CI (a band, and a whisker per point so
     that a lone day shows its interval too), and a rule wherever a judge's version or provider
     model changed, read from the rows' `version_changed` / `provider_model_changed` flags.
+    The rules are drawn first, under the data, so that they never hide a point.
 
     Every row stays in the data, also those whose value is withheld (null: Vega-Lite leaves
     them out of the lines), so the downloaded data holds every bucket and a change on a thin day
@@ -177,7 +250,8 @@ def judges_series_chart(
         "scale": {"domain": [0, 1]},
         "title": value.replace("_", " "),
     }
-    # The legend takes its symbols from the first layer, the faint band: draw them opaque.
+    # The legend takes its symbols from the first layer with a colour, the faint band: draw
+    # them opaque.
     color: Spec = {"field": "judge", "type": "nominal", "legend": {"symbolOpacity": 1}}
     interval: Spec = {
         "x": x,
@@ -187,16 +261,23 @@ def judges_series_chart(
     }
     band: Spec = {"mark": {"type": "area", "opacity": 0.15}, "encoding": interval}
     whisker: Spec = {"mark": {"type": "rule", "opacity": 0.6}, "encoding": interval}
-    line: Spec = {
-        "mark": {"type": "line", "point": True},
-        "encoding": {"x": x, "y": y, "color": color},
-    }
-    marks = [band, whisker, line, *_rules(refs, "y")]
-    marks += _judge_change_rules(
+    marks = _judge_change_rules(
         rows, x, "provider_model_changed", "provider model change", "#1b7837", [4, 3]
     )
     marks += _judge_change_rules(rows, x, "version_changed", "version change", "#7b3294")
+    marks += [band, whisker, *_rules(refs, "y"), *judge_lines(rows, x, y, color)]
     return base(title, rows, marks, height=200)
+
+
+def measure_series_chart(title: str, rows: Sequence[Row], value: str, y_title: str) -> Spec | None:
+    """A plain measure per judge and day (cost, latency): lines with points, tooltips and zoom,
+    the y axis from zero."""
+    if all(r.get(value) is None for r in rows):
+        return None
+    x = day_axis(rows)
+    y: Spec = {"field": value, "type": "quantitative", "title": y_title}
+    color: Spec = {"field": "judge", "type": "nominal"}
+    return base(title, rows, judge_lines(rows, x, y, color), height=180)
 
 
 def _judge_change_rules(
@@ -222,19 +303,39 @@ def bar_chart(
     category: str,
     value: str,
     refs: Sequence[tuple[float, str, str]] = (),
+    label: str | None = None,
 ) -> Spec | None:
-    """One bar per category."""
+    """One bar per category, its `label` field written beside it. The axis reaches past every
+    reference line, so that bars of zero (no failed call at all) are read against the line
+    rather than as an empty plot."""
     shown = [r for r in rows if r.get(value) is not None]
     if not shown:
         return None
+    x: Spec = {"field": value, "type": "quantitative", "title": value.replace("_", " ")}
+    most = max([r[value] for r in shown] + [ref * 1.5 for ref, _, _ in refs])
+    if most > 0:
+        x["scale"] = {"domainMax": most}
+    y: Spec = {"field": category, "type": "nominal", "title": None}
+    fields = [(category, "nominal"), (value, "quantitative")]
+    tips = tooltip(shown, fields + ([(label, "nominal")] if label else []))
     bar: Spec = {
         "mark": "bar",
+        "params": [HOVER],
         "encoding": {
-            "y": {"field": category, "type": "nominal", "title": None},
-            "x": {"field": value, "type": "quantitative", "title": value.replace("_", " ")},
+            "y": y,
+            "x": x,
+            "tooltip": tips,
+            "opacity": {"condition": {"param": "hover", "value": 1}, "value": 0.8},
         },
     }
-    return base(title, shown, [bar, *_rules(refs, "x")], height=max(40, 28 * len(shown)))
+    layers = [bar, *_rules(refs, "x")]
+    if label is not None:
+        text: Spec = {
+            "mark": {"type": "text", "align": "left", "dx": 4},
+            "encoding": {"y": y, "x": x, "text": {"field": label}},
+        }
+        layers.append(text)
+    return base(title, shown, layers, height=max(40, 28 * len(shown)))
 
 
 def reliability_chart(title: str, rows: Sequence[Row]) -> Spec | None:
@@ -256,6 +357,15 @@ def reliability_chart(title: str, rows: Sequence[Row]) -> Spec | None:
             "x": {"field": "mean_confidence", "type": "quantitative", "scale": {"domain": [0, 1]}},
             "y": {"field": "accuracy", "type": "quantitative", "scale": {"domain": [0, 1]}},
             "color": {"field": "source", "type": "nominal"},
+            "tooltip": tooltip(
+                shown,
+                [
+                    ("source", "nominal"),
+                    ("mean_confidence", "quantitative"),
+                    ("accuracy", "quantitative"),
+                    ("n", "quantitative"),
+                ],
+            ),
         },
     }
     return base(title, shown, [diagonal, line], height=220)

@@ -17,6 +17,7 @@ from typing import Annotated, Any, cast, get_args
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.comparisons import queries
@@ -43,6 +44,10 @@ VERDICTS = ("A", "B", "tie")
 BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
 Text = Annotated[str | None, Query(max_length=100)]
+# Text search: a literal substring (LIKE with its wildcards escaped), at most this long; the
+# count it feeds reads at most `queries.COUNT_CAP` + 1 rows, like every filter's.
+SEARCH_MAX_CHARS = 200
+PREVIEW_CHARS = 120
 PRIVACY_NOTE = (
     "This instance runs in privacy mode (FAIRPAIR_PRIVACY=hash): it stores only salted HMACs of "
     "the prompt, the responses and the judges' outputs, never the texts, so their hashes and "
@@ -65,6 +70,7 @@ class ListQuery:
     until: str = ""
     swap: str = ""
     limit: str = ""
+    q: str = ""
 
     def pairs(self) -> list[tuple[str, str]]:
         """The non-empty parameters (tags as repeated `tag`)."""
@@ -117,7 +123,34 @@ def explore_filters(given: ListQuery, keeper: TextKeeper) -> ExploreFilters:
         since=since,
         until=until,
         swap=cast(SwapClass, given.swap) if given.swap else None,
+        text=search_text(given.q, keeper),
     )
+
+
+def search_text(q: str, keeper: TextKeeper) -> str | None:
+    """The text to search for, spaces at its ends dropped; none in privacy mode, which stores
+    no text to search (422 rather than a list that can never match)."""
+    text = q.strip()
+    if text and keeper.hash_only:
+        raise ValidationProblem("/q: this instance stores only hashes of texts (privacy mode)")
+    return text or None
+
+
+async def prompt_previews(session: AsyncSession, ids: list[str]) -> dict[str, str]:
+    """The start of each listed comparison's prompt on one line, cut at `PREVIEW_CHARS` (the
+    database reads no more than that of each prompt)."""
+    if not ids:
+        return {}
+    start = func.substr(Comparison.prompt, 1, PREVIEW_CHARS + 1)
+    rows = await session.execute(select(Comparison.id, start).where(Comparison.id.in_(ids)))
+    previews = {}
+    for comparison_id, text in rows.all():
+        if text is None:
+            continue
+        line = " ".join(text.split())
+        cut = len(line) > PREVIEW_CHARS
+        previews[comparison_id] = line[:PREVIEW_CHARS].rstrip() + "…" if cut else line
+    return previews
 
 
 @routes.get("/comparisons")
@@ -138,6 +171,7 @@ async def show_comparisons(
     swap: Text = None,
     limit: Annotated[str | None, Query(max_length=8)] = None,
     cursor: Annotated[str | None, Query(max_length=500)] = None,
+    q: Annotated[str | None, Query(max_length=SEARCH_MAX_CHARS)] = None,
 ) -> Response:
     """Stored comparisons, newest first, with how many match the filters."""
     if viewer is None:
@@ -154,6 +188,7 @@ async def show_comparisons(
         until=until or "",
         swap=swap or "",
         limit=limit or "",
+        q=q or "",
     )
     context: dict[str, Any] = {"view": {"title": "Comparisons"}, "page": "comparisons"}
     try:
@@ -172,6 +207,7 @@ async def show_comparisons(
         total=total,
         count_cap=queries.COUNT_CAP,
         next_cursor=listed.next_cursor,
+        previews=await prompt_previews(session, [c.id for c in listed.items]),
         privacy=keeper.hash_only,
         **context,
     )

@@ -16,6 +16,29 @@ TEMPLATES = Environment(
     autoescape=select_autoescape(["j2"]),
     enable_async=False,
 )
+
+
+def number(value: float | None, digits: int = 3) -> str:
+    """A figure for people: thousands grouped, a fraction to `digits` places (whole numbers
+    stay whole), `—` for none."""
+    if value is None:
+        return "—"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return f"{value:,.{digits}f}"
+
+
+def yesno(value: bool | None) -> str:
+    """`yes`, `no`, or `—` when not known (not checked yet)."""
+    return "—" if value is None else "yes" if value else "no"
+
+
+def usd(value: float | None) -> str:
+    """A cost in dollars to four significant digits (judge calls cost fractions of a cent)."""
+    return "—" if value is None else f"${value:,.4g}" if value < 1000 else f"${value:,.2f}"
+
+
+TEMPLATES.filters.update(number=number, yesno=yesno, usd=usd)
 # No script may run, nothing loads from elsewhere; charts are data: images.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
@@ -23,6 +46,12 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "Cache-Control": "private, no-store",
+}
+# A page with charts runs the app's own scripts (vega-embed draws them interactive), and only
+# those: same origin, no inline script, no eval.
+SCRIPT_HEADERS = {
+    **SECURITY_HEADERS,
+    "Content-Security-Policy": SECURITY_HEADERS["Content-Security-Policy"] + "; script-src 'self'",
 }
 NAV = [
     ("overview", "/dashboard", "Overview"),
@@ -36,9 +65,11 @@ NAV = [
 
 
 def html(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    """A rendered template with the dashboard's security headers."""
+    """A rendered template with the dashboard's security headers. A `scripts` list in the
+    context (same-origin URLs) is loaded at the end of the page, and the CSP then admits them."""
     body = TEMPLATES.get_template(template).render(nav=NAV, windows=WINDOWS, **context)
-    return HTMLResponse(body, status_code=status_code, headers=SECURITY_HEADERS)
+    headers = SCRIPT_HEADERS if context.get("scripts") else SECURITY_HEADERS
+    return HTMLResponse(body, status_code=status_code, headers=headers)
 
 
 def login_redirect(request: Request) -> RedirectResponse:

@@ -1,4 +1,6 @@
-"""`/dashboard`: server-rendered pages over the report's queries; charts as SVG, no JavaScript."""
+"""`/dashboard`: server-rendered pages over the report's queries. Each chart is an SVG drawn on the
+server (the page without JavaScript, and the download) and its Vega-Lite spec, which
+`static/charts.js` draws interactive in the browser (tooltips, hover, zoom on time series)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from app.auth.sessions import open_session, revoke_session
 from app.dashboard import experiments, explorer, labeling
+from app.dashboard.assets import CHART_SCRIPTS
 from app.dashboard.auth import (
     COOKIE,
     COOKIE_MAX_AGE_S,
@@ -77,6 +80,8 @@ async def render_page(
                 "chart": chart,
                 "src": svg
                 and "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode(),
+                "spec": chart.spec,
+                "svg": f"/dashboard/charts/{page}/{chart.name}.svg?{filters.query()}",
                 "json": f"/dashboard/charts/{page}/{chart.name}.json?{filters.query()}",
                 "csv": f"/dashboard/charts/{page}/{chart.name}.csv?{filters.query()}",
             }
@@ -88,6 +93,7 @@ async def render_page(
         figures=figures,
         filters=filters,
         auth=src.settings.auth == "on",
+        scripts=CHART_SCRIPTS if any(c.spec is not None for c in view.charts) else (),
         **view.context,
     )
 
@@ -163,6 +169,30 @@ async def download_chart(
         headers={
             **DOWNLOAD_HEADERS,
             "Content-Disposition": f'attachment; filename="{page}-{name}.json"',
+        },
+    )
+
+
+@router.get("/charts/{page}/{name}.svg")
+async def download_chart_svg(
+    viewer: Viewer,
+    src: SourcesDep,
+    filters: FiltersDep,
+    renderer: ChartsDep,
+    page: PagePath,
+    name: ChartPath,
+) -> Response:
+    """One chart as the SVG the page shows without JavaScript (404 when nothing is drawn)."""
+    chart = await find_chart(viewer, src, filters, page, name)
+    if chart.spec is None:
+        raise NotFound(f"chart {name!r} on {page} has nothing to draw: {chart.empty}")
+    return Response(
+        await renderer.svg(chart.spec),
+        media_type="image/svg+xml",
+        headers={
+            **DOWNLOAD_HEADERS,
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+            "Content-Disposition": f'attachment; filename="{page}-{name}.svg"',
         },
     )
 

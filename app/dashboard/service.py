@@ -19,6 +19,7 @@ from app.dashboard import charts
 from app.dashboard.cache import PageCache, PageView
 from app.dashboard.charts import Chart, Row
 from app.dashboard.filters import PageFilters
+from app.dashboard.usage import usage_charts
 from app.leaderboard.params import leaderboard_query
 from app.leaderboard.schemas import Leaderboard
 from app.leaderboard.service import LeaderboardCache, get_leaderboard
@@ -91,6 +92,7 @@ def overview_rows(report: BiasReport) -> list[Row]:
                 "consistency_tier": consistency.tier,
                 "calls": judge.calls.total,
                 "failure_rate": failure_rate(judge),
+                "failed": f"{judge.calls.failed} of {judge.calls.total} calls failed",
                 "flags": list(judge.flags),
             },
             position.ci95,
@@ -206,10 +208,12 @@ async def overview_page(sources: Sources, filters: PageFilters) -> PageView:
                     "judge",
                     "failure_rate",
                     [(HIGH_FAILURE_SHARE, "#b2182b", "high_failure_rate 5%")],
+                    label="failed",
                 ),
                 empty="No calls in this window.",
             ),
             *overview_series_charts(report.series),
+            *await usage_charts(sources.session, filters.report()),
         ],
     )
 
@@ -280,25 +284,7 @@ async def judge_page(sources: Sources, filters: PageFilters) -> PageView:
     if judge is None:
         return view
     view.charts = [
-        Chart(
-            "series_first_pick",
-            "First-pick rate by day (version changes in purple, provider-model changes in green)",
-            charts.series_chart(
-                "First-pick rate", series, "first_pick_rate", changes, HALF, model_changes
-            ),
-        ),
-        Chart(
-            "series_consistency",
-            "Position consistency by day",
-            charts.series_chart(
-                "Position consistency",
-                series,
-                "position_consistency",
-                changes,
-                PC_FLOORS,
-                model_changes,
-            ),
-        ),
+        *overview_series_charts(points),
         Chart(
             "labels",
             "Second-label pick rate by label pair (95% CI)",

@@ -55,6 +55,13 @@ def traffic(seed: int = 0) -> StoredData:
                     comparison_id=cid,
                     **fields,
                 )
+    # What the calls cost and how long they took (their own draws: the picks stay as they were);
+    # judge-c has no prices, so no cost (never $0).
+    usage = random.Random(seed + 1)
+    for call in data.calls:
+        call["latency_ms"] = round(usage.uniform(200.0, 2400.0), 1)
+        priced = call["judge_name"] != "judge-c"
+        call["cost_usd"] = round(usage.uniform(0.0002, 0.002), 6) if priced else None
     return data
 
 

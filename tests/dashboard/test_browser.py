@@ -33,7 +33,7 @@ FLAGS = [
 ]
 # page: charts drawn with the seeded data
 CHARTS = {
-    "/dashboard": 5,
+    "/dashboard": 7,
     "/dashboard/judge?judge=judge-a": 4,
     "/dashboard/reviewers": 1,
     "/dashboard/position-score": 2,

@@ -81,9 +81,9 @@ def call_cells(page: str, judge: str, round_index: int) -> dict[str, str]:
     return {field: text_of(value) for field, value in cells}
 
 
-def shown(value: Any) -> str:
-    """How the page prints an API value (None as a dash)."""
-    return "—" if value is None else str(value)
+def shown(value: Any, spec: str = "") -> str:
+    """How the page prints an API value for people (None as a dash; numbers by `spec`)."""
+    return "—" if value is None else format(value, spec) if spec else str(value)
 
 
 def expected_cells(call: dict[str, Any]) -> dict[str, str]:
@@ -100,10 +100,10 @@ def expected_cells(call: dict[str, Any]) -> dict[str, str]:
         "labels": f"{call['labels']['A']}, {call['labels']['B']} ({call['label_pair']})",
         "pick": shown(call["pick"]),
         "mapped_winner": shown(call["mapped_winner"]),
-        "confidence": shown(call["confidence"]) + source,
-        "latency_ms": str(call["latency_ms"]),
-        "tokens": f"{shown(call['tokens_in'])} / {shown(call['tokens_out'])}",
-        "cost_usd": shown(call["cost_usd"]),
+        "confidence": shown(call["confidence"], ",.3f") + source,
+        "latency_ms": shown(call["latency_ms"], ",.0f"),
+        "tokens": f"{shown(call['tokens_in'], ',')} / {shown(call['tokens_out'], ',')}",
+        "cost_usd": "—" if call["cost_usd"] is None else "$" + shown(call["cost_usd"], ",.4g"),
         "retries": str(call["retries"]),
         "error": error,
         "provider_model": shown(call["provider_model"]),
@@ -342,6 +342,11 @@ HOSTILE = (
     "judge=%F0%9F%92%A9&tag=%E2%80%AE:x",
     "limit=%00",
     "&".join(["tag=a:b"] * 17),
+    "q=" + "%25" * 200,
+    "q=" + "q" * 201,
+    "q=%00",
+    "q=" + quote("(a+)+$ \\ _%' OR 1=1 --"),
+    "q=%ED%A0%80",
 )
 
 
@@ -409,3 +414,61 @@ async def test_the_explorer_needs_a_read_key(
         assert away.status_code == 303
         assert away.headers["location"].startswith("/dashboard/login?next=")
         assert (await client.get(path, headers=reader)).status_code == 200
+
+
+async def test_text_search_matches_the_prompt_or_a_response_literally(
+    app_off: httpx2.AsyncClient, clean_pg: str
+) -> None:
+    plain = await compare(app_off, ["sim-a"], {"case": "plain"})
+    odd = {
+        **COMPARE,
+        "prompt": "Is 100% of 50_000 more than 5\\0? Say so in ONE word.",
+        "judges": ["sim-a"],
+        "tags": {"case": "odd"},
+    }
+    answer = await app_off.post("/v1/compare", json=odd)
+    assert answer.status_code == 200, answer.text
+    odd_id = answer.json()["id"]
+
+    async def search(text: str) -> list[str]:
+        page = await app_off.get("/dashboard/comparisons", params={"q": text})
+        assert page.status_code == 200, (text, page.text[:300])
+        assert total(page.text) == len(listed_ids(page.text))
+        return sorted(listed_ids(page.text))
+
+    assert await search("two plus") == [plain]  # the prompt, any case below
+    assert await search("TWO PLUS") == [plain]
+    assert await search("five, surely") == sorted([plain, odd_id])  # response B of both
+    assert await search("100%") == [odd_id]
+    # LIKE's wildcards and escape are the user's text, matched as themselves:
+    assert await search("%") == [odd_id]
+    assert await search("_") == [odd_id]
+    assert await search("0_0") == [odd_id]
+    assert await search("1_0") == []  # would match "100" if _ were a wildcard
+    assert await search("5\\0") == [odd_id]
+    assert await search("10%50") == []  # would match "100% of 50" if % were a wildcard
+    assert await search("  word.  ") == [odd_id]  # ends trimmed
+    assert await search("") == sorted([plain, odd_id])  # no search: every comparison
+    # The list shows each prompt's start on one line.
+    listed = (await app_off.get("/dashboard/comparisons", params={"q": "ONE word"})).text
+    assert found(r'data-field="prompt">(.*?)</td>', listed) == odd["prompt"]
+
+
+async def test_prompt_previews_are_cut_and_search_is_refused_in_privacy_mode(
+    settings_factory: Callable[..., Settings], live_factory: Callable[..., Any], clean_pg: str
+) -> None:
+    client = await live_factory(settings_factory(auth="off"))
+    long_prompt = "word " * 100 + "\n\n  tail"
+    answer = await client.post(
+        "/v1/compare", json={**COMPARE, "prompt": long_prompt, "judges": ["sim-a"]}
+    )
+    assert answer.status_code == 200, answer.text
+    listed = (await client.get("/dashboard/comparisons")).text
+    preview = found(r'data-field="prompt">(.*?)</td>', listed)
+    assert preview == ("word " * 100)[: explorer.PREVIEW_CHARS].rstrip() + "…"
+    assert len(preview) <= explorer.PREVIEW_CHARS + 1
+
+    private = await live_factory(settings_factory(auth="off", privacy="hash"))
+    refused = await private.get("/dashboard/comparisons", params={"q": "two"})
+    assert refused.status_code == 422
+    assert "privacy mode" in html.unescape(refused.text)

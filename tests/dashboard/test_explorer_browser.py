@@ -136,7 +136,23 @@ async def test_find_open_and_follow_a_figure_to_its_comparisons_without_console_
     assert await page.locator("table#comparisons tr[data-id]").count() == 1
     await page.screenshot(path=str(ARTIFACTS / "comparisons.png"), full_page=True)
 
+    # Search its text: the list narrows to it, the prompt's start shown in its row; a text no
+    # comparison holds lists none.
+    await page.goto(f"{server}/dashboard/comparisons")
+    await page.fill("input[name=q]", "PRIME number")
+    await page.click("form.filters button[type=submit]")
+    await page.wait_for_url(re.compile(r".*q=PRIME.*"))
+    assert await shown_total(page) == 1
+    row = page.locator("table#comparisons tr[data-id]")
+    assert await row.get_attribute("data-id") == comparison_id
+    assert await row.locator('[data-field="prompt"]').inner_text() == COMPARE["prompt"]
+    await page.fill("input[name=q]", "100%_ of nothing")
+    await page.click("form.filters button[type=submit]")
+    await page.wait_for_url(re.compile(r".*q=100.*"))
+    assert await shown_total(page) == 0
+
     # Open it: every call of the API's answer, with its pick and latency.
+    await page.goto(f"{server}/dashboard/comparisons?q=prime")
     await page.click(f'a[href="/dashboard/comparisons/{comparison_id}"]')
     await page.wait_for_url(f"{server}/dashboard/comparisons/{comparison_id}")
     calls = [(j["judge"], c) for j in answer["judges"] for c in j["calls"]]
@@ -146,7 +162,7 @@ async def test_find_open_and_follow_a_figure_to_its_comparisons_without_console_
         cells = row.first
         assert (await cells.locator('[data-field="pick"]').inner_text()) == call["pick"]
         latency = await cells.locator('[data-field="latency_ms"]').inner_text()
-        assert latency == str(call["latency_ms"])
+        assert latency == f"{call['latency_ms']:,.0f}"
     assert "model-left" in await page.locator("#response-a h3").inner_text()
     await page.screenshot(path=str(ARTIFACTS / "comparison.png"), full_page=True)
 

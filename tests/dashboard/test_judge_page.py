@@ -89,7 +89,9 @@ async def test_the_judge_page_shows_self_preference_and_provider_model_changes(
         for value in layer.get("data", {}).get("values", [])
         if "what" in value and "bucket" in value
     ]
-    assert [(r["bucket"][:10], r["what"]) for r in rules] == [(second_day, "provider model change")]
+    assert [(r["bucket"][:10], r["what"]) for r in rules] == [
+        (second_day, "gpt-judge: provider model change")
+    ]
 
 
 async def test_a_judge_without_audit_data_says_so(

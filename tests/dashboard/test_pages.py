@@ -13,6 +13,7 @@ from app.config import Settings
 from app.dashboard.charts import SvgRenderer
 from tests.conftest import make_key
 from tests.dashboard.seed import seed
+from tests.reports.builders import StoredData
 from tests.winrates.builders import seeded as winrates_seeded
 
 PAGES = (
@@ -24,7 +25,7 @@ PAGES = (
 )
 # (images, insufficient-data messages) per page on the seeded data
 SEEDED_CHARTS = {
-    "/dashboard": 5,
+    "/dashboard": 7,
     "/dashboard/judge?judge=judge-a": 4,
     "/dashboard/reviewers": 1,
     "/dashboard/position-score": 2,
@@ -168,7 +169,7 @@ async def test_each_chart_downloads_as_its_spec_with_the_data(
     assert spec.status_code == 200
     assert "attachment" in spec.headers["content-disposition"]
     body = spec.json()
-    assert body["$schema"].endswith("vega-lite/v5.json")
+    assert body["$schema"].endswith("vega-lite/v6.json")
     rates = {row["judge"]: row["first_pick_rate"] for row in body["data"]["values"]}
     assert rates == {
         j["judge"]: j["position"]["first_pick_rate"]
@@ -176,8 +177,13 @@ async def test_each_chart_downloads_as_its_spec_with_the_data(
         if j["position"]["first_pick_rate"] is not None
     }
     judge_spec = await app_off.get("/dashboard/charts/judge/series_first_pick.json?judge=judge-a")
-    changes = judge_spec.json()["layer"][-1]["data"]["values"]
-    assert [c["what"] for c in changes] == ["version change"]
+    changes = [
+        value
+        for layer in judge_spec.json()["layer"]
+        for value in layer.get("data", {}).get("values", [])
+        if "what" in value and "bucket" in value
+    ]
+    assert [c["what"] for c in changes] == ["judge-a: version change"]
     missing = await app_off.get("/dashboard/charts/overview/nope.json")
     assert missing.status_code == 404
 
@@ -239,3 +245,37 @@ async def test_the_leaderboard_charts_judge_only_and_anchored_win_rates_side_by_
     assert [anchored["ci_low"], anchored["ci_high"]] == standing["anchored_win_rate"]["ci95"]
     assert rows["m-new · judge"]["win_rate"] == standing["vs_baseline"]["win_rate"]
     assert {row["estimate"] for row in rows.values()} == {"judge only", "anchored (PPI++)"}
+
+
+async def test_the_scoring_pages_say_what_fills_them_when_only_comparisons_are_stored(
+    app_off: httpx2.AsyncClient, clean_pg: str
+) -> None:
+    data = StoredData()  # pairwise traffic only, as after `fairpair demo`
+    for _ in range(30):
+        data.swap("first", "second", judge="judge-a")
+    await data.insert(clean_pg)
+    for path in ("/dashboard/reviewers", "/dashboard/position-score"):
+        page = (await app_off.get(path)).text
+        assert 'id="no-scores"' in page, path
+        assert "POST /v1/score" in page, path
+        assert figures(page) == (0, 1), path  # the one explanation, no empty chart frames
+    await seed(clean_pg)  # scored sessions too: the pages chart them
+    for path in ("/dashboard/reviewers", "/dashboard/position-score"):
+        page = (await app_off.get(path)).text
+        assert 'id="no-scores"' not in page, path
+        assert figures(page) == (SEEDED_CHARTS[path], 0), path
+
+
+async def test_a_hostile_judge_name_cannot_leave_a_charts_spec_block(
+    app_off: httpx2.AsyncClient, clean_pg: str
+) -> None:
+    hostile = "</script><script>alert(1)</script><!--"
+    data = StoredData()
+    for _ in range(30):
+        data.swap("first", "second", judge=hostile)
+    await data.insert(clean_pg)
+    page = (await app_off.get("/dashboard")).text
+    assert 'class="spec"' in page  # the charts' specs are on the page
+    assert hostile not in page  # escaped everywhere: in the table, the SVG and the JSON blocks
+    assert page.count("<script") == page.count("</script>")
+    assert "<script>alert" not in page
