@@ -132,9 +132,7 @@ def test_the_dev_installs_use_the_constraints(path: str) -> None:
         assert "-c constraints.txt" in line, f"{path}: '{line}' ignores the lock"
 
 
-@pytest.mark.parametrize(
-    ("path", "fairpair"), [("Dockerfile", "."), ("scripts/serve", "-e .")]
-)
+@pytest.mark.parametrize(("path", "fairpair"), [("Dockerfile", "."), ("scripts/serve", "-e .")])
 def test_the_deployable_installs_are_hash_checked(path: str, fairpair: str) -> None:
     """Every pip install: the hashed lock, wheels only, then fairpair with nothing resolved (the
     image installs it, the checkout's `scripts/serve` links its source)."""
