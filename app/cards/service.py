@@ -31,7 +31,7 @@ from app.db import utcnow
 from app.errors import ValidationProblem
 from app.jobs.kind import Services
 from app.jobs.models import JobStatus
-from app.judges.models import JudgeVersion
+from app.judges.models import Judge, JudgeVersion
 from app.judges.service import get_judge
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 
@@ -278,3 +278,29 @@ async def read(
         changes=[ProbeChange(**asdict(c)) for c in changes],
     )
     return CardRead(judge=name, version=wanted, card=card)
+
+
+async def padding_marks(
+    session: AsyncSession, settings: Settings, names: list[str]
+) -> dict[str, stats.Mark]:
+    """The padding probe's mark on each judge's current version, for the judges whose latest
+    card of that version finished (none in privacy mode, where cards cannot be read back). The
+    bias report's `length_bias` reads it."""
+    if settings.privacy == "hash" or not names:
+        return {}
+    versions = await session.execute(
+        select(Judge.name, Judge.current_version).where(Judge.name.in_(names))
+    )
+    marks: dict[str, stats.Mark] = {}
+    for name, version in versions.all():
+        run_id = await latest_run(session, name, version)
+        if run_id is None:
+            continue
+        total, done = await progress(session, run_id)
+        if total == 0 or done < total:
+            continue
+        calls, _, _ = await _run_calls(session, run_id, name)
+        padding = [c for c in calls if c.family == "padding"]
+        if padding:
+            marks[name] = stats.figure("padding", padding).mark
+    return marks
