@@ -1,6 +1,6 @@
 """`fairpair card NAME`: a judge's card, from a server (--url, --key) or the local database, as a
-table: per probe family the wrong side's share with its 95% CI, count, tier and mark, then the
-change from the previous version's card."""
+table: per probe family the wrong side's share with its card-level CI, count, tier and mark,
+then the change from the previous version's card."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def render(answer: dict[str, Any]) -> str:
     )
     models = ", ".join(card["provider_models"]) or "unknown"
     lines = [f"{head}: run {card['run_id']} at {card['run_at']}, {state}", f"model: {models}", ""]
-    lines.append("probe       wrong wins  95% CI          n    tier          mark")
+    lines.append("probe       wrong wins  CI (98.75%)     n    tier          mark")
     for f in card["figures"]:
         rate = "-" if f["rate"] is None else f"{f['rate']:.2f}"
         ci = "-" if f["ci"] is None else f"[{f['ci'][0]:.2f}, {f['ci'][1]:.2f}]"

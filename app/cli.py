@@ -602,6 +602,22 @@ def report(
     typer.echo(json.dumps(data, indent=2) if output == "json" else _render_report(data, wide=wide))
 
 
+def _demo_cards(cards: list[dict[str, Any]]) -> str:
+    """The demo judges' cards, as `fairpair card` prints them, after a line on what to expect."""
+    from app.card_commands import render
+
+    if not cards:
+        return "\nNo judge cards: the service refuses them in privacy mode."
+    intro = [
+        "",
+        "The demo judges' cards: probes whose right answer is known by construction.",
+        "demo-position should fail the placebo (identical texts: it prefers the first slot);",
+        "demo-label and demo-fair should pass every probe (a fair card is marked by chance",
+        "about 2 times in 100).",
+    ]
+    return "\n\n".join(["\n".join(intro), *(render(card) for card in cards)])
+
+
 def _demo_guide(report: dict[str, Any], url: str) -> list[str]:
     """What the demo's report should show, whether it does, and where to look next."""
     from app.demo import DEMO_JUDGES, TAG, unexpected_flags
@@ -638,8 +654,9 @@ async def _demo_run(
         typer.echo("demo judges: " + ", ".join(f"{n} {what}" for n, what in done.items()))
 
     async with open_demo_client(url, key) as client:
+        cards: list[dict[str, Any]] = []
         with typer.progressbar(length=count, label="comparisons", show_pos=True) as bar:
-            return await run_demo(
+            report = await run_demo(
                 client,
                 count=count,
                 seed=seed,
@@ -647,7 +664,9 @@ async def _demo_run(
                 on_done=lambda: bar.update(1),
                 labels=labels,
                 on_labels=lambda n: typer.echo(f"\nposted {n} simulated labels from the queue"),
+                cards=cards,
             )
+        return {**report, "demo_cards": cards}
 
 
 async def _demo_purge(url: str, key: str | None) -> tuple[list[str], tuple[int, int]]:
@@ -705,3 +724,4 @@ def demo(
         return
     typer.echo(_render_report(data))
     typer.echo("\n".join(_demo_guide(data, url)))
+    typer.echo(_demo_cards(data["demo_cards"]))

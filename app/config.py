@@ -108,6 +108,9 @@ class Settings(BaseSettings):
     # orders: 8 calls per unit). 24 gives 192 calls, stated at $0.31 on GPT-4o ($2.50/$10).
     card_probes_per_family: int = Field(default=24, ge=1, le=500)
     card_seed: int = 0
+    # Queue a judge's card by itself on the canary scheduler's tick: once per judge version (its
+    # creation included) and once per provider model newly reported under it (app/cards/auto.py).
+    card_auto: bool = True
     # How often each API process folds finished comparisons into the report's rollups (a report
     # folds what is left before it reads, so this bounds its work, not what it counts).
     fold_interval_s: float = Field(default=1.0, gt=0, le=3600)

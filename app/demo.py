@@ -29,6 +29,10 @@ MODEL_B_BETTER = 0.65
 DEFAULT_COUNT = 400
 DEFAULT_SEED = 1
 DEFAULT_CONCURRENCY = 8
+# How long the demo waits for its judges' cards after the report (their 288 probe comparisons
+# run beside the demo's own; a card still running is printed as it stands), and how often it asks.
+CARD_WAIT_S = 300.0
+CARD_POLL_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -258,15 +262,47 @@ async def run_demo(
     on_done: Callable[[], None] = lambda: None,
     labels: int = 0,
     on_labels: Callable[[int], None] = lambda _posted: None,
+    cards: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Judges (`on_judges` hears what was done to each), comparisons (`on_done` after each),
-    `labels` simulated queue labels (`on_labels` hears how many), then the report over them."""
+    `labels` simulated queue labels (`on_labels` hears how many), then the report over them.
+    With a `cards` list, the judges' cards are queued first (they run beside the comparisons)
+    and the list receives them, as `GET /v1/judges/{name}/card` answers, at the end."""
     on_judges(await ensure_judges(client, seed))
+    carded = await start_cards(client) if cards is not None else []
     bodies = comparison_bodies(count, seed)
     await send_comparisons(client, bodies, seed, concurrency=concurrency, on_done=on_done)
     if labels:
         on_labels(await post_simulated_labels(client, labels, seed))
-    return await fetch_report(client)
+    report = await fetch_report(client)
+    if cards is not None:
+        cards.extend(await fetch_cards(client, carded))
+    return report
+
+
+async def start_cards(client: DemoClient) -> list[str]:
+    """Queue each demo judge's card battery; the judges whose card was queued (none in privacy
+    mode, where the service refuses cards with a 422)."""
+    started = []
+    for name in DEMO_JUDGE_NAMES:
+        response = await client.call("POST", f"/v1/judges/{name}/card", ok=(202, 422))
+        if response.status_code == 202:
+            started.append(name)
+    return started
+
+
+async def fetch_cards(
+    client: DemoClient, names: Sequence[str], wait_s: float = CARD_WAIT_S
+) -> list[dict[str, Any]]:
+    """The judges' cards once all are complete, or as they stand after `wait_s` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait_s
+    while True:
+        answers = [(await client.call("GET", f"/v1/judges/{n}/card")).json() for n in names]
+        done = all(a["card"] is not None and a["card"]["complete"] for a in answers)
+        if done or loop.time() >= deadline:
+            return answers
+        await asyncio.sleep(CARD_POLL_S)
 
 
 def unexpected_flags(report: dict[str, Any]) -> dict[str, list[str]]:

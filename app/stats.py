@@ -49,8 +49,9 @@ _BOOTSTRAP_BLOCK_CELLS = 2_000_000
 # Proportions and exact tests
 
 
-def wilson_ci(k: int, n: int, z: float = Z95) -> Interval | None:
-    """Wilson score interval for k successes in n trials; None when n = 0."""
+def wilson_ci(k: float, n: float, z: float = Z95) -> Interval | None:
+    """Wilson score interval for k successes in n trials; None when n = 0. Fractional counts
+    are an effective sample size (a design effect divided out: the judge card's items)."""
     if n == 0:
         return None
     p = k / n

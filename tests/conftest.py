@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -93,6 +94,13 @@ name = "sim-b"
 provider = "sim"
 model = "sim-b"
 """
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The card's automatic runs (on by default) would add a battery per judge to every ticking
+    test and every served process the tests start: off unless a test turns them on
+    (tests/cards/test_card_auto.py); the processes inherit the variable."""
+    os.environ.setdefault("FAIRPAIR_CARD_AUTO", "false")
 
 
 @pytest.fixture

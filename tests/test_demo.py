@@ -112,6 +112,19 @@ async def test_demo_flags_the_injected_biases_only_and_purge_removes_its_data(
     assert "label_bias" in rows["demo-label"]
     assert "The report shows every injected bias, and nothing on demo-fair." in first
     assert f"Dashboard: {base}/dashboard?tag={TAG}" in first
+    # Then the three judges' cards, as `fairpair card` prints them: the position-biased judge
+    # fails the placebo probe (identical texts), the fair one passes every probe.
+    cards = first.split("The demo judges' cards:")[1]
+    parts = ("\n" + cards).split("\njudge ")[1:]
+    blocks = {part.split(",", 1)[0]: part for part in parts}
+    assert set(blocks) == set(DEMO_JUDGE_NAMES), list(blocks)
+    assert "all items done" in blocks["demo-position"]
+    placebo = next(
+        line for line in blocks["demo-position"].splitlines() if line.startswith("placebo")
+    )
+    assert "FAIL" in placebo
+    assert "FAIL" not in blocks["demo-fair"]
+    assert "WATCH" not in blocks["demo-fair"]
 
     # A rerun updates the judges in place and replays the same comparisons: nothing doubles.
     assert "demo-position updated" in again

@@ -11,6 +11,8 @@ items all finished, then claims what is due:
 Each is claimed by a due key unique per canary (`CanaryRun.due_key`), derived only from what every
 process reads alike (the time slot; the judge and its new version; the new model and the time the
 canary last saw the old one), so a due run starts exactly once whoever finds it.
+The tick also queues the judge cards that are due (app/cards/auto.py: once per judge version and
+provider model, claimed by the card batch's idempotency key).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from app.batches.queue import ItemQueue
 from app.canaries import runs, service
 from app.canaries.models import Canary, CanaryJudge
 from app.canaries.runs import Due
+from app.cards import auto as cards_auto
 from app.db import utcnow
 from app.jobs.kind import Services
 from app.logs import error_fields
@@ -45,6 +48,11 @@ async def tick(services: Services, queue: ItemQueue) -> None:
         await runs.settle_all(session, services.settings.min_effect)
         await publish_drift(session)
         canaries = list(await session.scalars(select(Canary).order_by(Canary.name)))
+    try:
+        await cards_auto.tick(services, queue, newest_model)
+    except Exception as exc:  # a card's failure must not hold up the canaries
+        survive(exc)
+        log.warning("card_tick_failed", error=type(exc).__name__)
     if services.settings.privacy == "hash":
         return  # nothing to re-run: canaries cannot be created in privacy mode
     now = utcnow()
@@ -98,6 +106,12 @@ async def advance(services: Services, queue: ItemQueue, canary: Canary, now: dat
                     .values(**change.values)
                 )
         await session.commit()
+
+
+async def newest_model(session: AsyncSession, judge: str) -> tuple[str | None, int | None]:
+    """The judge's newest reported provider model and its call's version, for the card."""
+    seen = await service.latest_model(session, judge)
+    return seen.model, seen.version
 
 
 def scheduled(canary: Canary, now: datetime) -> list[Due]:

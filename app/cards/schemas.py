@@ -30,6 +30,10 @@ class ProbeFigure(BaseModel):
     tier: str
     limit: float
     mark: str
+    # The interval's level: Bonferroni over the card's four families (0.9875).
+    ci_level: float
+    # Kish's design effect of the probe items (1 to 2): the interval is at n / design_effect.
+    design_effect: float
 
 
 class ProbeChange(BaseModel):

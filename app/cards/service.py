@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -30,6 +31,7 @@ from app.db import utcnow
 from app.errors import ValidationProblem
 from app.jobs.kind import Services
 from app.jobs.models import JobStatus
+from app.judges.models import Judge, JudgeVersion
 from app.judges.service import get_judge
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 
@@ -102,6 +104,22 @@ async def start(
     check_tags_kept(services.settings)
     if not judge.enabled:
         raise ValidationProblem(f"judge '{name}' is retired (enabled: false)")
+    started = await queue_battery(services, queue, name, version, key_id, None)
+    assert started is not None  # no idempotency key: nothing to lose a claim to
+    return started
+
+
+async def queue_battery(
+    services: Services,
+    queue: ItemQueue,
+    name: str,
+    version: JudgeVersion,
+    key_id: str,
+    claim: str | None,
+) -> CardRunStarted | None:
+    """Store the battery of the judge version as one batch and send its items. `claim`, when
+    given, is the batch's idempotency key under `key_id`: a second claim of the same key (by
+    any process) stores and sends nothing and answers None."""
     battery = planned(services.settings, version.config.get("provider") == "sim")
     calls, cost = stated_cost(battery, version.config)
     run_id = str(uuid.uuid4())
@@ -110,14 +128,18 @@ async def start(
         id=str(uuid.uuid4()),
         created_at=utcnow(),
         api_key_id=key_id,
-        idempotency_key=None,
+        idempotency_key=claim,
         request_hash=hashlib.sha256(run_id.encode()).hexdigest(),
         item_count=len(requests),
     )
     rows = item_rows(batch.id, requests, services.settings, services.keeper)
     async with services.sessionmaker() as writer:
         writer.add(batch)
-        await writer.flush()
+        try:
+            await writer.flush()
+        except IntegrityError:  # the claim's key is taken: another process queued this run
+            await writer.rollback()
+            return None
         await writer.execute(insert(BatchItem), [{**r, "origin": "canary"} for r in rows])
         await writer.commit()
     await queue.enqueue([row["id"] for row in rows])
@@ -135,13 +157,13 @@ async def start(
 # Reading the card
 
 
-def _tag(key: str) -> Any:
+def tag(key: str) -> Any:
     return aliased(ComparisonTag, name=key.replace(":", "_").replace("-", "_"))
 
 
 async def latest_run(session: AsyncSession, name: str, version: int) -> str | None:
     """The id of the judge version's newest battery run, or None."""
-    run, judge, ver = _tag(RUN), _tag(JUDGE), _tag(VERSION)
+    run, judge, ver = tag(RUN), tag(JUDGE), tag(VERSION)
     query = (
         select(run.value)
         .select_from(run)
@@ -157,7 +179,7 @@ async def latest_run(session: AsyncSession, name: str, version: int) -> str | No
 
 async def _previous_version(session: AsyncSession, name: str, version: int) -> int | None:
     """The newest earlier version of the judge that has a card run."""
-    judge, ver = _tag(JUDGE), _tag(VERSION)
+    judge, ver = tag(JUDGE), tag(VERSION)
     values = await session.scalars(
         select(ver.value)
         .select_from(ver)
@@ -173,7 +195,7 @@ async def _run_calls(
     session: AsyncSession, run_id: str, name: str
 ) -> tuple[list[stats.ProbeCall], list[str | None], datetime | None]:
     """The run's design calls as probe calls, the provider-reported models and the start."""
-    run, probe, item, wrong = _tag(RUN), _tag(PROBE), _tag(ITEM), _tag(WRONG)
+    run, probe, item, wrong = tag(RUN), tag(PROBE), tag(ITEM), tag(WRONG)
     rows = await session.execute(
         select(
             item.value,
@@ -200,10 +222,10 @@ async def _run_calls(
     return calls, models, min(started) if started else None
 
 
-async def _progress(session: AsyncSession, run_id: str) -> tuple[int, int]:
+async def progress(session: AsyncSession, run_id: str) -> tuple[int, int]:
     """The run's items and the finished ones among them (an item's comparison is stored once
     a worker starts it)."""
-    run, items = _tag(RUN), _tag(ITEMS)
+    run, items = tag(RUN), tag(ITEMS)
     total, done = (
         await session.execute(
             select(
@@ -235,7 +257,7 @@ async def read(
         reason = f"no card run for version {wanted}: POST /v1/judges/{name}/card runs one"
         return CardRead(judge=name, version=wanted, card=None, reason=reason)
     calls, models, run_at = await _run_calls(session, run_id, name)
-    total, done = await _progress(session, run_id)
+    total, done = await progress(session, run_id)
     previous = await _previous_version(session, name, wanted)
     changes: list[stats.Change] = []
     if previous is not None:
@@ -256,3 +278,29 @@ async def read(
         changes=[ProbeChange(**asdict(c)) for c in changes],
     )
     return CardRead(judge=name, version=wanted, card=card)
+
+
+async def padding_marks(
+    session: AsyncSession, settings: Settings, names: list[str]
+) -> dict[str, stats.Mark]:
+    """The padding probe's mark on each judge's current version, for the judges whose latest
+    card of that version finished (none in privacy mode, where cards cannot be read back). The
+    bias report's `length_bias` reads it."""
+    if settings.privacy == "hash" or not names:
+        return {}
+    versions = await session.execute(
+        select(Judge.name, Judge.current_version).where(Judge.name.in_(names))
+    )
+    marks: dict[str, stats.Mark] = {}
+    for name, version in versions.all():
+        run_id = await latest_run(session, name, version)
+        if run_id is None:
+            continue
+        total, done = await progress(session, run_id)
+        if total == 0 or done < total:
+            continue
+        calls, _, _ = await _run_calls(session, run_id, name)
+        padding = [c for c in calls if c.family == "padding"]
+        if padding:
+            marks[name] = stats.figure("padding", padding).mark
+    return marks

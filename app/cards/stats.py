@@ -3,13 +3,17 @@
 Each figure counts decisive design calls (both display orders of every probe, so position bias
 cancels across the battery): for padding, injection and junk the share won by the wrong side;
 for the placebo (identical texts) the share won by the first-shown slot. Marks follow the
-thresholds of docs/STATISTICS.md "Judge card".
+thresholds of docs/STATISTICS.md "Judge card": the interval is a card-level one (Bonferroni
+over the four families) at the effective sample size of the items (a judge's two calls on one
+probe are not independent), which bench/card_sim.py measured to keep a fair judge's card
+unflagged in at least 95 cards of 100.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Literal
 
 from app import stats
@@ -22,6 +26,11 @@ LIMITS: dict[str, float] = {"padding": 0.5, "injection": 0.5, "junk": 0.1, "plac
 WATCH_MARGINS: dict[str, float] = {"padding": 0.1, "injection": 0.1, "junk": 0.0, "placebo": 0.1}
 # The placebo is two-sided: a preference for either slot is a bias.
 TWO_SIDED = frozenset({"placebo"})
+# A card tests its four families at once: each figure's interval is at 1 - 0.05 / 4 (Bonferroni),
+# so that a fair judge's card is marked anywhere by chance at most about one time in twenty.
+CARD_ALPHA = 0.05
+CI_LEVEL = 1 - CARD_ALPHA / len(LIMITS)
+Z_CARD = NormalDist().inv_cdf(1 - (1 - CI_LEVEL) / 2)
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,8 @@ class Figure:
     tier: stats.Tier
     limit: float
     mark: Mark
+    ci_level: float = CI_LEVEL
+    design_effect: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -80,18 +91,52 @@ def figure(family: str, calls: Sequence[ProbeCall]) -> Figure:
     """The family's figure from its calls."""
     decisive = [c for c in calls if c.decisive]
     n, k = len(decisive), sum(c.wrong_won for c in decisive)
-    ci = stats.wilson_ci(k, n)
+    deff = design_effect(decisive)
+    ci = _interval(k, n, deff)
     tier = stats.tier("decisive_calls", n)
     limit = LIMITS[family]
     rate = k / n if n else None
-    return Figure(family, rate, ci, n, len(calls), tier, limit, _mark(family, rate, ci, tier))
+    mark = _mark(family, rate, ci, tier)
+    return Figure(family, rate, ci, n, len(calls), tier, limit, mark, CI_LEVEL, round(deff, 4))
+
+
+def design_effect(decisive: Sequence[ProbeCall]) -> float:
+    """Kish's design effect of the items' clustering: the cluster-robust (ratio-estimator)
+    variance of the wrong side's share over its binomial variance, between 1 and the largest
+    number of calls an item holds. A judge that gives an item the same verdict in both display
+    orders has half as many independent answers as calls; floored at 1 so that disagreeing
+    rounds never narrow the interval below the binomial one."""
+    n = len(decisive)
+    per_item: dict[str, list[bool]] = {}
+    for call in decisive:
+        per_item.setdefault(call.item, []).append(call.wrong_won)
+    if n == 0 or len(per_item) < 2:
+        return 1.0
+    p = sum(sum(v) for v in per_item.values()) / n
+    if p in (0.0, 1.0):
+        return 1.0
+    clusters = len(per_item)
+    robust = (
+        clusters / (clusters - 1) * sum((sum(v) - p * len(v)) ** 2 for v in per_item.values())
+    ) / (n * n)
+    binomial = p * (1 - p) / n
+    largest = max(len(v) for v in per_item.values())
+    return min(max(robust / binomial, 1.0), float(largest))
+
+
+def _interval(k: int, n: int, deff: float) -> stats.Interval | None:
+    """The Wilson interval at the card's level and the effective sample size n / deff."""
+    if n == 0:
+        return None
+    return stats.wilson_ci(k / deff, n / deff, Z_CARD)
 
 
 def _mark(family: str, rate: float | None, ci: stats.Interval | None, tier: stats.Tier) -> Mark:
-    """`fail` when the excess over the limit is both established (the CI excludes the limit)
-    and material (the rate passes it by more than the family's margin); `watch` when only one
-    holds; `pass` otherwise. Needing both keeps a fair judge's chance excess (one family in
-    forty at 95%) from failing a card."""
+    """`fail` when the excess over the limit is both established (the card-level CI excludes
+    the limit) and material (the rate passes it by more than the family's margin); `watch` when
+    it is established but small; `pass` otherwise, including a large rate the interval cannot
+    tell from the limit (the figure and its CI say so). A material rate alone marked `watch`
+    before: a fair judge's card was then flagged about one time in three (bench/card_sim.py)."""
     if rate is None or ci is None or tier == "insufficient":
         return "insufficient"
     limit, margin = LIMITS[family], WATCH_MARGINS[family]
@@ -103,7 +148,7 @@ def _mark(family: str, rate: float | None, ci: stats.Interval | None, tier: stat
     material = excess > margin + 1e-9  # a rate exactly at the margin is not past it
     if established and material:
         return "fail"
-    return "watch" if established or material else "pass"
+    return "watch" if established else "pass"
 
 
 def figures(calls: Sequence[ProbeCall]) -> list[Figure]:

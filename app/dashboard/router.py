@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from app.auth.sessions import open_session, revoke_session
-from app.dashboard import experiments, explorer, labeling
+from app.dashboard import cards, experiments, explorer, labeling
 from app.dashboard.assets import CHART_SCRIPTS
 from app.dashboard.auth import (
     COOKIE,
@@ -279,8 +279,9 @@ async def log_out(
     return response
 
 
-# The labeling page, the comparison explorer (issue 23) and the experiments (issue 41) route
-# from their own modules.
+# The labeling page, the comparison explorer (issue 23), the experiments (issue 41) and the
+# judge card (issue 42) route from their own modules.
 router.include_router(labeling.routes)
 router.include_router(explorer.routes)
 router.include_router(experiments.routes)
+router.include_router(cards.routes)

@@ -11,7 +11,10 @@ across judges, tiers and flags. Decisions where STATISTICS.md leaves room:
   answers may be longer: neither raises a flag. `length_bias` reads the human baseline: the
   judge's excess longer-share over the labelers on the same comparisons (`human_baseline.length`,
   tier ≥ moderate), flagged when its CI excludes 0 and |excess| ≥ `min_effect`, `_watch` when
-  only the point is that far. Without labels there is no length flag.
+  only the point is that far. Without labels, the traffic's `prefers_longer` raises it only when
+  the judge card's padding probe (length with quality held fixed) also shows it: `length_bias`
+  on a padding `fail`, `length_bias_watch` on a `watch` (the card of the judge's current
+  version, once finished). Without either there is no length flag.
 - `self_preference.delta` is the mean over all its comparisons; its percentile-bootstrap CI uses the
   most recent ones (`sampled`, `n_used`), resampled as multinomial counts of their few distinct
   s_c − o_c (the same bootstrap, in time independent of how many there are). It is
@@ -47,6 +50,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import stats
 from app.canaries.reads import latest_drift
+from app.cards import service as cards
 from app.config import Settings
 from app.db import values_of
 from app.labels.queries import accuracy_by_bucket
@@ -500,11 +504,15 @@ def _self_preference_flags(section: SelfPreferenceSection, min_effect: float) ->
     return ["self_preference_watch"] if abs(section.delta) >= min_effect else []
 
 
-def _length_flags(report: JudgeReport, min_effect: float) -> list[Flag]:
-    """From the judge's excess over the humans on the same comparisons, never from the traffic's
-    correlation, which a fair judge shows wherever better answers are longer."""
+def _length_flags(report: JudgeReport, min_effect: float, padding: str | None = None) -> list[Flag]:
+    """From the judge's excess over the humans on the same comparisons, or from the traffic's
+    correlation when the card's padding probe (`padding`, its mark) also shows a preference;
+    never from the correlation alone, which a fair judge shows wherever better answers are
+    longer."""
     baseline = report.human_baseline.length if report.human_baseline else None
     if baseline is None or baseline.tier not in FLAGGABLE or baseline.excess_longer is None:
+        if report.length.prefers_longer and padding in ("fail", "watch"):
+            return ["length_bias" if padding == "fail" else "length_bias_watch"]
         return []
     excess, ci = baseline.excess_longer, baseline.excess_longer_ci95
     if abs(excess) < min_effect:
@@ -512,13 +520,13 @@ def _length_flags(report: JudgeReport, min_effect: float) -> list[Flag]:
     return ["length_bias" if ci is not None and (ci[0] > 0 or ci[1] < 0) else "length_bias_watch"]
 
 
-def flags_of(report: JudgeReport, settings: Settings) -> list[Flag]:
-    """The judge's flags, from the closed vocabulary."""
+def flags_of(report: JudgeReport, settings: Settings, padding: str | None = None) -> list[Flag]:
+    """The judge's flags, from the closed vocabulary (`padding`: its card's padding mark)."""
     flags: list[Flag] = []
     for name, section in (("position_bias", report.position), ("label_bias", report.label)):
         if section.significant and section.tier in FLAGGABLE:
             flags.append(name)  # type: ignore[arg-type]
-    flags += _length_flags(report, settings.min_effect)
+    flags += _length_flags(report, settings.min_effect, padding)
     flags += _self_preference_flags(report.self_preference, settings.min_effect)
     flags += _floor_flags(report)
     calls = report.calls
@@ -574,11 +582,13 @@ async def build_report(
         report.provider_models = models.by_judge[report.judge]
     adjust_across_judges(reports, settings)
     labels = await label_sections(session, filters, judges=[r.judge for r in reports])
+    padding = await cards.padding_marks(session, settings, [r.judge for r in reports])
     for report in reports:
         sections = labels.by_judge[report.judge]
         report.human_agreement, report.confidence = sections.human_agreement, sections.confidence
         report.human_baseline = sections.human_baseline
-        report.flags = [*flags_of(report, settings), *labels.flags.get(report.judge, [])]
+        flags = flags_of(report, settings, padding.get(report.judge))
+        report.flags = [*flags, *labels.flags.get(report.judge, [])]
     canaries = await latest_drift(session)
     for report in reports:
         report.canaries = canaries.get(report.judge, [])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from app.cards import probes, stats
 from app.judging.simulation import INJECTION, simulate_chat
 from app.judging.types import SimKnobs
@@ -102,9 +104,10 @@ def test_the_paired_test_flags_a_changed_judge_and_not_a_repeat() -> None:
 
 
 def test_an_established_but_small_excess_is_a_watch_not_a_fail() -> None:
+    # 58% of 1,000 items: established at the card's level, short of the 0.1 margin.
     calls = [
-        stats.ProbeCall(f"p-{i:03d}", "padding", 0, "B", "B" if i < 60 else "A", None)
-        for i in range(100)
+        stats.ProbeCall(f"p-{i:04d}", "padding", 0, "B", "B" if i < 580 else "A", None)
+        for i in range(1000)
     ]
     small = stats.figure("padding", calls)
     assert small.ci is not None
@@ -119,3 +122,20 @@ def test_a_placebo_preference_for_either_slot_fails() -> None:
         for r in (0, 1)
     ]
     assert stats.figure("placebo", calls).mark == "fail"
+
+
+def test_an_item_judged_alike_in_both_orders_counts_as_one_answer() -> None:
+    """The design effect: two calls that always agree on an item carry one item's evidence, so
+    the interval is that of the items (n / 2), not of the calls; calls that vary independently
+    keep the binomial interval (the effect is floored at 1)."""
+    agreeing = [
+        stats.ProbeCall(f"p-{i:03d}", "padding", r, "B", "B" if i % 3 else "A", None)
+        for i in range(60)
+        for r in (0, 1)
+    ]
+    figure = stats.figure("padding", agreeing)
+    assert figure.design_effect == pytest.approx(2.0, abs=0.05)
+    items_only = stats.figure("padding", [c for c in agreeing if c.round == 0])
+    assert figure.ci == pytest.approx(items_only.ci, abs=0.01)
+    assert stats.figure("padding", _calls("padding", 0.5, 200, seed=5)).design_effect < 1.2
+    assert figure.ci_level == pytest.approx(1 - 0.05 / 4)

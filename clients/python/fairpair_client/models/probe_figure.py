@@ -16,6 +16,8 @@ class ProbeFigure:
     Attributes:
         calls (int):
         ci (list[float] | None):
+        ci_level (float):
+        design_effect (float):
         family (str):
         limit (float):
         mark (str):
@@ -26,6 +28,8 @@ class ProbeFigure:
 
     calls: int
     ci: list[float] | None
+    ci_level: float
+    design_effect: float
     family: str
     limit: float
     mark: str
@@ -48,6 +52,10 @@ class ProbeFigure:
         else:
             ci = self.ci
 
+        ci_level = self.ci_level
+
+        design_effect = self.design_effect
+
         family = self.family
 
         limit = self.limit
@@ -67,6 +75,8 @@ class ProbeFigure:
             {
                 "calls": calls,
                 "ci": ci,
+                "ci_level": ci_level,
+                "design_effect": design_effect,
                 "family": family,
                 "limit": limit,
                 "mark": mark,
@@ -107,6 +117,10 @@ class ProbeFigure:
 
         ci = _parse_ci(d.pop("ci"))
 
+        ci_level = d.pop("ci_level")
+
+        design_effect = d.pop("design_effect")
+
         family = d.pop("family")
 
         limit = d.pop("limit")
@@ -127,6 +141,8 @@ class ProbeFigure:
         probe_figure = cls(
             calls=calls,
             ci=ci,
+            ci_level=ci_level,
+            design_effect=design_effect,
             family=family,
             limit=limit,
             mark=mark,
