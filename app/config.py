@@ -9,14 +9,15 @@ import difflib
 import ipaddress
 import string
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.proxies import JudgeProxy
 
 EMBEDDED_DATABASE_URL = "sqlite+aiosqlite:///./fairpair.db"
 PLACEHOLDER_SECRET = "insecure-placeholder-change-me"
@@ -220,37 +221,6 @@ class Settings(BaseSettings):
 
 def _comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
-
-
-@dataclass(frozen=True)
-class JudgeProxy:
-    """The operator's HTTP proxy for judge connections (`FAIRPAIR_JUDGE_PROXY`,
-    `http://[user:password@]host:port`): every judge connection is a CONNECT tunnel through it."""
-
-    host: str
-    port: int
-    # The `Proxy-Authorization` value of the URL's user and password, if any.
-    authorization: str | None = field(default=None, repr=False)
-
-    @classmethod
-    def parse(cls, url: str) -> JudgeProxy:
-        """The proxy of `url`; ValueError (one line, the password left out) when it is not an
-        `http://host:port` URL with nothing after the port."""
-        parts = urlsplit(url)
-        shown = f"{parts.scheme}://{parts.hostname}:{parts.port}" if parts.hostname else "it"
-        try:
-            port = parts.port
-        except ValueError:
-            port = None
-        if parts.scheme != "http" or not parts.hostname or port is None:
-            raise ValueError(f"FAIRPAIR_JUDGE_PROXY must be http://host:port, not {shown}")
-        if parts.path not in ("", "/") or parts.query or parts.fragment:
-            raise ValueError(f"FAIRPAIR_JUDGE_PROXY takes no path or query ({shown})")
-        authorization = None
-        if parts.username is not None:
-            secret = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
-            authorization = "Basic " + base64.b64encode(secret.encode()).decode("ascii")
-        return cls(parts.hostname, port, authorization)
 
 
 class UnsafeSettingsError(RuntimeError):

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 
 import httpx2
 
-from app.config import JudgeProxy
+from app.proxies import JudgeProxy
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

@@ -16,10 +16,11 @@ from urllib.parse import urlsplit
 import pytest
 from pydantic import ValidationError
 
-from app.config import JudgeProxy, Settings
+from app.config import Settings
 from app.judging.egress import Address, EgressPolicy
 from app.judging.providers.wire import LeanWire, WireError
 from app.judging.types import SimKnobs
+from app.proxies import JudgeProxy
 from tests.judging.fakes import running_sim_judge
 from tests.judging.servers import answer, connect_proxy, scripted_server
 from tests.judging.test_wire import _self_signed

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from app.config import JudgeProxy
+from app.proxies import JudgeProxy
 
 # A proxy's answer to CONNECT is a status line and a few headers; more is not a proxy answering.
 MAX_PROXY_HEAD_BYTES = 8192
