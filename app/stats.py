@@ -128,6 +128,32 @@ def spearman_from_ranks(
     return rho, float(2 * stats.t.sf(abs(t), n - 2))
 
 
+def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Kendall's τ-b between two scorings of the same items (ties corrected, as
+    `scipy.stats.kendalltau`'s default): (P − Q) / √((P + Q + Tx)(P + Q + Ty)), with P and Q the
+    concordant and discordant pairs and Tx, Ty those tied on one side only. None with fewer than
+    two items or when either side is all tied. Quadratic: for rankings of a few dozen models."""
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length")
+    concordant = discordant = tied_x = tied_y = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                tied_x += 1
+            elif dy == 0:
+                tied_y += 1
+            elif dx == dy:
+                concordant += 1
+            else:
+                discordant += 1
+    decided = concordant + discordant
+    denominator = math.sqrt((decided + tied_x) * (decided + tied_y))
+    return (concordant - discordant) / denominator if denominator > 0 else None
+
+
 def cohen_kappa(
     a: Sequence[str], b: Sequence[str], labels: Sequence[str] = ("A", "B", "tie")
 ) -> float | None:

@@ -102,6 +102,7 @@ from .judge_fields_batch_api import JudgeFieldsBatchApi
 from .judge_fields_provider import JudgeFieldsProvider
 from .judge_fields_reasoning_effort_type_0 import JudgeFieldsReasoningEffortType0
 from .judge_fields_templates import JudgeFieldsTemplates
+from .judge_left_out import JudgeLeftOut
 from .judge_list import JudgeList
 from .judge_read import JudgeRead
 from .judge_read_provider_type_0 import JudgeReadProviderType0
@@ -139,6 +140,7 @@ from .labels_needed import LabelsNeeded
 from .leaderboard import Leaderboard
 from .leaderboard_filters_read import LeaderboardFiltersRead
 from .leaderboard_filters_read_origin import LeaderboardFiltersReadOrigin
+from .leave_one_judge_out import LeaveOneJudgeOut
 from .length_baseline import LengthBaseline
 from .length_baseline_tier import LengthBaselineTier
 from .length_score_section import LengthScoreSection
@@ -344,6 +346,7 @@ __all__ = (
     "JudgeFieldsProvider",
     "JudgeFieldsReasoningEffortType0",
     "JudgeFieldsTemplates",
+    "JudgeLeftOut",
     "JudgeList",
     "JudgeRead",
     "JudgeReadProviderType0",
@@ -381,6 +384,7 @@ __all__ = (
     "Leaderboard",
     "LeaderboardFiltersRead",
     "LeaderboardFiltersReadOrigin",
+    "LeaveOneJudgeOut",
     "LengthBaseline",
     "LengthBaselineTier",
     "Lengths",
