@@ -120,20 +120,21 @@ class JudgeLeftOut(BaseModel):
 
     judge: str
     voted: int = Field(description="outcomes this judge voted on")
-    n: int = Field(
-        description="outcomes with a verdict without this judge (those it judged alone drop out)"
-    )
+    n: int = Field(description="outcomes left with a verdict (those it judged alone drop out)")
     changed: int = Field(description="outcomes whose verdict differs without this judge")
     models: int = Field(description="models rated both on the full board and without this judge")
     kendall_tau: float | None = Field(
-        description="Kendall τ-b between the two boards' strengths over those models (1: the "
-        "same order); null with fewer than two of them or when one board ties them all"
+        description="Kendall τ-b of the fits without and with this judge over those models (1: "
+        "the same order); null with fewer than two or when a fit ties them all"
     )
 
 
 class LeaveOneJudgeOut(BaseModel):
     """Leave-one-judge-out rank agreement (STATISTICS.md, "Leaderboard: fragility")."""
 
+    outcomes: int = Field(
+        description="the most recent outcomes refitted (up to 20,000 of the fitted ones)"
+    )
     judges: list[JudgeLeftOut] = Field(description="one per judge that voted, by name")
     min_kendall_tau: float | None = Field(description="the lowest `kendall_tau` among them")
     reason: Literal["single_judge"] | None = Field(

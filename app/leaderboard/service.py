@@ -128,9 +128,7 @@ async def read_outcomes(session: AsyncSession, query: LeaderboardQuery) -> Outco
         else totals
     )
     pairs = await queries.labelled_pair_counts(session, query.filters)
-    panels = await queries.panel_outcomes(
-        session, query.filters, limit=queries.MAX_OUTCOMES if sampled else None
-    )
+    panels = await queries.panel_outcomes(session, query.filters, limit=judges_out.MAX_OUTCOMES)
     if query.baseline is None:
         return Outcomes(totals, fitted, sampled, [], labelled_pairs=pairs, panels=panels)
     games = await queries.baseline_games(session, query.filters, query.baseline)
@@ -286,20 +284,20 @@ def fragility_of(
         separability=separated / pairs if pairs else None,
         adjacent=adjacent,
         max_flips=fragility.MAX_FLIPS,
-        leave_one_judge_out=leave_one_judge_out(standings, panels),
+        leave_one_judge_out=leave_one_judge_out(panels),
     )
 
 
-def leave_one_judge_out(
-    standings: Sequence[ModelStanding], panels: Sequence[PanelOutcome]
-) -> LeaveOneJudgeOut:
-    """Each voting judge's refitted board against this one (`judges_out`)."""
-    full = {s.model: s.theta for s in standings if s.theta is not None}
-    found = judges_out.leave_one_judge_out(panels, full)
+def leave_one_judge_out(panels: Sequence[PanelOutcome]) -> LeaveOneJudgeOut:
+    """Each voting judge's refitted board against the full one (`judges_out`)."""
+    found = judges_out.leave_one_judge_out(panels)
     if found is None:
-        return LeaveOneJudgeOut(judges=[], min_kendall_tau=None, reason="single_judge")
+        return LeaveOneJudgeOut(
+            outcomes=len(panels), judges=[], min_kendall_tau=None, reason="single_judge"
+        )
     taus = [j.kendall_tau for j in found if j.kendall_tau is not None]
     return LeaveOneJudgeOut(
+        outcomes=len(panels),
         judges=[JudgeLeftOut(**vars(j)) for j in found],
         min_kendall_tau=min(taus) if taus else None,
         reason=None,

@@ -94,18 +94,22 @@ def simulate_panel(n: int, seed: int) -> list[tuple[str, str, dict[str, str]]]:
 
 
 def expected_board(
-    comparisons: list[tuple[str, str, dict[str, str]]], full: dict[str, float]
+    comparisons: list[tuple[str, str, dict[str, str]]],
 ) -> dict[str, tuple[int, int, int, float | None]]:
-    """Per judge (voted, n, changed, τ) by the written-out rule, choix and scipy."""
+    """Per judge (voted, n, changed, τ) by the written-out rule, choix and scipy: τ between a
+    choix fit without the judge and one of the stored (all-judge) verdicts."""
+    full_games = [(a, b, majority(list(v.values()))) for a, b, v in comparisons]
+    full = choix_theta(sorted({m for g in full_games for m in g[:2]}), full_games)
     answer = {}
-    for judge in JUDGES:
+    judges = sorted({name for _, _, votes in comparisons for name in votes})
+    for judge in judges:
         games, voted, changed = [], 0, 0
         for a, b, votes in comparisons:
             rest = [w for name, w in votes.items() if name != judge]
             voted += judge in votes
-            if not rest:
+            if judge in votes and not rest:
                 continue
-            winner = majority(rest)
+            winner = majority(rest) if judge in votes else majority(list(votes.values()))
             changed += winner != majority(list(votes.values()))
             games.append((a, b, winner))
         theta = choix_theta(sorted({m for g in games for m in g[:2]}), games)
@@ -115,17 +119,18 @@ def expected_board(
     return answer
 
 
-def test_each_judge_left_out_equals_a_choix_refit_and_scipy_tau() -> None:
-    comparisons = simulate_panel(400, seed=3)
-    full_games = [(a, b, majority(list(v.values()))) for a, b, v in comparisons]
-    full = choix_theta(sorted(STRENGTHS), full_games)
-    outcomes = [
+def outcomes_of(comparisons: list[tuple[str, str, dict[str, str]]]) -> list[PanelOutcome]:
+    return [
         PanelOutcome(a, b, majority(list(v.values())), tuple(sorted(v.items())))  # type: ignore[arg-type]
         for a, b, v in comparisons
     ]
-    found = leave_one_judge_out(outcomes, full)
+
+
+def test_each_judge_left_out_equals_a_choix_refit_and_scipy_tau() -> None:
+    comparisons = simulate_panel(400, seed=3)
+    found = leave_one_judge_out(outcomes_of(comparisons))
     assert found is not None
-    expected = expected_board(comparisons, full)
+    expected = expected_board(comparisons)
     assert [j.judge for j in found] == list(JUDGES)
     for judge in found:
         voted, n, changed, tau = expected[judge.judge]
@@ -138,19 +143,23 @@ def test_each_judge_left_out_equals_a_choix_refit_and_scipy_tau() -> None:
 
 
 def test_one_judge_is_no_panel_and_a_lone_judges_outcomes_drop_out() -> None:
-    lone = [PanelOutcome("m-1", "m-2", "A", (("solo", "A"),))] * 5
-    assert leave_one_judge_out(lone, {"m-1": 1.0, "m-2": -1.0}) is None
-    outcomes = [
-        *lone,
-        PanelOutcome("m-1", "m-2", "tie", (("other", "B"), ("solo", "A"))),
-        PanelOutcome("m-2", "m-3", "B", ()),  # no stored judge results: kept as stored
+    assert leave_one_judge_out(outcomes_of([("m-1", "m-2", {"solo": "A"})] * 5)) is None
+    comparisons = [
+        *[("m-1", "m-2", {"solo": "A"})] * 5,
+        ("m-1", "m-2", {"other": "B", "solo": "A"}),
+        ("m-2", "m-3", {"other": "B"}),
+        ("m-1", "m-3", {"other": "A", "solo": "A"}),
     ]
-    full = {"m-1": 1.0, "m-2": 0.0, "m-3": -1.0}
-    other, solo = leave_one_judge_out(outcomes, full) or []
-    assert (solo.judge, solo.voted, solo.n, solo.changed, solo.models) == ("solo", 6, 2, 1, 3)
-    # Without "solo": m-1 loses its one game to m-2, which loses to m-3: the order reversed.
-    assert solo.kendall_tau == pytest.approx(-1.0)
-    assert (other.voted, other.n, other.changed, other.models) == (1, 7, 1, 3)
+    other, solo = leave_one_judge_out(outcomes_of(comparisons)) or []
+    expected = expected_board(comparisons)
+    assert (solo.judge, solo.voted, solo.n, solo.changed, solo.models) == ("solo", 7, 3, 1, 3)
+    assert (other.voted, other.n, other.changed, other.models) == (3, 7, 1, 3)
+    for found in (solo, other):
+        assert found.kendall_tau == pytest.approx(expected[found.judge][3], abs=1e-12)
+    # A comparison with no stored judge results keeps its stored verdict whoever is left out.
+    bare = PanelOutcome("m-2", "m-3", "B", ())
+    again = leave_one_judge_out([*outcomes_of(comparisons), bare]) or []
+    assert [j.n for j in again] == [8, 4]
 
 
 # Through the API
@@ -208,10 +217,9 @@ async def test_the_answer_lists_each_judge_left_out_as_the_oracles_do(
     await insert_audits(clean_pg, stored, "auditor")
 
     board = await get_board(client, reader)
-    full = {row["model"]: row["theta"] for row in board["models"]}
     section = board["fragility"]["leave_one_judge_out"]
-    expected = expected_board(comparisons, full)
-    assert section["reason"] is None
+    expected = expected_board(comparisons)
+    assert (section["reason"], section["outcomes"]) == (None, 300)
     assert [j["judge"] for j in section["judges"]] == list(JUDGES)
     for judge in section["judges"]:
         voted, n, changed, tau = expected[judge["judge"]]
@@ -228,7 +236,12 @@ async def test_a_single_judge_board_says_so(
     await stored.insert(clean_pg)
     board = await get_board(client, reader)
     section = board["fragility"]["leave_one_judge_out"]
-    assert section == {"judges": [], "min_kendall_tau": None, "reason": "single_judge"}
+    assert section == {
+        "outcomes": 60,
+        "judges": [],
+        "min_kendall_tau": None,
+        "reason": "single_judge",
+    }
 
 
 SIM_PANEL = """

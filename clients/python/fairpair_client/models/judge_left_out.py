@@ -16,10 +16,10 @@ class JudgeLeftOut:
     Attributes:
         changed (int): outcomes whose verdict differs without this judge
         judge (str):
-        kendall_tau (float | None): Kendall τ-b between the two boards' strengths over those models (1: the same order);
-            null with fewer than two of them or when one board ties them all
+        kendall_tau (float | None): Kendall τ-b of the fits without and with this judge over those models (1: the same
+            order); null with fewer than two or when a fit ties them all
         models (int): models rated both on the full board and without this judge
-        n (int): outcomes with a verdict without this judge (those it judged alone drop out)
+        n (int): outcomes left with a verdict (those it judged alone drop out)
         voted (int): outcomes this judge voted on
     """
 

@@ -20,11 +20,13 @@ class LeaveOneJudgeOut:
     Attributes:
         judges (list[JudgeLeftOut]): one per judge that voted, by name
         min_kendall_tau (float | None): the lowest `kendall_tau` among them
+        outcomes (int): the most recent outcomes refitted (up to 20,000 of the fitted ones)
         reason (Literal['single_judge'] | None): `single_judge`: fewer than two judges voted on the fitted outcomes
     """
 
     judges: list[JudgeLeftOut]
     min_kendall_tau: float | None
+    outcomes: int
     reason: Literal["single_judge"] | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -37,6 +39,8 @@ class LeaveOneJudgeOut:
         min_kendall_tau: float | None
         min_kendall_tau = self.min_kendall_tau
 
+        outcomes = self.outcomes
+
         reason: Literal["single_judge"] | None
         reason = self.reason
 
@@ -46,6 +50,7 @@ class LeaveOneJudgeOut:
             {
                 "judges": judges,
                 "min_kendall_tau": min_kendall_tau,
+                "outcomes": outcomes,
                 "reason": reason,
             }
         )
@@ -71,6 +76,8 @@ class LeaveOneJudgeOut:
 
         min_kendall_tau = _parse_min_kendall_tau(d.pop("min_kendall_tau"))
 
+        outcomes = d.pop("outcomes")
+
         def _parse_reason(data: object) -> Literal["single_judge"] | None:
             if data is None:
                 return data
@@ -85,6 +92,7 @@ class LeaveOneJudgeOut:
         leave_one_judge_out = cls(
             judges=judges,
             min_kendall_tau=min_kendall_tau,
+            outcomes=outcomes,
             reason=reason,
         )
 
