@@ -106,16 +106,35 @@ def decide(interval: Interval, margin: float) -> str | None:
     return None
 
 
+class Decider:
+    """The sequence read after every outcome (from `MIN_OUTCOMES` on), keeping the first
+    decision: what `decision_path` computes, one outcome at a time in O(1)."""
+
+    def __init__(self, alpha: float, margin: float) -> None:
+        self.sequence = EmpiricalBernstein(alpha)
+        self.margin = margin
+        self.decision: str | None = None
+        self.decided_after: int | None = None
+        self.interval: Interval | None = None
+
+    def update(self, x: float) -> None:
+        """Take one more outcome."""
+        self.interval = self.sequence.update(x)
+        if self.decision is None and self.sequence.n >= MIN_OUTCOMES:
+            self.decision = decide(self.interval, self.margin)
+            self.decided_after = self.sequence.n if self.decision is not None else None
+
+    def path(self) -> DecisionPath:
+        """The first decision, after how many outcomes, and the interval now."""
+        return DecisionPath(self.decision, self.decided_after, self.interval)
+
+
 def decision_path(outcomes: Sequence[float], alpha: float, margin: float) -> DecisionPath:
     """Read the sequence after every outcome (from `MIN_OUTCOMES` on); the first decision."""
-    sequence = EmpiricalBernstein(alpha)
-    decision, after, interval = None, None, None
-    for n, x in enumerate(outcomes, start=1):
-        interval = sequence.update(x)
-        if decision is None and n >= MIN_OUTCOMES:
-            decision = decide(interval, margin)
-            after = n if decision is not None else None
-    return DecisionPath(decision, after, interval)
+    decider = Decider(alpha, margin)
+    for x in outcomes:
+        decider.update(x)
+    return decider.path()
 
 
 def fixed_interval(outcomes: Sequence[float], alpha: float) -> Interval | None:

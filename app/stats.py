@@ -111,6 +111,50 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     return adjusted
 
 
+def benjamini_yekutieli(
+    p_values: Sequence[float], q: float = 0.05
+) -> tuple[list[bool], list[float]]:
+    """The Benjamini-Yekutieli step-up procedure (FDR ≤ q under any dependence): which hypotheses
+    are rejected, and the adjusted p-values, as `statsmodels.stats.multitest.multipletests(p,
+    q, "fdr_by")`: reject the k smallest where k is the largest rank with
+    p_(k) ≤ k·q / (m·H_m), H_m = 1 + 1/2 + … + 1/m."""
+    m = len(p_values)
+    if m == 0:
+        return [], []
+    harmonic = math.fsum(1.0 / k for k in range(1, m + 1))
+    order = sorted(range(m), key=lambda k: p_values[k])
+    rejected = [False] * m
+    last = max(
+        (rank for rank, k in enumerate(order, start=1) if p_values[k] <= rank * q / (m * harmonic)),
+        default=0,
+    )
+    for k in order[:last]:
+        rejected[k] = True
+    adjusted = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        k = order[rank - 1]
+        running = min(running, p_values[k] * m * harmonic / rank)
+        adjusted[k] = min(1.0, running)
+    return rejected, adjusted
+
+
+def t_test_below_p(values: Sequence[float], bound: float) -> float:
+    """One-sided one-sample t-test of H0: mean ≥ bound against H1: mean < bound: its p-value, as
+    `scipy.stats.ttest_1samp(values, bound, alternative="less").pvalue`, but 1.0 (never a
+    rejection) where scipy's is NaN: with no spread and the mean exactly at the bound. With no
+    spread the mean below the bound is certain (0.0) and above it hopeless (1.0), as scipy's.
+    Needs two values or more."""
+    n = len(values)
+    if n < 2:
+        raise ValueError("a t-test needs two values or more")
+    mean = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (n - 1))
+    if sd == 0.0:
+        return 0.0 if mean < bound else 1.0
+    return float(stats.t.cdf((mean - bound) / (sd / math.sqrt(n)), n - 1))
+
+
 # Correlation and agreement
 
 
@@ -127,6 +171,32 @@ def spearman_from_ranks(
         return rho, 0.0
     t = rho * math.sqrt((n - 2) / ((rho + 1.0) * (1.0 - rho)))
     return rho, float(2 * stats.t.sf(abs(t), n - 2))
+
+
+def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Kendall's τ-b between two scorings of the same items (ties corrected, as
+    `scipy.stats.kendalltau`'s default): (P − Q) / √((P + Q + Tx)(P + Q + Ty)), with P and Q the
+    concordant and discordant pairs and Tx, Ty those tied on one side only. None with fewer than
+    two items or when either side is all tied. Quadratic: for rankings of a few dozen models."""
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length")
+    concordant = discordant = tied_x = tied_y = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                tied_x += 1
+            elif dy == 0:
+                tied_y += 1
+            elif dx == dy:
+                concordant += 1
+            else:
+                discordant += 1
+    decided = concordant + discordant
+    denominator = math.sqrt((decided + tied_x) * (decided + tied_y))
+    return (concordant - discordant) / denominator if denominator > 0 else None
 
 
 def cohen_kappa(

@@ -81,6 +81,8 @@ class ItemRunner:
         self.released: list[str] = []
         self.stopping = False
         self._batches: dict[str, BatchOf] = {}
+        # Each running experiment's sequence, carried on from item to item.
+        self._sequences = experiments.RunningSequences()
 
     async def __call__(self, item_id: str) -> None:
         """Run one delivery of the item (a delivery of a finished or held item does nothing)."""
@@ -217,7 +219,7 @@ class ItemRunner:
         if not isinstance(request, CompareRequest) or request.experiment is None:
             return False
         async with self.services.sessionmaker() as session:
-            return await experiments.stopped(session, request.experiment)
+            return await experiments.stopped(session, request.experiment, self._sequences)
 
     async def _run(
         self, claim: Claim, request: CompareRequest | ScoreRequest

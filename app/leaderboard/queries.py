@@ -16,9 +16,10 @@ from sqlalchemy import ColumnElement, Select, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.jobs.models import JobStatus
+from app.leaderboard.judges_out import PanelOutcome
 from app.ledger.callscope import Origin, of_origin, tagged
 from app.ledger.gold import Label, OutcomeCount, outcome_count, outcome_counts_query
-from app.ledger.models import Comparison
+from app.ledger.models import Comparison, JudgeCall
 
 # STATISTICS.md: Python fits on at most the 100,000 most recent observations of a figure.
 MAX_OUTCOMES = 100_000
@@ -104,13 +105,18 @@ def _most_recent_ids(filters: LeaderboardFilters, limit: int) -> Select[Any]:
     )
 
 
+def _outcomes(filters: LeaderboardFilters, limit: int | None) -> list[ColumnElement[bool]]:
+    """The outcomes in scope; the `limit` most recent ones if given."""
+    if limit is not None:
+        return [Comparison.id.in_(_most_recent_ids(filters, limit))]
+    return eligible(filters)
+
+
 async def pair_counts(
     session: AsyncSession, filters: LeaderboardFilters, *, limit: int | None = None
 ) -> list[PairCount]:
     """Verdict counts per ordered model pair; over the `limit` most recent outcomes if given."""
-    conditions = eligible(filters)
-    if limit is not None:
-        conditions = [Comparison.id.in_(_most_recent_ids(filters, limit))]
+    conditions = _outcomes(filters, limit)
     query = (
         select(Comparison.model_a, Comparison.model_b, Comparison.winner, func.count())
         .where(*conditions)
@@ -177,3 +183,43 @@ async def labelled_pair_counts(
     query = outcome_counts_query(keys, Comparison.winner.expression, eligible(filters))
     rows = (await session.execute(query)).all()
     return [(row[0], row[1], outcome_count(True, row[2:])) for row in rows]
+
+
+async def panel_outcomes(
+    session: AsyncSession, filters: LeaderboardFilters, *, limit: int | None = None
+) -> list[PanelOutcome]:
+    """The outcomes (the `limit` most recent if given) with each voting judge's own debiased
+    winner from `judge_results`: what leave-one-judge-out refits. Audits are told apart by
+    their calls' role (a stored result does not say it)."""
+    conditions = _outcomes(filters, limit)
+    audits_query = (
+        select(JudgeCall.comparison_id, JudgeCall.judge_name)
+        .where(JudgeCall.role == "audit")
+        .where(JudgeCall.comparison_id.in_(select(Comparison.id).where(*conditions)))
+        .distinct()
+    )
+    audits = {(c, j) for c, j in (await session.execute(audits_query)).all()}
+    query = select(
+        Comparison.id,
+        Comparison.model_a,
+        Comparison.model_b,
+        Comparison.winner,
+        Comparison.judge_results,
+    ).where(*conditions)
+    rows = cast(
+        "list[tuple[str, str, str, Any, dict[str, Any] | None]]",
+        (await session.execute(query)).all(),
+    )
+    outcomes = []
+    for comparison_id, model_a, model_b, winner, results in rows:
+        voters = tuple(
+            sorted(
+                (name, result["winner"])
+                for name, result in (results or {}).items()
+                if result is not None
+                and result.get("winner") is not None
+                and (comparison_id, name) not in audits
+            )
+        )
+        outcomes.append(PanelOutcome(model_a, model_b, winner, voters))
+    return outcomes

@@ -140,6 +140,17 @@ def restrict(games: Sequence[Game], members: list[int]) -> list[Game]:
     return [(index[i], index[j], y) for i, j, y in games if i in index and j in index]
 
 
+def component_strengths(
+    n_models: int, games: Sequence[Game], lam: float = LAMBDA
+) -> tuple[list[int], FloatArray]:
+    """The largest connected component's models (sorted) and their strengths θ (mean 0), in
+    that order: the models a leaderboard rates. ([], empty) without games."""
+    members = sorted(largest_connected_component(n_models, games))
+    if not members:
+        return [], np.zeros(0)
+    return members, bradley_terry(len(members), restrict(games, members), lam)
+
+
 def bootstrap_bt_ci(
     n_models: int,
     games: Sequence[Game],
@@ -187,14 +198,13 @@ def leaderboard(
     lam: float = LAMBDA,
 ) -> list[ModelRating]:
     """Ratings with bootstrap CIs for the largest component; other models null, "disconnected"."""
-    members = sorted(largest_connected_component(n_models, games))
+    members, theta = component_strengths(n_models, games, lam)
     rows = [
         ModelRating(model=m, theta=None, rating=None, ci95=None, reason="disconnected")
         for m in range(n_models)
     ]
     if not members:
         return rows
-    theta = bradley_terry(len(members), restrict(games, members), lam)
     cis = bootstrap_bt_ci(n_models, games, rounds, seed, lam)
     for k, model in enumerate(members):
         rows[model] = ModelRating(

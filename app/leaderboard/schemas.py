@@ -115,6 +115,33 @@ class PairFragility(BaseModel):
     )
 
 
+class JudgeLeftOut(BaseModel):
+    """The board refitted without one judge of the panel, against the full board."""
+
+    judge: str
+    voted: int = Field(description="outcomes this judge voted on")
+    n: int = Field(description="outcomes left with a verdict (those it judged alone drop out)")
+    changed: int = Field(description="outcomes whose verdict differs without this judge")
+    models: int = Field(description="models rated both on the full board and without this judge")
+    kendall_tau: float | None = Field(
+        description="Kendall τ-b of the fits without and with this judge over those models (1: "
+        "the same order); null with fewer than two or when a fit ties them all"
+    )
+
+
+class LeaveOneJudgeOut(BaseModel):
+    """Leave-one-judge-out rank agreement (STATISTICS.md, "Leaderboard: fragility")."""
+
+    outcomes: int = Field(
+        description="the most recent outcomes refitted (up to 20,000 of the fitted ones)"
+    )
+    judges: list[JudgeLeftOut] = Field(description="one per judge that voted, by name")
+    min_kendall_tau: float | None = Field(description="the lowest `kendall_tau` among them")
+    reason: Literal["single_judge"] | None = Field(
+        description="`single_judge`: fewer than two judges voted on the fitted outcomes"
+    )
+
+
 class Fragility(BaseModel):
     """How fragile the ranking is (STATISTICS.md, "Leaderboard: fragility")."""
 
@@ -127,6 +154,9 @@ class Fragility(BaseModel):
         description="the top two, and each adjacent pair whose intervals overlap among the top five"
     )
     max_flips: int
+    leave_one_judge_out: LeaveOneJudgeOut = Field(
+        description="the board refitted without each judge of the panel in turn"
+    )
 
 
 class Leaderboard(BaseModel):

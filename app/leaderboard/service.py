@@ -15,8 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app import ppi
 from app.db import utcnow
 from app.deps import from_state
-from app.leaderboard import anchored, fragility, queries, ratings
+from app.leaderboard import anchored, fragility, judges_out, queries, ratings
 from app.leaderboard.anchored import PairOutcome
+from app.leaderboard.judges_out import PanelOutcome
 from app.leaderboard.queries import BaselineGame, LeaderboardFilters, PairCount, Watermark
 from app.leaderboard.ratings import Game
 from app.leaderboard.schemas import (
@@ -24,16 +25,17 @@ from app.leaderboard.schemas import (
     AnchoredReason,
     BaselineWinRate,
     Fragility,
+    JudgeLeftOut,
     Leaderboard,
     LeaderboardFiltersRead,
+    LeaveOneJudgeOut,
     ModelStanding,
     PairFragility,
 )
-from app.ledger.gold import OutcomeCount, outcomes_of
+from app.ledger.gold import Y_OF_WINNER, OutcomeCount, outcomes_of
 
 BOOTSTRAP_ROUNDS = 200
 BOOTSTRAP_SEED = 0
-Y_OF_WINNER = {"A": 1.0, "tie": 0.5, "B": 0.0}
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class Outcomes:
     anchored: dict[str, list[OutcomeCount]] = field(default_factory=dict)
     # Every outcome per model pair with the queue's gold: the anchored ratings' data.
     labelled_pairs: list[PairOutcome] = field(default_factory=list)
+    # The fitted outcomes with each voting judge's own winner: leave-one-judge-out's data.
+    panels: list[PanelOutcome] = field(default_factory=list)
 
 
 class LeaderboardCache:
@@ -124,11 +128,12 @@ async def read_outcomes(session: AsyncSession, query: LeaderboardQuery) -> Outco
         else totals
     )
     pairs = await queries.labelled_pair_counts(session, query.filters)
+    panels = await queries.panel_outcomes(session, query.filters, limit=judges_out.MAX_OUTCOMES)
     if query.baseline is None:
-        return Outcomes(totals, fitted, sampled, [], labelled_pairs=pairs)
+        return Outcomes(totals, fitted, sampled, [], labelled_pairs=pairs, panels=panels)
     games = await queries.baseline_games(session, query.filters, query.baseline)
     anchored = await queries.anchored_counts(session, query.filters, query.baseline)
-    return Outcomes(totals, fitted, sampled, games, anchored, pairs)
+    return Outcomes(totals, fitted, sampled, games, anchored, pairs, panels)
 
 
 def expand_games(pairs: Sequence[PairCount], index: dict[str, int]) -> list[Game]:
@@ -238,7 +243,7 @@ def compute_leaderboard(query: LeaderboardQuery, outcomes: Outcomes) -> Leaderbo
         sampled=outcomes.sampled,
         baseline_comparisons=(len(outcomes.baseline_games) if query.baseline is not None else None),
         models=standings,
-        fragility=fragility_of(standings, fitted, index),
+        fragility=fragility_of(standings, fitted, index, outcomes.panels),
         anchored_ratings=summary,
     )
 
@@ -248,10 +253,14 @@ FRAGILITY_RANKS = 5
 
 
 def fragility_of(
-    standings: Sequence[ModelStanding], games: Sequence[Game], index: dict[str, int]
+    standings: Sequence[ModelStanding],
+    games: Sequence[Game],
+    index: dict[str, int],
+    panels: Sequence[PanelOutcome] = (),
 ) -> Fragility | None:
-    """Separability over the rated models, and the flips that would swap the top two and each
-    adjacent pair whose intervals overlap (ranked models only, in rank order)."""
+    """Separability over the rated models, the flips that would swap the top two and each
+    adjacent pair whose intervals overlap (ranked models only, in rank order), and the board
+    without each judge of the panel."""
     rated = [(s.model, s.ci95) for s in standings if s.rank is not None and s.ci95 is not None]
     if len(rated) < 2:
         return None
@@ -275,6 +284,23 @@ def fragility_of(
         separability=separated / pairs if pairs else None,
         adjacent=adjacent,
         max_flips=fragility.MAX_FLIPS,
+        leave_one_judge_out=leave_one_judge_out(panels),
+    )
+
+
+def leave_one_judge_out(panels: Sequence[PanelOutcome]) -> LeaveOneJudgeOut:
+    """Each voting judge's refitted board against the full one (`judges_out`)."""
+    found = judges_out.leave_one_judge_out(panels)
+    if found is None:
+        return LeaveOneJudgeOut(
+            outcomes=len(panels), judges=[], min_kendall_tau=None, reason="single_judge"
+        )
+    taus = [j.kendall_tau for j in found if j.kendall_tau is not None]
+    return LeaveOneJudgeOut(
+        outcomes=len(panels),
+        judges=[JudgeLeftOut(**vars(j)) for j in found],
+        min_kendall_tau=min(taus) if taus else None,
+        reason=None,
     )
 
 

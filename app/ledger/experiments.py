@@ -10,12 +10,24 @@ the batch runner (which skips an item once its experiment is decided) read it.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Float, Integer, String, func, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Float,
+    Integer,
+    Select,
+    String,
+    and_,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -105,22 +117,39 @@ async def check_member(
         )
 
 
+def _members(experiment: Experiment) -> list[ColumnElement[bool]]:
+    """The experiment's decided comparisons (joined through their tag)."""
+    return [
+        ComparisonTag.key == EXPERIMENT_TAG,
+        ComparisonTag.value == experiment.tag_value,
+        Comparison.winner.is_not(None),
+        Comparison.completed_at.is_not(None),
+    ]
+
+
+def _outcome_rows(
+    experiment: Experiment, *after: ColumnElement[bool]
+) -> Select[datetime | None, str, str | None, bool]:
+    """Completion time, id and the candidate's outcome of each decided comparison, in the order
+    they completed (`after`: only those past a mark)."""
+    candidate_slot = Comparison.model_a == experiment.candidate
+    return (
+        select(Comparison.completed_at, Comparison.id, Comparison.winner, candidate_slot)
+        .join(ComparisonTag, ComparisonTag.comparison_id == Comparison.id)
+        .where(*_members(experiment), *after)
+        .order_by(Comparison.completed_at, Comparison.id)
+    )
+
+
+def _outcome(winner: str | None, candidate_is_a: bool) -> float:
+    return _CANDIDATE_WINS[_side(winner, candidate_is_a)]
+
+
 async def outcomes(session: AsyncSession, experiment: Experiment) -> list[float]:
     """The candidate's outcome (1 win, 0.5 tie, 0 loss) in each decided comparison of the
     experiment, in the order they completed."""
-    candidate_slot = Comparison.model_a == experiment.candidate
-    rows = await session.execute(
-        select(Comparison.winner, candidate_slot)
-        .join(ComparisonTag, ComparisonTag.comparison_id == Comparison.id)
-        .where(
-            ComparisonTag.key == EXPERIMENT_TAG,
-            ComparisonTag.value == experiment.tag_value,
-            Comparison.winner.is_not(None),
-            Comparison.completed_at.is_not(None),
-        )
-        .order_by(Comparison.completed_at, Comparison.id)
-    )
-    return [_CANDIDATE_WINS[_side(winner, bool(is_a))] for winner, is_a in rows]
+    rows = await session.execute(_outcome_rows(experiment))
+    return [_outcome(winner, bool(is_a)) for _, _, winner, is_a in rows]
 
 
 def _side(winner: str | None, candidate_is_a: bool) -> str:
@@ -134,9 +163,78 @@ async def evaluate(session: AsyncSession, experiment: Experiment) -> Standing:
     decision is never taken back: the sequence's guarantee holds at the first crossing)."""
     seen = await outcomes(session, experiment)
     path = sequential.decision_path(seen, experiment.alpha, experiment.margin)
+    await _settle(session, experiment, path)
+    return Standing(seen, path.interval)
+
+
+async def _settle(
+    session: AsyncSession, experiment: Experiment, path: sequential.DecisionPath
+) -> None:
     if experiment.status == ExperimentStatus.RUNNING and path.decision is not None:
         await _store_decision(session, experiment, Decision(path.decision), path.decided_after)
-    return Standing(seen, path.interval)
+
+
+@dataclass
+class _Running:
+    """One experiment's sequence as far as this process has read it."""
+
+    decider: sequential.Decider
+    read: int = 0  # outcomes taken, in completion order
+    mark: tuple[datetime, str] | None = None  # (completed_at, id) of the last one
+
+
+class RunningSequences:
+    """Each running experiment's sequence, kept by one process (the batch runner's), so that an
+    item start reads only the outcomes completed since the last one instead of all of them.
+
+    Exact, not approximate: the outcomes read past the mark are appended in completion order,
+    and the count of all decided comparisons must equal what was read plus them; when it does
+    not (a comparison committed after a later-completed one was read: several workers, or the
+    API's streaming), the sequence is read again from the start, as `evaluate` reads it. So the
+    decision is always the one a full read in completion order gives. One lock per experiment
+    keeps a process's concurrent items from taking the same outcomes twice."""
+
+    def __init__(self) -> None:
+        self._states: dict[str, _Running] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def forget(self, experiment_id: str) -> None:
+        """Drop a finished experiment's state."""
+        self._states.pop(experiment_id, None)
+        self._locks.pop(experiment_id, None)
+
+    async def path(self, session: AsyncSession, experiment: Experiment) -> sequential.DecisionPath:
+        """The experiment's decision path over every decided comparison so far."""
+        lock = self._locks.setdefault(experiment.id, asyncio.Lock())
+        async with lock:
+            state = self._states.get(experiment.id)
+            after = [] if state is None or state.mark is None else [_past(*state.mark)]
+            rows = (await session.execute(_outcome_rows(experiment, *after))).all()
+            total = await session.scalar(
+                select(func.count())
+                .select_from(Comparison)
+                .join(ComparisonTag, ComparisonTag.comparison_id == Comparison.id)
+                .where(*_members(experiment))
+            )
+            if state is None or state.read + len(rows) != total:
+                state = _Running(sequential.Decider(experiment.alpha, experiment.margin))
+                if after:  # something committed behind the mark: read all again
+                    rows = (await session.execute(_outcome_rows(experiment))).all()
+            for completed_at, comparison_id, winner, is_a in rows:
+                assert completed_at is not None  # _members keeps completed comparisons only
+                state.decider.update(_outcome(winner, bool(is_a)))
+                state.read += 1
+                state.mark = (completed_at, comparison_id)
+            self._states[experiment.id] = state
+            return state.decider.path()
+
+
+def _past(completed_at: datetime, comparison_id: str) -> ColumnElement[bool]:
+    """Comparisons after (completed_at, id) in completion order."""
+    return or_(
+        Comparison.completed_at > completed_at,
+        and_(Comparison.completed_at == completed_at, Comparison.id > comparison_id),
+    )
 
 
 async def _store_decision(
@@ -162,14 +260,22 @@ async def _store_decision(
     metrics.record_experiment_decision(experiment.name, decision, await calls(session, experiment))
 
 
-async def stopped(session: AsyncSession, name: str) -> bool:
+async def stopped(
+    session: AsyncSession, name: str, sequences: RunningSequences | None = None
+) -> bool:
     """Whether the experiment no longer wants comparisons (decided, cancelled or gone): what a
-    batch item of the experiment asks before it spends calls."""
+    batch item of the experiment asks before it spends calls. With `sequences`, the sequence is
+    carried on from this process's last read rather than read whole."""
     experiment = await find(session, name)
     if experiment is None or experiment.status == ExperimentStatus.CANCELLED:
         return True
     if experiment.status == ExperimentStatus.RUNNING:
-        await evaluate(session, experiment)
+        if sequences is None:
+            await evaluate(session, experiment)
+        else:
+            await _settle(session, experiment, await sequences.path(session, experiment))
+    if sequences is not None and experiment.status != ExperimentStatus.RUNNING:
+        sequences.forget(experiment.id)
     return experiment.status == ExperimentStatus.DECIDED
 
 

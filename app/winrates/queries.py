@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, String, func, literal
+from sqlalchemy import ColumnElement, String, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.jobs.models import JobStatus
 from app.ledger.callscope import ReportFilters, of_origin, tagged
-from app.ledger.gold import OutcomeCount, outcome_count, outcome_counts_query
+from app.ledger.gold import Label, OutcomeCount, outcome_count, outcome_counts_query
 from app.ledger.models import Comparison
 
 
@@ -42,10 +42,15 @@ def between(model: str, baseline: str, filters: ReportFilters) -> list[ColumnEle
     pair = ((Comparison.model_a == model) & (Comparison.model_b == baseline)) | (
         (Comparison.model_a == baseline) & (Comparison.model_b == model)
     )
+    return [pair, *in_scope(filters)]
+
+
+def in_scope(filters: ReportFilters) -> list[ColumnElement[bool]]:
+    """The complete, non-placebo comparisons the filters select (created in the window, tags,
+    origin), whatever their models."""
     conditions = [
         Comparison.status == JobStatus.COMPLETE,
         Comparison.placebo.is_(False),
-        pair,
         Comparison.created_at >= filters.since,
     ]
     if filters.until is not None:
@@ -65,3 +70,40 @@ async def outcome_counts(
     )
     rows = (await session.execute(query)).all()
     return [outcome_count(row[0], row[1:]) for row in rows]
+
+
+# Labels: labeler → comparison → label; verdicts: judge → comparison → its own debiased winner.
+Annotations = dict[str, dict[str, str]]
+
+
+async def alt_test_annotations(
+    session: AsyncSession, filters: ReportFilters
+) -> tuple[Annotations, Annotations]:
+    """What the alternative-annotator test reads: the random queue's labels on the comparisons
+    in scope that two labelers or more labelled from the queue, and each judge's own debiased
+    winner on them (`judge_results`; one judge with a `judge` filter)."""
+    multiply = (
+        select(Label.comparison_id)
+        .join(Comparison, Comparison.id == Label.comparison_id)
+        .where(Label.from_queue, *in_scope(filters))
+        .group_by(Label.comparison_id)
+        .having(func.count() >= 2)
+    )
+    labels: Annotations = {}
+    rows = await session.execute(
+        select(Label.labeler, Label.comparison_id, Label.winner).where(
+            Label.from_queue, Label.comparison_id.in_(multiply)
+        )
+    )
+    for labeler, comparison_id, winner in rows:
+        labels.setdefault(labeler, {})[comparison_id] = winner
+    verdicts: Annotations = {}
+    results = await session.execute(
+        select(Comparison.id, Comparison.judge_results).where(Comparison.id.in_(multiply))
+    )
+    for comparison_id, stored in results:
+        for judge, result in (stored or {}).items():
+            if filters.judge not in (None, judge) or not result or result.get("winner") is None:
+                continue
+            verdicts.setdefault(judge, {})[comparison_id] = result["winner"]
+    return labels, verdicts

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.ledger.callscope import Origin
+from app.winrates import alttest
 
 Interval = tuple[float, float]
 Tier = Literal["insufficient", "preliminary", "moderate", "high"]
@@ -106,3 +107,57 @@ class WinRates(BaseModel):
     reasons: dict[Section, Reason] = Field(
         default_factory=dict, description="why a section is null"
     )
+
+
+class LabelerTestRead(BaseModel):
+    """One labeler left out: who represents the other labelers better, the judge or it."""
+
+    labeler: str
+    items: int = Field(description="its labelled items that the judge judged")
+    judge_advantage: float = Field(
+        description="share of them where the judge agrees with the other labelers at least as "
+        "often as this labeler does"
+    )
+    labeler_advantage: float = Field(description="the same for the labeler against the judge")
+    p_value: float = Field(
+        description="one-sided paired t-test of H0: labeler_advantage − judge_advantage ≥ ε"
+    )
+    p_adjusted: float = Field(description="Benjamini-Yekutieli adjusted across the labelers")
+    judge_wins: bool = Field(description="H0 rejected at the FDR level q")
+
+
+class JudgeAltTest(BaseModel):
+    """The alternative-annotator test of one judge (null figures with a `reason`)."""
+
+    judge: str
+    items: int = Field(description="items with two or more queue labelers that it judged")
+    labelers: list[LabelerTestRead]
+    winning_rate: float | None = Field(description="share of labelers the judge wins against")
+    advantage_probability: float | None = Field(
+        description="mean judge_advantage: the chance it is as good as a random labeler; "
+        "compares judges"
+    )
+    passed: bool | None = Field(description="winning_rate ≥ 0.5: it may replace a labeler")
+    reason: Literal["no_labels", "too_few_labelers"] | None = Field(
+        description="`no_labels`: no item with two or more queue labelers that it judged; "
+        "`too_few_labelers`: fewer than 3 labelers with 30 such items each"
+    )
+
+
+class AltTest(BaseModel):
+    """Can each judge replace a human labeler? Calderon, Reichart and Dror's alternative-
+    annotator test over the queue-labelled comparisons (docs/STATISTICS.md)."""
+
+    schema_version: Literal[1] = 1
+    generated_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    filters: WinRateFilters
+    epsilon: float = Field(description="the cost-benefit margin granted to the judge")
+    q: float = Field(description="the false discovery rate controlled across labelers")
+    scoring: Literal["accuracy"] = "accuracy"
+    min_labelers: int = alttest.MIN_LABELERS
+    min_items_per_labeler: int = alttest.MIN_ITEMS_PER_LABELER
+    sampling: Literal["uniform_queue"] = Field(
+        "uniform_queue", description="only labels drawn from the random labeling queue count"
+    )
+    n_items: int = Field(description="comparisons in scope with two or more queue labelers")
+    judges: list[JudgeAltTest] = Field(description="every judge with a verdict on them, by name")

@@ -10,12 +10,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import ppi, stats
 from app.ledger.callscope import ReportFilters
 from app.ledger.gold import OutcomeCount, Outcomes, outcomes_of
-from app.winrates.queries import outcome_counts
+from app.winrates import alttest
+from app.winrates.queries import Annotations, alt_test_annotations, outcome_counts
 from app.winrates.schemas import (
+    AltTest,
     AnchoredWinRate,
     HumanWinRate,
     Interval,
+    JudgeAltTest,
     JudgeWinRate,
+    LabelerTestRead,
     LabelsNeeded,
     LabelTarget,
     Reason,
@@ -140,4 +144,36 @@ def filters_read(filters: ReportFilters) -> WinRateFilters:
         until=filters.until,
         tags=[f"{k}:{v}" for k, v in filters.tags],
         origin=filters.origin,
+    )
+
+
+async def read_alt_test(
+    session: AsyncSession, filters: ReportFilters, epsilon: float, q: float
+) -> AltTest:
+    """The alternative-annotator test of every judge (or the filtered one) in scope."""
+    labels, verdicts = await alt_test_annotations(session, filters)
+    return alt_test_answer(filters, labels, verdicts, epsilon, q)
+
+
+def alt_test_answer(
+    filters: ReportFilters, labels: Annotations, verdicts: Annotations, epsilon: float, q: float
+) -> AltTest:
+    """The answer from the annotations (`alttest`)."""
+    items = {item for mine in labels.values() for item in mine}
+    judges = []
+    for judge in sorted(verdicts):
+        result = alttest.alt_test(verdicts[judge], labels, epsilon, q)
+        judges.append(
+            JudgeAltTest(
+                judge=judge,
+                items=len(items & verdicts[judge].keys()),
+                labelers=[LabelerTestRead(**vars(row)) for row in result.labelers],
+                winning_rate=result.winning_rate,
+                advantage_probability=result.advantage_probability,
+                passed=result.passed,
+                reason=result.reason,
+            )
+        )
+    return AltTest(
+        filters=filters_read(filters), epsilon=epsilon, q=q, n_items=len(items), judges=judges
     )

@@ -69,13 +69,14 @@ class StoredComparisons:
         status: str = "complete",
         tags: dict[str, str] | None = None,
         at: datetime = BASE_TIME,
+        **columns: Any,
     ) -> None:
-        """One stored comparison with its final verdict."""
+        """One stored comparison with its final verdict (`columns` add to its row)."""
         comparison_id = str(uuid.uuid4())
         self.rows.append(
             comparison_row(
                 comparison_id, at, status=status, placebo=placebo, len_a=len_a, len_b=len_b,
-                model_a=model_a, model_b=model_b, winner=winner,
+                model_a=model_a, model_b=model_b, winner=winner, **columns,
             )
         )  # fmt: skip
         self.tags += tag_rows(comparison_id, tags)

@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .alt_test import AltTest
 from .anchored_baseline_win_rate import AnchoredBaselineWinRate
 from .anchored_ratings import AnchoredRatings
 from .anchored_ratings_reason_type_0 import AnchoredRatingsReasonType0
@@ -74,6 +75,7 @@ from .experiment_read_decision_type_0 import ExperimentReadDecisionType0
 from .experiment_read_status import ExperimentReadStatus
 from .experiment_win_rate import ExperimentWinRate
 from .fragility import Fragility
+from .get_alt_test_origin import GetAltTestOrigin
 from .get_bias_report_bucket import GetBiasReportBucket
 from .get_bias_report_origin import GetBiasReportOrigin
 from .get_leaderboard_origin import GetLeaderboardOrigin
@@ -90,6 +92,8 @@ from .human_baseline_section_confusion_additional_property import HumanBaselineS
 from .human_win_rate import HumanWinRate
 from .human_win_rate_tier import HumanWinRateTier
 from .item_error import ItemError
+from .judge_alt_test import JudgeAltTest
+from .judge_alt_test_reason_type_0 import JudgeAltTestReasonType0
 from .judge_create import JudgeCreate
 from .judge_create_azure_auth import JudgeCreateAzureAuth
 from .judge_create_batch_api import JudgeCreateBatchApi
@@ -104,6 +108,7 @@ from .judge_fields_batch_api import JudgeFieldsBatchApi
 from .judge_fields_provider import JudgeFieldsProvider
 from .judge_fields_reasoning_effort_type_0 import JudgeFieldsReasoningEffortType0
 from .judge_fields_templates import JudgeFieldsTemplates
+from .judge_left_out import JudgeLeftOut
 from .judge_list import JudgeList
 from .judge_read import JudgeRead
 from .judge_read_provider_type_0 import JudgeReadProviderType0
@@ -137,11 +142,13 @@ from .label_section_by_pair import LabelSectionByPair
 from .label_section_reason_type_0 import LabelSectionReasonType0
 from .label_section_tier import LabelSectionTier
 from .label_target import LabelTarget
+from .labeler_test_read import LabelerTestRead
 from .labeling_queue import LabelingQueue
 from .labels_needed import LabelsNeeded
 from .leaderboard import Leaderboard
 from .leaderboard_filters_read import LeaderboardFiltersRead
 from .leaderboard_filters_read_origin import LeaderboardFiltersReadOrigin
+from .leave_one_judge_out import LeaveOneJudgeOut
 from .length_baseline import LengthBaseline
 from .length_baseline_tier import LengthBaselineTier
 from .length_score_section import LengthScoreSection
@@ -245,6 +252,7 @@ from .win_rates_reasons_additional_property import WinRatesReasonsAdditionalProp
 from .win_rates_verdict import WinRatesVerdict
 
 __all__ = (
+    "AltTest",
     "AnchoredBaselineWinRate",
     "AnchoredRatings",
     "AnchoredRatingsReasonType0",
@@ -319,6 +327,7 @@ __all__ = (
     "ExperimentReadStatus",
     "ExperimentWinRate",
     "Fragility",
+    "GetAltTestOrigin",
     "GetBiasReportBucket",
     "GetBiasReportOrigin",
     "GetLeaderboardOrigin",
@@ -335,6 +344,8 @@ __all__ = (
     "HumanWinRate",
     "HumanWinRateTier",
     "ItemError",
+    "JudgeAltTest",
+    "JudgeAltTestReasonType0",
     "JudgeCreate",
     "JudgeCreateAzureAuth",
     "JudgeCreateBatchApi",
@@ -349,6 +360,7 @@ __all__ = (
     "JudgeFieldsProvider",
     "JudgeFieldsReasoningEffortType0",
     "JudgeFieldsTemplates",
+    "JudgeLeftOut",
     "JudgeList",
     "JudgeRead",
     "JudgeReadProviderType0",
@@ -368,6 +380,7 @@ __all__ = (
     "JudgeVersionRead",
     "JudgeWinRate",
     "JudgeWinRateTier",
+    "LabelerTestRead",
     "LabelIn",
     "LabelingQueue",
     "LabelInShownFirstType0",
@@ -387,6 +400,7 @@ __all__ = (
     "Leaderboard",
     "LeaderboardFiltersRead",
     "LeaderboardFiltersReadOrigin",
+    "LeaveOneJudgeOut",
     "LengthBaseline",
     "LengthBaselineTier",
     "Lengths",

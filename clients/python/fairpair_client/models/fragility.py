@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.leave_one_judge_out import LeaveOneJudgeOut
     from ..models.pair_fragility import PairFragility
 
 
@@ -19,6 +20,8 @@ class Fragility:
 
     Attributes:
         adjacent (list[PairFragility]): the top two, and each adjacent pair whose intervals overlap among the top five
+        leave_one_judge_out (LeaveOneJudgeOut): Leave-one-judge-out rank agreement (STATISTICS.md, "Leaderboard:
+            fragility").
         max_flips (int):
         pairs (int): rated model pairs
         separability (float | None): separable_pairs / pairs (Arena-Hard's separability); null with one model
@@ -26,6 +29,7 @@ class Fragility:
     """
 
     adjacent: list[PairFragility]
+    leave_one_judge_out: LeaveOneJudgeOut
     max_flips: int
     pairs: int
     separability: float | None
@@ -37,6 +41,8 @@ class Fragility:
         for adjacent_item_data in self.adjacent:
             adjacent_item = adjacent_item_data.to_dict()
             adjacent.append(adjacent_item)
+
+        leave_one_judge_out = self.leave_one_judge_out.to_dict()
 
         max_flips = self.max_flips
 
@@ -52,6 +58,7 @@ class Fragility:
         field_dict.update(
             {
                 "adjacent": adjacent,
+                "leave_one_judge_out": leave_one_judge_out,
                 "max_flips": max_flips,
                 "pairs": pairs,
                 "separability": separability,
@@ -63,6 +70,7 @@ class Fragility:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.leave_one_judge_out import LeaveOneJudgeOut  # noqa: PLC0415
         from ..models.pair_fragility import PairFragility  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -72,6 +80,8 @@ class Fragility:
             adjacent_item = PairFragility.from_dict(adjacent_item_data)
 
             adjacent.append(adjacent_item)
+
+        leave_one_judge_out = LeaveOneJudgeOut.from_dict(d.pop("leave_one_judge_out"))
 
         max_flips = d.pop("max_flips")
 
@@ -88,6 +98,7 @@ class Fragility:
 
         fragility = cls(
             adjacent=adjacent,
+            leave_one_judge_out=leave_one_judge_out,
             max_flips=max_flips,
             pairs=pairs,
             separability=separability,
