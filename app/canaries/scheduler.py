@@ -34,7 +34,7 @@ from app.canaries.runs import Due
 from app.db import utcnow
 from app.jobs.kind import Services
 from app.logs import error_fields
-from app.metrics import CANARY_DRIFT
+from app.metrics import CANARY_DRIFT, CANARY_TICKS, record_loop_success
 
 log = structlog.get_logger()
 
@@ -155,6 +155,10 @@ async def _tick_forever(services: Services, queue: ItemQueue) -> None:
         except Exception as exc:  # an outage must not end the loop; the next tick retries
             survive(exc)
             log.warning("canary_tick_failed", **error_fields(exc))
+            CANARY_TICKS.labels("failed").inc()
+            continue
+        CANARY_TICKS.labels("ok").inc()
+        record_loop_success("canary_scheduler")
 
 
 @contextlib.asynccontextmanager
