@@ -52,8 +52,8 @@ async def run_worker(
     pool = JudgePool(settings.max_concurrency, settings.max_pending)
     writes = GroupCommit(sessionmaker)
     services = Services(settings, sessionmaker, registry, pool, writes, keeper)
-    runner = ItemRunner(services, name)
     queue = RedisQueue(settings.redis_url, settings, consumer_name=name)
+    runner = ItemRunner(services, name, rate_limits=queue.rate_limits)
     register(queue.broker, runner)
     receiver = Receiver(
         queue.broker,
