@@ -54,9 +54,11 @@ from prometheus_client import (
     multiprocess,
 )
 from prometheus_client.exposition import ThreadingWSGIServer
-from prometheus_fastapi_instrumentator import Instrumentator
 from prometheus_fastapi_instrumentator import metrics as http_metrics
+from prometheus_fastapi_instrumentator import routing
+from prometheus_fastapi_instrumentator.middleware import PrometheusInstrumentatorMiddleware
 from pydantic import SecretStr
+from starlette.routing import BaseRoute
 
 from app.deps import KeyCheckDep, SettingsDep, principal_of, require
 
@@ -333,13 +335,33 @@ HTTP_REQUESTS = http_metrics.requests(registry=REGISTRY)
 HTTP_DURATION = http_metrics.latency(buckets=_HTTP_BUCKETS, registry=REGISTRY)
 
 
+class _TemplatesOnly(PrometheusInstrumentatorMiddleware):
+    """The instrumentator's middleware with the route looked up among the app's templates only,
+    from a list flattened once (it flattens every router's routes on each request, most of its
+    cost: BENCHMARKS.md). Its own lookup names a path that matches only with a trailing slash
+    toggled by the raw path, so `/v1/comparisons/<anything>/` made a series each: here such a
+    path is `none`, like any path no route matches."""
+
+    _routes: list[BaseRoute] | None = None
+
+    def _get_handler(self, request: Request) -> tuple[str, bool]:
+        if self._routes is None:
+            self._routes = routing._effective_routes(request.app.routes)
+        name = routing._get_route_name(request.scope, self._routes)
+        return (name, True) if name is not None else (request.url.path, False)
+
+
 def instrument(app: FastAPI) -> None:
     """Count every request of `app` by route template, method and status class, with its
     duration (the outermost middleware: refusals by the others are counted too)."""
     assert HTTP_REQUESTS is not None  # made once, above
     assert HTTP_DURATION is not None
-    instrumentator = Instrumentator(should_group_untemplated=True, registry=REGISTRY)
-    instrumentator.add(HTTP_REQUESTS, HTTP_DURATION).instrument(app)
+    app.add_middleware(
+        _TemplatesOnly,
+        should_group_untemplated=True,
+        instrumentations=(HTTP_REQUESTS, HTTP_DURATION),
+        registry=REGISTRY,
+    )
 
 
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"

@@ -280,6 +280,9 @@ async def test_requests_are_counted_by_route_template_and_unknown_paths_collapse
         assert (await client.get(f"/scan/{n}/wp-login.php")).status_code == 404
         missing = await client.get(f"/v1/comparisons/no-such-{n}", headers=comparer)
         assert missing.status_code == 404
+        # A trailing slash redirects; the instrumentator's own lookup named it by its raw path.
+        slashed = await client.get(f"/v1/comparisons/no-such-{n}/", headers=comparer)
+        assert slashed.status_code == 307
     assert (await client.get("/v1/judges")).status_code == 401
     assert (await client.delete("/healthz")).status_code == 405
     after = scrape((await client.get("/metrics")).text)
@@ -288,6 +291,7 @@ async def test_requests_are_counted_by_route_template_and_unknown_paths_collapse
         return delta(after, before, "http_requests_total", **labels)
 
     assert counted(handler="none", method="GET", status="4xx") == 3
+    assert counted(handler="none", method="GET", status="3xx") == 3
     assert counted(handler="/v1/comparisons/{comparison_id}", status="4xx") == 3
     assert counted(handler="/v1/judges", method="GET", status="4xx") == 1
     assert counted(handler="/healthz", method="DELETE", status="4xx") == 1
