@@ -24,6 +24,7 @@ from app.batch_commands import batch_app
 from app.config import (
     Settings,
     UnsafeSettingsError,
+    check_metrics_host,
     check_secret_key,
     check_startup_safety,
     get_settings,
@@ -103,9 +104,13 @@ def serve(
 
         uvicorn.run(serving_app(settings), **options)
         return
-    # Each process builds its own app from the environment, and takes 1/N of the bounds.
+    # Each process builds its own app from the environment, and takes 1/N of the bounds; its
+    # metrics go to files that any of them sums for a scrape.
     os.environ["FAIRPAIR_SERVE_WORKERS"] = str(workers)
-    uvicorn.run("app.main:serving_app", factory=True, workers=workers, **options)
+    from app.metrics import multiprocess_dir
+
+    with multiprocess_dir():
+        uvicorn.run("app.main:serving_app", factory=True, workers=workers, **options)
 
 
 def check_schema(settings: Settings) -> None:
@@ -130,6 +135,10 @@ def worker(
     concurrency: Annotated[
         int | None, typer.Option(min=1, help="items at once (default FAIRPAIR_WORKER_CONCURRENCY)")
     ] = None,
+    metrics_port: Annotated[
+        int | None, typer.Option(min=1, max=65535, help="serve /metrics on this port")
+    ] = None,
+    metrics_host: Annotated[str, typer.Option(help="address for --metrics-port")] = "127.0.0.1",
 ) -> None:
     """Run batch items from the Redis queue; SIGTERM lets running items finish first."""
     settings = get_settings()
@@ -142,13 +151,15 @@ def worker(
         raise typer.Exit(2)
     try:
         check_startup_safety(settings, "127.0.0.1")
+        check_metrics_host(settings, metrics_host)
         check_schema(settings)
     except (UnsafeSettingsError, NotMigratedError) as exc:
         typer.echo(f"refusing to start: {exc}", err=True)
         raise typer.Exit(2) from exc
     from app.worker import main
 
-    main(settings, concurrency or settings.worker_concurrency)
+    metrics = (metrics_host, metrics_port) if metrics_port is not None else None
+    main(settings, concurrency or settings.worker_concurrency, metrics=metrics)
 
 
 @app.command()

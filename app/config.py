@@ -290,6 +290,15 @@ def check_startup_safety(settings: Settings, host: str) -> None:
         raise UnsafeSettingsError("FAIRPAIR_AUTH=off is only allowed on a loopback address")
 
 
+def check_metrics_host(settings: Settings, host: str) -> None:
+    """A worker's `/metrics` checks no API key: off loopback it needs the metrics token."""
+    if settings.metrics_token is None and not is_loopback(host):
+        raise UnsafeSettingsError(
+            "--metrics-host off loopback needs FAIRPAIR_METRICS_TOKEN "
+            "(a worker's /metrics checks no API key)"
+        )
+
+
 # `FAIRPAIR_*` variables that are not settings: the CLI's server and key, and the knobs of the
 # test suite, the benchmarks and CI (by prefix).
 OTHER_VARIABLES = frozenset({"FAIRPAIR_URL", "FAIRPAIR_KEY"})

@@ -26,6 +26,7 @@ from app.judges.router import router as judges_router
 from app.labels.router import router as labels_router
 from app.leaderboard.router import router as leaderboard_router
 from app.lifespan import lifespan_for
+from app.metrics import instrument
 from app.metrics import router as metrics_router
 from app.middleware import AnswerCancelledRequests, LargeBodies, RequestContextMiddleware
 from app.problems import PROBLEM_RESPONSES, install_error_handlers, problem_media_type
@@ -95,6 +96,7 @@ def create_app(
         },
     )
     app.add_middleware(AnswerCancelledRequests)
+    instrument(app)
     for router in ROUTERS:
         app.include_router(router)
     document_problems(app, settings.compare_timeout_s)

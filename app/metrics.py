@@ -14,17 +14,34 @@ The bias counters follow STATISTICS.md so that PromQL reproduces the report acro
   PC = `consistent` / all. Pairs are counted when the comparison finishes, so a comparison cut off
   by shutdown (`interrupted`) counts in the report but not here.
 - `fairpair_placebo_design_calls_total{judge,pick}`: the same picks on placebo comparisons.
+
+HTTP RED metrics come from prometheus-fastapi-instrumentator (`instrument`):
+`http_requests_total{handler,method,status}` and `http_request_duration_seconds{handler,method,
+status}`, where `handler` is the route template (`/v1/comparisons/{comparison_id}`), `none` for a
+path no route matches (so a scanner cannot grow the series), and `status` the class (`2xx`...).
+
+Where the numbers are read: `fairpair serve` answers `/metrics` for its process;
+`serve --workers N` gives its processes one fresh `PROMETHEUS_MULTIPROC_DIR` (`multiprocess_dir`),
+so any of them answers for all (`exposition`); `fairpair worker --metrics-port` serves the
+worker's from a thread (`serve_metrics`), where its batch items, provider rounds and canary ticks
+run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
-from collections.abc import Iterable, Mapping
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from ipaddress import ip_address
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import structlog
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -33,8 +50,15 @@ from prometheus_client import (
     Histogram,
     ProcessCollector,
     generate_latest,
+    make_wsgi_app,
+    multiprocess,
 )
+from prometheus_client.exposition import ThreadingWSGIServer
+from prometheus_fastapi_instrumentator import metrics as http_metrics
+from prometheus_fastapi_instrumentator import routing
+from prometheus_fastapi_instrumentator.middleware import PrometheusInstrumentatorMiddleware
 from pydantic import SecretStr
+from starlette.routing import BaseRoute
 
 from app.deps import KeyCheckDep, SettingsDep, principal_of, require
 
@@ -57,6 +81,7 @@ CANARY_DRIFT = Gauge(
     "publishes the same value from the database: aggregate with max).",
     ["judge", "canary"],
     registry=REGISTRY,
+    multiprocess_mode="mostrecent",  # an acknowledgement (0) replaces the 1 any process set
 )
 JUDGE_CALLS = counter(
     "fairpair_judge_calls",
@@ -103,6 +128,34 @@ COMPARISONS = counter(
 BATCH_ITEMS = counter(
     "fairpair_batch_items", "Batch items finished, by state (completed, failed).", ["state"]
 )
+PROVIDER_STEPS = counter(
+    "fairpair_provider_steps",
+    "Steps of the provider rounds (resolve_unclear, submit_ready, poll_due, wake_ready) run by "
+    "this process, by outcome (ok, failed).",
+    ["step", "outcome"],
+)
+PROVIDER_JOBS = counter(
+    "fairpair_provider_jobs",
+    "Provider batch jobs by event: submitted, submit_failed (tried again or looked up), "
+    "refused (for good), ended (results mapped), failed_whole (requests sent once more).",
+    ["event"],
+)
+CANARY_TICKS = counter(
+    "fairpair_canary_ticks", "Canary scheduler ticks by outcome (ok, failed).", ["outcome"]
+)
+CANARY_RUNS = counter(
+    "fairpair_canary_runs_started",
+    "Canary runs this process claimed and sent, by trigger (manual, schedule, version, model).",
+    ["trigger"],
+)
+LOOP_SUCCESS = Gauge(
+    "fairpair_loop_last_success_timestamp_seconds",
+    "Unix time the background loop (provider_rounds, canary_scheduler) last finished a round "
+    "without an error, in this process (across processes: max).",
+    ["loop"],
+    registry=REGISTRY,
+    multiprocess_mode="max",
+)
 
 EXPERIMENT_DECISION = Gauge(
     "fairpair_experiment_decision",
@@ -110,6 +163,7 @@ EXPERIMENT_DECISION = Gauge(
     "by the process that stored it (absent while undecided: aggregate with max).",
     ["experiment"],
     registry=REGISTRY,
+    multiprocess_mode="mostrecent",
 )
 EXPERIMENT_DECISION_CALLS = Histogram(
     "fairpair_experiment_decision_calls",
@@ -208,6 +262,11 @@ def record_batch_item(state: str) -> None:
     BATCH_ITEMS.labels(state).inc()
 
 
+def record_loop_success(loop: str) -> None:
+    """A background loop finished a round without an error (its staleness is the alert)."""
+    LOOP_SUCCESS.labels(loop).set_to_current_time()
+
+
 def record_experiment_decision(experiment: str, decision: str, calls: int) -> None:
     """Publish a decision the moment it is stored, with the calls it took."""
     EXPERIMENT_DECISION.labels(experiment).set(_DECISION_VALUES[decision])
@@ -226,8 +285,8 @@ def _is_loopback(request: Request) -> bool:
 _require_read = require("read")
 
 
-def _shows_token(request: Request, token: SecretStr) -> bool:
-    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+def _shows_token(authorization: str, token: SecretStr) -> bool:
+    scheme, _, given = authorization.partition(" ")
     expected = token.get_secret_value().encode()
     return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), expected)
 
@@ -236,7 +295,8 @@ async def scrape_access(request: Request, keys: KeyCheckDep, settings: SettingsD
     """With `metrics_token` set, its bearer token; without it, any loopback scraper. Anyone
     else needs a key with the `read` scope."""
     token = settings.metrics_token
-    if _shows_token(request, token) if token is not None else _is_loopback(request):
+    authorization = request.headers.get("authorization", "")
+    if _shows_token(authorization, token) if token is not None else _is_loopback(request):
         return
     await _require_read(await principal_of(request, keys))
 
@@ -265,4 +325,105 @@ router = APIRouter(tags=["operations"])
 async def metrics() -> Response:
     """Prometheus metrics of this process (open on loopback unless a metrics token is set;
     else the token or a `read` key)."""
-    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+    return Response(exposition(), media_type=CONTENT_TYPE_LATEST)
+
+
+# HTTP RED metrics, made once per process: the instrumentator's own functions, which skip a
+# metric already in the registry (the second app of a test process would record nothing).
+_HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
+HTTP_REQUESTS = http_metrics.requests(registry=REGISTRY)
+HTTP_DURATION = http_metrics.latency(buckets=_HTTP_BUCKETS, registry=REGISTRY)
+
+
+class _TemplatesOnly(PrometheusInstrumentatorMiddleware):
+    """The instrumentator's middleware with the route looked up among the app's templates only,
+    from a list flattened once (it flattens every router's routes on each request, most of its
+    cost: BENCHMARKS.md). Its own lookup names a path that matches only with a trailing slash
+    toggled by the raw path, so `/v1/comparisons/<anything>/` made a series each: here such a
+    path is `none`, like any path no route matches."""
+
+    _routes: list[BaseRoute] | None = None
+
+    def _get_handler(self, request: Request) -> tuple[str, bool]:
+        if self._routes is None:
+            self._routes = routing._effective_routes(request.app.routes)
+        name = routing._get_route_name(request.scope, self._routes)
+        return (name, True) if name is not None else (request.url.path, False)
+
+
+def instrument(app: FastAPI) -> None:
+    """Count every request of `app` by route template, method and status class, with its
+    duration (the outermost middleware: refusals by the others are counted too)."""
+    assert HTTP_REQUESTS is not None  # made once, above
+    assert HTTP_DURATION is not None
+    app.add_middleware(
+        _TemplatesOnly,
+        should_group_untemplated=True,
+        instrumentations=(HTTP_REQUESTS, HTTP_DURATION),
+        registry=REGISTRY,
+    )
+
+
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def scrape_registry() -> CollectorRegistry:
+    """What a scrape reads: this process's registry, or with `PROMETHEUS_MULTIPROC_DIR` set
+    (`serve --workers N`) every process's files, summed (gauges as each declares)."""
+    path = os.environ.get(MULTIPROC_DIR)
+    if not path:
+        return REGISTRY
+    merged = CollectorRegistry()
+    multiprocess.MultiProcessCollector(merged, path)  # type: ignore[no-untyped-call]
+    return merged
+
+
+def exposition() -> bytes:
+    """The text of a scrape."""
+    return generate_latest(scrape_registry())
+
+
+@contextlib.contextmanager
+def multiprocess_dir() -> Iterator[str]:
+    """A fresh `PROMETHEUS_MULTIPROC_DIR` (in the temporary directory, `TMPDIR`) in the
+    environment the API processes inherit, removed at exit: files left by an earlier start would
+    add its counts to this one's. One the operator set is put back afterwards, never used: a
+    directory shared by several starts sums them all."""
+    before = os.environ.get(MULTIPROC_DIR)
+    path = tempfile.mkdtemp(prefix="fairpair-metrics-")
+    os.environ[MULTIPROC_DIR] = path
+    try:
+        yield path
+    finally:
+        if before is None:
+            os.environ.pop(MULTIPROC_DIR, None)
+        else:
+            os.environ[MULTIPROC_DIR] = before
+        shutil.rmtree(path, ignore_errors=True)
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Scrapes are not logged: one every few seconds says nothing."""
+
+
+def serve_metrics(host: str, port: int, token: SecretStr | None) -> Callable[[], None]:
+    """Serve `exposition()` on `host:port` from a thread (the worker's, which has no API); with
+    `token`, only to its bearer. Returns the stop. OSError when the port cannot be bound."""
+    scrape = make_wsgi_app(scrape_registry())
+
+    def guarded(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if token is not None and not _shows_token(environ.get("HTTP_AUTHORIZATION", ""), token):
+            start_response("401 Unauthorized", [("WWW-Authenticate", "Bearer")])
+            return [b"the metrics token (FAIRPAIR_METRICS_TOKEN) is needed as a bearer token\n"]
+        return scrape(environ, start_response)  # type: ignore[no-any-return]
+
+    server = make_server(host, port, guarded, ThreadingWSGIServer, handler_class=_QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="metrics", daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+
+    return stop

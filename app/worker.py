@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 
 import structlog
 from taskiq.acks import AcknowledgeType
@@ -30,6 +31,7 @@ from app.jobs.writes import GroupCommit
 from app.judges.registry import JudgeRegistry
 from app.keyring.service import text_keeper
 from app.logs import configure_logging, warn_unknown_variables
+from app.metrics import serve_metrics
 
 log = structlog.get_logger()
 
@@ -50,8 +52,8 @@ async def run_worker(
     pool = JudgePool(settings.max_concurrency, settings.max_pending)
     writes = GroupCommit(sessionmaker)
     services = Services(settings, sessionmaker, registry, pool, writes, keeper)
-    runner = ItemRunner(services, name)
     queue = RedisQueue(settings.redis_url, settings, consumer_name=name)
+    runner = ItemRunner(services, name, rate_limits=queue.rate_limits)
     register(queue.broker, runner)
     receiver = Receiver(
         queue.broker,
@@ -109,10 +111,19 @@ async def listen_until_stopped(receiver: Receiver, stop: asyncio.Event, bound_s:
         listening.result()  # its error, if it failed
 
 
-def main(settings: Settings, concurrency: int) -> None:
-    """`fairpair worker`: SIGTERM or SIGINT stop taking items and let the running ones finish."""
+def main(settings: Settings, concurrency: int, *, metrics: tuple[str, int] | None = None) -> None:
+    """`fairpair worker`: SIGTERM or SIGINT stop taking items and let the running ones finish.
+    `metrics` (host, port): serve `/metrics` there, where this worker's work is counted."""
     configure_logging(settings.log_level, settings.log_format)
     warn_unknown_variables(settings)
+    stop_metrics = None
+    if metrics is not None:
+        try:
+            stop_metrics = serve_metrics(*metrics, settings.metrics_token)
+        except OSError as exc:
+            host, port = metrics
+            sys.stderr.write(f"refusing to start: cannot serve metrics on {host}:{port}: {exc}\n")
+            raise SystemExit(2) from None
 
     async def serve() -> None:
         stop = asyncio.Event()
@@ -121,4 +132,8 @@ def main(settings: Settings, concurrency: int) -> None:
             loop.add_signal_handler(signum, stop.set)
         await run_worker(settings, concurrency, stop, freeze_heap=True)
 
-    asyncio.run(serve())
+    try:
+        asyncio.run(serve())
+    finally:
+        if stop_metrics is not None:
+            stop_metrics()

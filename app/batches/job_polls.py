@@ -17,6 +17,7 @@ import structlog
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.batches.models import ProviderJob, ProviderJobState, ProviderRequest
 from app.batches.provider_jobs import RoundStep, past_deadline, status_values
 from app.batches.provider_keys import result_json, seal
@@ -175,6 +176,7 @@ class Polls(RoundStep):
             await end_job(session, job_id, ProviderJobState.ENDED)
             await session.commit()
         log.info("provider_job_mapped", job=job_id)
+        metrics.PROVIDER_JOBS.labels("ended").inc()
 
     async def failed_whole(self, job_id: str) -> None:
         """A job the provider failed whole: its requests are submitted once more; those that
@@ -192,6 +194,7 @@ class Polls(RoundStep):
             await end_job(session, job_id, ProviderJobState.FAILED)
             await session.commit()
         log.warning("provider_job_failed_whole", job=job_id)
+        metrics.PROVIDER_JOBS.labels("failed_whole").inc()
 
 
 async def end_job(session: AsyncSession, job_id: str, state: str) -> None:

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 import structlog
 from sqlalchemy import delete, select, update
 
+from app import metrics
 from app.background import survive
 from app.batches.models import (
     Batch,
@@ -118,7 +119,9 @@ class Submissions(RoundStep):
             log.warning(
                 "provider_submit_failed", judge=judge_name, kind=exc.kind, error=exc.message
             )
-            if exc.kind in REFUSED_FOR_GOOD:
+            refused = exc.kind in REFUSED_FOR_GOOD
+            metrics.PROVIDER_JOBS.labels("refused" if refused else "submit_failed").inc()
+            if refused:
                 await self.refused(job_id, exc)
             elif exc.kind not in OUTCOME_UNKNOWN:
                 await self.unclaim(job_id)  # refused for now (rate limited): next round
@@ -128,6 +131,7 @@ class Submissions(RoundStep):
         except Exception as exc:  # anything else: the outcome is just as unknown
             survive(exc)
             log.warning("provider_submit_failed", judge=judge_name, error=type(exc).__name__)
+            metrics.PROVIDER_JOBS.labels("submit_failed").inc()
             await self.unclear(job_id, f"the submission failed: {type(exc).__name__}")
             return False
         try:
@@ -144,6 +148,7 @@ class Submissions(RoundStep):
                 await api.cancel(status.id)
             return False
         log.info("provider_job_submitted", judge=judge_name, job=status.id, requests=len(claimed))
+        metrics.PROVIDER_JOBS.labels("submitted").inc()
         return True
 
     async def store_submitted(self, job_id: str, status: ReportedBatchJob) -> bool:

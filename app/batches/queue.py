@@ -22,6 +22,7 @@ from taskiq.message import TaskiqMessage
 from taskiq_redis import RedisStreamBroker
 
 from app.background import running
+from app.batches.ratelimit import RateLimitNotes
 from app.config import Settings
 from app.deps import from_state
 from app.logs import error_fields
@@ -52,6 +53,8 @@ class ItemQueue(Protocol):
     stream_reset: asyncio.Event
     # The Redis behind the queue, for readiness probes; None in process.
     redis: Redis | None
+    # Until when each batch's items wait on a rate limit (its runners write, its status reads).
+    rate_limits: RateLimitNotes
 
     async def enqueue(self, item_ids: Sequence[str]) -> None:
         """Send item ids; a failure is logged, never raised (the reconciler sends them later)."""
@@ -196,6 +199,7 @@ class RedisQueue:
         self.stream_reset = self.broker.stream_reset
         self._client = Redis(connection_pool=self.broker.connection_pool)
         self.redis: Redis | None = self._client
+        self.rate_limits = RateLimitNotes(self._client)
 
     async def startup(self) -> None:
         """Connect and make sure the consumer group exists."""
@@ -283,8 +287,15 @@ class RedisQueue:
 class MemoryQueue:
     """The embedded default: taskiq's in-memory broker runs items in the API process."""
 
-    def __init__(self, run_item: RunItem, waiting: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        run_item: RunItem,
+        waiting: Callable[[], int],
+        rate_limits: RateLimitNotes | None = None,
+    ) -> None:
         self.broker = InMemoryBroker(max_stored_results=1)
+        # The notes the runner writes (`ItemRunner(rate_limits=...)`): the same object.
+        self.rate_limits = rate_limits or RateLimitNotes(None)
         register(self.broker, run_item)
         self.stream_reset = asyncio.Event()
         self.redis: Redis | None = None

@@ -15,16 +15,21 @@ The `limits[redis]` extra is not used: it pins an old redis-py, and `redis` is i
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 
 import structlog
 from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
-from app.judging.ratelimit import LimiterFactory, RequestRateLimiter
+from app.judging.ratelimit import LimiterFactory, RequestRateLimiter, announce_wait
 
 log = structlog.get_logger()
 KEY_PREFIX = "fairpair-rpm"
@@ -67,7 +72,9 @@ class JudgeRateLimiter:
     async def _acquire_shared(self) -> None:
         while not await self._strategy.hit(self._item, "judge", self._judge):
             stats = await self._strategy.get_window_stats(self._item, "judge", self._judge)
-            await self._sleep(max(stats.reset_time - time.time(), MIN_WAIT_S))
+            wait = max(stats.reset_time - time.time(), MIN_WAIT_S)
+            await announce_wait(wait)
+            await self._sleep(wait)
 
 
 def shared_storage(redis_url: str | None) -> Storage:
@@ -94,3 +101,49 @@ def shared_limiters(redis_url: str | None) -> LimiterFactory | None:
     """The factory a process gives its judges registry: Redis-shared limiters with Redis;
     None without it, so that each judge keeps its own in-process limiter."""
     return limiter_factory(redis_url) if redis_url else None
+
+
+NOTE_KEYS = "fairpair:rate-limited:"
+
+
+class RateLimitNotes:
+    """Until when a batch's items wait on a rate limit (a judge's `rpm`, or a provider's 429
+    with its Retry-After): in Redis, where every worker writes and every API process reads, or
+    in this process without Redis (where the API runs the items itself). Best effort: a note
+    that cannot be written within REDIS_TIMEOUT_S is dropped, never an error of the call."""
+
+    def __init__(self, redis: Redis | None) -> None:
+        self._redis = redis
+        self._local: dict[str, float] = {}
+
+    async def note(self, batch_id: str, until: float) -> None:
+        """An item of `batch_id` waits until `until` (Unix time); the latest wait is kept."""
+        now = time.time()
+        ttl = max(1, math.ceil(until - now))
+        if self._redis is None:
+            self._local = {b: u for b, u in self._local.items() if u > now}
+            self._local[batch_id] = until
+            return
+        with contextlib.suppress(RedisError, TimeoutError):
+            async with asyncio.timeout(REDIS_TIMEOUT_S):
+                await self._redis.set(NOTE_KEYS + batch_id, repr(until), ex=ttl)
+
+    async def until(self, batch_ids: Sequence[str]) -> dict[str, datetime]:
+        """The batches whose items wait on a rate limit now, each with until when."""
+        now = time.time()
+        found = dict(zip(batch_ids, await self._read(batch_ids), strict=True))
+        return {
+            batch_id: datetime.fromtimestamp(until, UTC)
+            for batch_id, until in found.items()
+            if until is not None and until > now
+        }
+
+    async def _read(self, batch_ids: Sequence[str]) -> list[float | None]:
+        if self._redis is None or not batch_ids:
+            return [self._local.get(batch_id) for batch_id in batch_ids]
+        try:
+            async with asyncio.timeout(REDIS_TIMEOUT_S):
+                values = await self._redis.mget([NOTE_KEYS + b for b in batch_ids])
+        except (RedisError, TimeoutError):
+            return [None] * len(batch_ids)
+        return [float(value) if value is not None else None for value in values]

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 import structlog
 from sqlalchemy import select, update
 
+from app import metrics
 from app.background import running, survive
 from app.batches.job_lookups import Lookups
 from app.batches.job_polls import Polls
@@ -49,12 +50,18 @@ class ProviderRounds:
             self.polls.poll_due,
             self.wake_ready,
         )
+        failures = 0
         for step in steps:
+            outcome = "ok"
             try:
                 await step()
             except Exception as exc:  # the next round retries
                 survive(exc)
                 log.warning("provider_step_failed", step=step.__name__, error=type(exc).__name__)
+                outcome, failures = "failed", failures + 1
+            metrics.PROVIDER_STEPS.labels(step.__name__, outcome).inc()
+        if not failures:
+            metrics.record_loop_success("provider_rounds")
 
     async def wake_ready(self) -> int:
         """Queue again the waiting items whose requests are all resolved (a new wave: its

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from dataclasses import dataclass
 
 import structlog
@@ -19,6 +20,7 @@ from app import metrics
 from app.batches import leases, provider
 from app.batches.leases import Claim
 from app.batches.models import Batch, ItemStatus
+from app.batches.ratelimit import RateLimitNotes
 from app.comparisons.schemas import CompareRequest
 from app.comparisons.service import CompareKind
 from app.errors import DATABASE_ERRORS, AppError, ServiceUnavailable
@@ -26,6 +28,7 @@ from app.jobs.kind import Delivery, Services
 from app.jobs.lifecycle import run_item
 from app.jobs.models import JobStatus
 from app.judges import crypto
+from app.judging.ratelimit import RATE_LIMIT_WAIT
 from app.ledger import experiments
 from app.scoring.calibration import CalibrationCache
 from app.scoring.schemas import ScoreRequest
@@ -69,8 +72,10 @@ class ItemRunner:
         owner: str,
         slots: int | None = None,
         kinds: tuple[CompareKind, ScoreKind] | None = None,
+        rate_limits: RateLimitNotes | None = None,
     ) -> None:
         self.services = services
+        self.rate_limits = rate_limits
         # The process's kinds (the API's `State`); a worker makes its own.
         self.compare, self.score = kinds or (CompareKind(), ScoreKind(CalibrationCache()))
         self.owner = owner
@@ -113,6 +118,8 @@ class ItemRunner:
             return  # finished, cancelled, or running elsewhere under a live lease
         self._active[task] = claim
         structlog.contextvars.bind_contextvars(batch_id=claim.batch_id, item_id=claim.item_id)
+        if self.rate_limits is not None:  # the judge calls' waits on a rate limit, for the batch
+            RATE_LIMIT_WAIT.set(functools.partial(self.rate_limits.note, claim.batch_id))
         if claim.attempts > self.services.settings.batch_max_attempts:
             await self._finish(
                 claim, ItemOutcome(ItemStatus.FAILED, "too-many-attempts", "delivered too often")

@@ -156,6 +156,12 @@ class BatchRead(BaseModel):
         "with Redis; the API process itself without); null when finished or it cannot tell",
     )
     hint: str | None = Field(None, description="what to do when nothing will run the items")
+    rate_limited_until: datetime | None = Field(
+        None,
+        description="while items are left: until when some of them wait on a rate limit (a "
+        "judge's `rpm`, or a provider's 429 and its Retry-After), so a wait does not look like "
+        "a hang; null when none waits or it cannot tell",
+    )
 
 
 class BatchList(BaseModel):

@@ -226,13 +226,20 @@ NO_WORKER_HINT = (
 
 
 async def with_workers(batches: list[BatchRead], queue: ItemQueue) -> list[BatchRead]:
-    """The batches with who runs them, on those with items left (counted once for all)."""
+    """The batches with who runs them and until when a rate limit holds them, on those with
+    items left (workers counted once for all)."""
     unfinished = [b.status in (BatchStatus.QUEUED, BatchStatus.RUNNING) for b in batches]
     if not any(unfinished):
         return batches
     workers = await queue.live_workers()
     hint = NO_WORKER_HINT if workers == 0 else None
+    left_ids = [b.id for b, left in zip(batches, unfinished, strict=True) if left]
+    waits = await queue.rate_limits.until(left_ids)
     return [
-        batch.model_copy(update={"workers": workers, "hint": hint}) if left else batch
+        batch.model_copy(
+            update={"workers": workers, "hint": hint, "rate_limited_until": waits.get(batch.id)}
+        )
+        if left
+        else batch
         for batch, left in zip(batches, unfinished, strict=True)
     ]

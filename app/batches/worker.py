@@ -14,6 +14,7 @@ import structlog
 from app.batches import leases
 from app.batches.provider import run_provider_rounds
 from app.batches.queue import ItemQueue, MemoryQueue, RedisQueue
+from app.batches.ratelimit import RateLimitNotes
 from app.batches.reconciler import run_reconciler
 from app.batches.runner import ItemRunner
 from app.comparisons.service import CompareKind
@@ -47,10 +48,15 @@ async def open_batch_queue(
         finally:
             await queue.shutdown()
         return
+    notes = RateLimitNotes(None)
     runner = ItemRunner(
-        services, process_name(), slots=settings.worker_concurrency, kinds=(compare, score)
+        services,
+        process_name(),
+        slots=settings.worker_concurrency,
+        kinds=(compare, score),
+        rate_limits=notes,
     )
-    memory = MemoryQueue(runner, lambda: runner.waiting)
+    memory = MemoryQueue(runner, lambda: runner.waiting, notes)
     await memory.startup()
     await memory.enqueue(await leases.requeue_unfinished(services.sessionmaker))
     try:

@@ -26,6 +26,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.batches.models import Batch, BatchItem
 from app.batches.queue import ItemQueue
 from app.batches.schemas import BatchItemIn
@@ -184,6 +185,7 @@ async def start(services: Services, queue: ItemQueue, canary: Canary, due: Due) 
     run, item_ids = claimed
     await queue.enqueue(item_ids)
     log.info("canary_run_started", canary=canary.name, run=run.number, trigger=due.trigger)
+    metrics.CANARY_RUNS.labels(due.trigger).inc()
     return run
 
 

@@ -37,7 +37,7 @@ from app.cards import auto as cards_auto
 from app.db import utcnow
 from app.jobs.kind import Services
 from app.logs import error_fields
-from app.metrics import CANARY_DRIFT
+from app.metrics import CANARY_DRIFT, CANARY_TICKS, record_loop_success
 
 log = structlog.get_logger()
 
@@ -169,6 +169,10 @@ async def _tick_forever(services: Services, queue: ItemQueue) -> None:
         except Exception as exc:  # an outage must not end the loop; the next tick retries
             survive(exc)
             log.warning("canary_tick_failed", **error_fields(exc))
+            CANARY_TICKS.labels("failed").inc()
+            continue
+        CANARY_TICKS.labels("ok").inc()
+        record_loop_success("canary_scheduler")
 
 
 @contextlib.asynccontextmanager

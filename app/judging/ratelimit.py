@@ -10,9 +10,23 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Protocol
 
 WINDOW_S = 60.0
+
+# Who hears that a request of this context waits on a rate limit, and until when (Unix time):
+# a batch item's runner sets it, so that its batch can say `rate_limited_until`.
+RATE_LIMIT_WAIT: ContextVar[Callable[[float], Awaitable[None]] | None] = ContextVar(
+    "rate_limit_wait", default=None
+)
+
+
+async def announce_wait(wait_s: float) -> None:
+    """Tell this context's listener (if any) that a request waits `wait_s` on a rate limit."""
+    listener = RATE_LIMIT_WAIT.get()
+    if listener is not None:
+        await listener(time.time() + wait_s)
 
 
 class RateLimiter(Protocol):
@@ -58,6 +72,7 @@ class RequestRateLimiter:
         async with self._lock:
             wait = self._wait_time()
             if wait > 0:
+                await announce_wait(wait)
                 # After this sleep the oldest start has left the window (the margin covers
                 # the event loop waking a hair early).
                 await self._sleep(wait + 0.001)

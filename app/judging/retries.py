@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
+from app.judging.ratelimit import announce_wait
 from app.judging.types import ErrorKind
 
 T = TypeVar("T")
@@ -146,4 +147,7 @@ async def send_with_retries(
             if error.kind not in RETRYABLE_KINDS:
                 raw = error.raw_output
                 raise CallFailedError(error.kind, error.message, attempt - 1, raw) from None
-            await asyncio.sleep(_delay_or_fail(error, attempt, policy, rng, deadline))
+            delay = _delay_or_fail(error, attempt, policy, rng, deadline)
+            if error.kind == "rate_limited":
+                await announce_wait(delay)
+            await asyncio.sleep(delay)

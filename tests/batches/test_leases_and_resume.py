@@ -17,6 +17,7 @@ from app.auth.keys import ANONYMOUS
 from app.batches import leases
 from app.batches.models import BatchItem, ItemStatus
 from app.batches.queries import list_results
+from app.batches.ratelimit import RateLimitNotes
 from app.batches.reconciler import reconcile
 from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
@@ -50,6 +51,7 @@ class FakeQueue:
         self.sent: list[str] = []
         self.stream_reset = asyncio.Event()
         self.redis: Redis | None = None
+        self.rate_limits = RateLimitNotes(None)
         self.lag: int | None = 0
 
     async def enqueue(self, item_ids: Sequence[str]) -> None:

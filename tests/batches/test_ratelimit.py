@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 
-from app.batches.ratelimit import limiter_factory
+from app.batches.ratelimit import RateLimitNotes, limiter_factory
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.judges.registry import JudgeRegistry
@@ -125,3 +127,48 @@ async def test_a_redis_that_goes_away_leaves_each_process_counting_in_process() 
         assert await starts_within(limiter.acquire(), 5)  # counted locally: the call goes on
         assert await starts_within(limiter.acquire(), 5)
         assert not await starts_within(limiter.acquire(), 0.3)  # the local count is full
+
+
+async def test_a_batch_waiting_on_a_judges_rpm_says_until_when(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    comparer: dict[str, str],
+) -> None:
+    """Issue 43: an item waiting on the rpm looked like a hang; its batch now shows
+    `rate_limited_until` (the embedded queue: the API process runs the items)."""
+    transport = CountingTransport(SimKnobs())
+    settings = settings_factory(rpm_judges_toml(2), shutdown_grace_s=1)
+    client = await live_factory(settings, transport_for=lambda _name: transport)
+    items = [compare_item(i) for i in range(3)]  # six calls against two a minute
+    submitted = await client.post("/v1/batches", headers=comparer, json={"items": items})
+    assert submitted.status_code == 202, submitted.text
+    url = f"/v1/batches/{submitted.json()['id']}"
+    for _ in range(300):  # bounded: the first item's two calls go out at once
+        batch = (await client.get(url, headers=comparer)).json()
+        if batch["rate_limited_until"] is not None:
+            break
+        await asyncio.sleep(0.1)
+    until = datetime.fromisoformat(batch["rate_limited_until"])
+    now = datetime.now(UTC)
+    assert now < until <= now + timedelta(seconds=61), (now, until)
+    assert batch["status"] in ("queued", "running")
+    assert transport.requests == 2
+    listed = (await client.get("/v1/batches", headers=comparer)).json()["items"]
+    assert [b["rate_limited_until"] for b in listed] == [batch["rate_limited_until"]]
+    assert (await client.delete(url, headers=comparer)).status_code == 200
+
+
+async def test_rate_limit_notes_are_shared_through_redis_and_expire() -> None:
+    with redis_server() as redis:
+        worker = RateLimitNotes(Redis.from_url(redis.url))
+        api = RateLimitNotes(Redis.from_url(redis.url))  # another process
+        await worker.note("b1", time.time() + 30)
+        await worker.note("b2", time.time() + 0.5)
+        waits = await api.until(["b1", "b2", "b3"])
+        assert set(waits) == {"b1", "b2"}
+        assert waits["b1"] > datetime.now(UTC) + timedelta(seconds=25)
+        await asyncio.sleep(1.6)  # b2's wait is over (and its key expired)
+        assert set(await api.until(["b1", "b2"])) == {"b1"}
+        redis.kill()
+        assert await api.until(["b1"]) == {}  # Redis away: it cannot tell
+        await worker.note("b1", time.time() + 30)  # dropped, not raised

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from datetime import UTC, datetime
 
 import pytest
 
-from app.judging.ratelimit import RequestRateLimiter
+from app.judging.ratelimit import RATE_LIMIT_WAIT, RequestRateLimiter
 from app.judging.retries import (
     CallFailedError,
     ProviderCallError,
@@ -114,3 +115,43 @@ async def test_rate_limiter_holds_requests_beyond_the_per_minute_budget() -> Non
     assert slept == [pytest.approx(50.0, abs=0.01)]
     await limiter.acquire()
     assert slept[1] == pytest.approx(10.0, abs=0.01)
+
+
+async def test_waits_on_a_rate_limit_are_announced_to_the_contexts_listener() -> None:
+    """Issue 43: a batch shows `rate_limited_until` from these announcements (a 429's
+    Retry-After, the rpm limiter's wait); other errors' backoff is not a rate limit."""
+    heard: list[float] = []
+
+    async def listener(until: float) -> None:
+        heard.append(until - time.time())
+
+    answers = iter(
+        [
+            ProviderCallError("rate_limited", "HTTP 429", retry_after_s=0.05),
+            ProviderCallError("server_error", "HTTP 500"),
+        ]
+    )
+
+    async def flaky() -> str:
+        error = next(answers, None)
+        if error is not None:
+            raise error
+        return "ok"
+
+    token = RATE_LIMIT_WAIT.set(listener)
+    try:
+        answer = await send_with_retries(
+            flaky,
+            deadline=time.monotonic() + 10,
+            policy=RetryPolicy(max_attempts=5, base_delay_s=0.01),
+            rng=random.Random(1),
+        )
+        limiter = RequestRateLimiter(1, sleep=lambda _s: asyncio.sleep(0))
+        await limiter.acquire()
+        await limiter.acquire()  # the second start waits about a minute
+    finally:
+        RATE_LIMIT_WAIT.reset(token)
+    assert answer == ("ok", 2)
+    assert len(heard) == 2
+    assert 0 < heard[0] <= 0.05
+    assert 59 < heard[1] <= 60

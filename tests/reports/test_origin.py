@@ -20,6 +20,7 @@ from sqlalchemy import insert, select, text, update
 
 from app.auth.keys import ANONYMOUS
 from app.batches.models import BatchItem
+from app.batches.ratelimit import RateLimitNotes
 from app.batches.runner import ItemRunner
 from app.batches.schemas import BatchCreate
 from app.batches.service import submit
@@ -246,6 +247,7 @@ class NoQueue:
     def __init__(self) -> None:
         self.stream_reset = asyncio.Event()
         self.redis: Redis | None = None
+        self.rate_limits = RateLimitNotes(None)
 
     async def enqueue(self, item_ids: Sequence[str]) -> None:
         return None

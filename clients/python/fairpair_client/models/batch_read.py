@@ -38,6 +38,9 @@ class BatchRead:
         hint (None | str | Unset): what to do when nothing will run the items
         mode (BatchReadMode | Unset):  Default: BatchReadMode.LIVE.
         provider_jobs (list[ProviderJobRead] | Unset): provider mode: the jobs at the providers' batch APIs
+        rate_limited_until (datetime.datetime | None | Unset): while items are left: until when some of them wait on a
+            rate limit (a judge's `rpm`, or a provider's 429 and its Retry-After), so a wait does not look like a hang; null
+            when none waits or it cannot tell
         workers (int | None | Unset): while items are left: the processes running items now (`fairpair worker`s with
             Redis; the API process itself without); null when finished or it cannot tell
     """
@@ -56,6 +59,7 @@ class BatchRead:
     hint: None | str | Unset = UNSET
     mode: BatchReadMode | Unset = BatchReadMode.LIVE
     provider_jobs: list[ProviderJobRead] | Unset = UNSET
+    rate_limited_until: datetime.datetime | None | Unset = UNSET
     workers: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -111,6 +115,14 @@ class BatchRead:
                 provider_jobs_item = provider_jobs_item_data.to_dict()
                 provider_jobs.append(provider_jobs_item)
 
+        rate_limited_until: None | str | Unset
+        if isinstance(self.rate_limited_until, Unset):
+            rate_limited_until = UNSET
+        elif isinstance(self.rate_limited_until, datetime.datetime):
+            rate_limited_until = self.rate_limited_until.isoformat()
+        else:
+            rate_limited_until = self.rate_limited_until
+
         workers: int | None | Unset
         if isinstance(self.workers, Unset):
             workers = UNSET
@@ -140,6 +152,8 @@ class BatchRead:
             field_dict["mode"] = mode
         if provider_jobs is not UNSET:
             field_dict["provider_jobs"] = provider_jobs
+        if rate_limited_until is not UNSET:
+            field_dict["rate_limited_until"] = rate_limited_until
         if workers is not UNSET:
             field_dict["workers"] = workers
 
@@ -237,6 +251,23 @@ class BatchRead:
 
                 provider_jobs.append(provider_jobs_item)
 
+        def _parse_rate_limited_until(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                rate_limited_until_type_0 = datetime.datetime.fromisoformat(data)
+
+                return rate_limited_until_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        rate_limited_until = _parse_rate_limited_until(d.pop("rate_limited_until", UNSET))
+
         def _parse_workers(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -261,6 +292,7 @@ class BatchRead:
             hint=hint,
             mode=mode,
             provider_jobs=provider_jobs,
+            rate_limited_until=rate_limited_until,
             workers=workers,
         )
 
