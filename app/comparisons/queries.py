@@ -76,6 +76,8 @@ def call_read(call: JudgeCall) -> CallRead:
         confidence=call.confidence,
         confidence_source=call.confidence_source,
         provider_model=call.provider_model,
+        cached=call.cached_from is not None,
+        cached_from=call.cached_from,
         **usage_of(call),
     )
 

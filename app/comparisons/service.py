@@ -23,6 +23,7 @@ from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_ca
 from app.comparisons.schemas import CompareRequest, ComparisonRead, ProtocolIn
 from app.db import Base
 from app.deps import from_state
+from app.jobs.callcache import caching_clients
 from app.jobs.closing import JobTables
 from app.jobs.kind import Job, Run, Services
 from app.jobs.models import JobStatus, record_values
@@ -169,7 +170,10 @@ class CompareKind:
             request.reference,
         )
         persist = PairPersist(job.row, run)
-        fanout = FanOut(run.slots, texts, job.plan.protocol, persist, run.client_of)
+        # Drift canaries and card probes measure the judge as it answers now: never cached.
+        measuring = job.row.origin == "canary"
+        clients = run.client_of if measuring else caching_clients(run, JudgeCall)
+        fanout = FanOut(run.slots, texts, job.plan.protocol, persist, clients)
         return await fanout.run(job.plan.judges, stored)
 
     def verdict(self, job: ComparisonJob, calls: StoredCalls) -> dict[str, Any]:

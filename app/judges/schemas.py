@@ -235,6 +235,12 @@ class JudgeFields(BaseModel):
     )
     deployment: Deployment | None = None
     api_version: ApiVersion | None = None
+    cache: bool = Field(
+        False,
+        description="answer an exact repeat of a call this judge version made before (same "
+        "rendered prompt, labels, order and parameters) from the stored call, at no cost; "
+        "not part of the version",
+    )
 
     @model_validator(mode="after")
     def _settings_fit(self) -> Self:
@@ -335,6 +341,7 @@ class JudgeUpdate(BaseModel):
     )
     deployment: Deployment | None = None
     api_version: ApiVersion | None = None
+    cache: bool | None = None
     enabled: bool | None = None
 
 

@@ -41,6 +41,7 @@ from sqlalchemy import (
     Executable,
     Select,
     String,
+    and_,
     any_,
     bindparam,
     case,
@@ -62,7 +63,7 @@ from sqlalchemy.sql.dml import Update
 
 from app.jobs.models import UNFINISHED
 from app.ledger import callscope
-from app.ledger.callscope import CALL_COUNTS, PARSED_DESIGN
+from app.ledger.callscope import CALL_COUNTS, NOT_CACHED, PARSED_DESIGN
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.ledger.rollup_tables import (
     NEUTRAL_COLUMNS,
@@ -330,7 +331,7 @@ def fold_observations_moving(
 def _fold_new(dialect: str) -> tuple[Executable, ...]:
     ids: Any = bindparam("ids", expanding=True)
     neutral = fold_neutral_sums(JudgeObservation.comparison_id.in_(ids))
-    return *fold_statements(dialect, _cmp.id.in_(ids)), neutral
+    return *fold_statements(dialect, and_(_cmp.id.in_(ids), NOT_CACHED)), neutral
 
 
 def fold_statements(
@@ -368,9 +369,10 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     so the folded sums are too.
     """
     ids = bindparam("ids", [], type_=postgresql.ARRAY(String))
+    calls = and_(_cmp.id == any_(ids), NOT_CACHED)
     statements = (
-        fold_observations_moving("postgresql", _cmp.id == any_(ids)),
-        fold_cubes("postgresql", _cmp.id == any_(ids)),
+        fold_observations_moving("postgresql", calls),
+        fold_cubes("postgresql", calls),
         fold_neutral_sums(JudgeObservation.comparison_id == any_(ids)),
     )
     rendered = []
@@ -437,32 +439,41 @@ def pending_comparisons(limit: int, skip_locked: bool) -> Select[str]:
     )
 
 
-def _counted(origin: bool) -> ColumnElement[bool]:
+def _counted(origin: bool, cached: bool = False) -> ColumnElement[bool]:
     """The calls a rebuild folds: those of folded comparisons (every call, for the schemas
-    before comparisons had an origin, when every stored call was folded as it was written)."""
-    return _cmp.folded.expression if origin else true()
+    before comparisons had an origin, when every stored call was folded as it was written),
+    made to the judge (`cached`: the schema has answers from the judge-call cache, left out)."""
+    counted = _cmp.folded.expression if origin else true()
+    return and_(counted, NOT_CACHED) if cached else counted
 
 
-def rebuild_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
+def rebuild_statements(
+    dialect: str, *, origin: bool = True, cached: bool = False
+) -> list[Executable]:
     """Recompute `call_rollup` and `judge_observations` from the calls of folded comparisons
-    (what the migration that made them ran, `origin=False`: it knows no later column)."""
+    (what the migration that made them ran, `origin=False`: it knows no later column; `cached`:
+    the schema knows cached calls, which count once, as the call they repeat)."""
     return [
         delete(CallRollup),
         delete(JudgeObservation),
-        fold_observations(dialect, _counted(origin), track=False, origin=origin),
-        fold_cube(dialect, _counted(origin), origin=origin),
+        fold_observations(dialect, _counted(origin, cached), track=False, origin=origin),
+        fold_cube(dialect, _counted(origin, cached), origin=origin),
     ]
 
 
 def rebuild_moved_statements(
-    dialect: str, *, origin: bool = True, rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+    dialect: str,
+    *,
+    origin: bool = True,
+    rollups: tuple[type[Any], ...] = MOVE_ROLLUPS,
+    cached: bool = False,
 ) -> list[Executable]:
     """Recompute the observation rollups (`rollups`: those the schema has) from
     `judge_observations` as it stands, and the tags' cube from the calls of folded comparisons
-    (`origin=False`: before comparisons had an origin)."""
+    (`origin=False`: before comparisons had an origin; `cached` as in `rebuild_statements`)."""
     return [
         delete(CallTagRollup),
-        fold_cube(dialect, _counted(origin), tagged=True, origin=origin),
+        fold_cube(dialect, _counted(origin, cached), tagged=True, origin=origin),
         *refill_statements(dialect, rollups, origin=origin),
     ]
 
@@ -495,7 +506,12 @@ async def rebuild(session: AsyncSession) -> None:
             )
         )
     neutral = fold_neutral_sums(true())
-    for statement in [*rebuild_statements(dialect), neutral, *rebuild_moved_statements(dialect)]:
+    rebuilt = [
+        *rebuild_statements(dialect, cached=True),
+        neutral,
+        *rebuild_moved_statements(dialect, cached=True),
+    ]
+    for statement in rebuilt:
         await session.execute(statement)
 
 
@@ -509,18 +525,25 @@ async def unfold(session: AsyncSession, comparisons: ColumnElement[bool]) -> Non
     observation rollups (then deleted: a reopened comparison's are folded afresh)."""
     await session.execute(select(_cmp.id).where(comparisons).order_by(_cmp.id).with_for_update())
     folded = select(_cmp.id).where(comparisons, _cmp.folded)
-    for statement in unfold_statements(session.get_bind().dialect.name, folded):
+    for statement in unfold_statements(session.get_bind().dialect.name, folded, cached=True):
         await session.execute(statement)
     await session.execute(update(_cmp).where(comparisons, _cmp.folded).values(folded=False))
 
 
 def unfold_statements(
-    dialect: str, ids: Select[Any], rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+    dialect: str,
+    ids: Select[Any],
+    rollups: tuple[type[Any], ...] = MOVE_ROLLUPS,
+    *,
+    cached: bool = False,
 ) -> list[Executable]:
-    """Subtract the comparisons `ids` selects from the rollups: their calls from both cubes,
-    their observations from the observation rollups (`rollups`: those the schema has), then
-    delete those observations (rows left at 0 go too)."""
-    calls = _call.comparison_id.in_(ids)
+    """Subtract the comparisons `ids` selects from the rollups: their calls from both cubes
+    (`cached`: those made to the judge, as they were folded), their observations from the
+    observation rollups (`rollups`: those the schema has), then delete those observations
+    (rows left at 0 go too)."""
+    calls = (
+        and_(_call.comparison_id.in_(ids), NOT_CACHED) if cached else _call.comparison_id.in_(ids)
+    )
     statements: list[Executable] = []
     for cube in (CallRollup, CallTagRollup):
         statements.append(fold_cube(dialect, calls, sign=-1, tagged=cube is CallTagRollup))

@@ -77,6 +77,8 @@ class JudgeCall(StoredCall):
         Index("ix_judge_calls_started_at", "started_at"),
         # Walked for the models a judge's provider reported (app/reports/provider_models.py).
         Index("ix_judge_calls_judge_model_started", "judge_name", "provider_model", "started_at"),
+        # The judge-call cache's look-up (app/jobs/callcache.py).
+        Index("ix_judge_calls_request_key", "judge_config_hash", "request_key"),
     )
 
     comparison_id: Mapped[str] = job_reference("comparisons", index=True)

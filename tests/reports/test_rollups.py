@@ -330,7 +330,7 @@ async def test_a_reopened_comparison_left_in_the_rollups_is_caught(
     """A comparison reopened without being taken out of the rollups is folded twice when it
     stops again: both checks above see it."""
     url = clean_pg if backend == "postgresql" else await sqlite_database(tmp_path)
-    monkeypatch.setattr(fold, "unfold_statements", lambda dialect, ids: [])
+    monkeypatch.setattr(fold, "unfold_statements", lambda dialect, ids, **_: [])
     await insert_in_pieces(url, traffic)
     stored, rebuilt = await rollup_rows(url), await rollup_rows(url, rebuilt=True)
     assert stored["cube"] != rebuilt["cube"]
