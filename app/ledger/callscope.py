@@ -198,6 +198,18 @@ def call_counts() -> list[Any]:
 CALL_COUNTS = tuple(column.name for column in call_counts())
 
 
+def call_sums() -> list[Any]:
+    """The token sums of the report's call cube (a call that reported none adds 0); reasoning
+    tokens are a part of the output tokens."""
+    return [
+        func.coalesce(func.sum(getattr(_call, name)), 0).label(name)
+        for name in ("tokens_in", "tokens_out", "reasoning_tokens")
+    ]
+
+
+CALL_SUMS = tuple(column.name for column in call_sums())
+
+
 # One observation per (judge, comparison)
 
 
