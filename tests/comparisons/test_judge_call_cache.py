@@ -15,10 +15,15 @@ from typing import Any
 import httpx2
 import pytest
 
+from app.comparisons.service import clients_of
 from app.config import Settings
 from app.jobs.callcache import StoredAnswers
-from app.judging.types import SimKnobs
-from app.ledger.models import JudgeCall
+from app.jobs.kind import Run
+from app.judges.registry import RuntimeJudge
+from app.judging.providers import build_judge
+from app.judging.types import JudgeConfig, SimKnobs
+from app.judging.versioning import judge_config_hash
+from app.ledger.models import Comparison, JudgeCall
 from app.privacy import TextKeeper
 from tests.hardening.support import all_rows, http_judge
 from tests.judging.fakes import running_sim_judge
@@ -116,6 +121,19 @@ def metric(scraped: str, name: str, **labels: str) -> float:
     return 0.0
 
 
+def judge_total(scraped: str, name: str) -> float:
+    """A counter of the caching judge summed over its other labels."""
+    mine = f'judge="{JUDGE}"'
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in scraped.splitlines()
+        if line.startswith(f"{name}{{") and mine in line
+    )
+
+
+BIAS_COUNTERS = ("fairpair_design_calls_total", "fairpair_swap_pairs_total")
+
+
 def cache_counts(scraped: str) -> tuple[float, float, float]:
     """(hits, misses, saved USD) of the caching judge in a scrape."""
     lookups = "fairpair_judge_cache_lookups_total"
@@ -155,7 +173,9 @@ async def test_a_seeded_comparison_asked_again_is_answered_from_its_stored_calls
 ) -> None:
     settings = settings_factory(cached_judge(upstream.url), auth="off", draw_seed=7)
     client = await live_factory(settings)
-    before = cache_counts((await client.get("/metrics")).text)
+    scraped = (await client.get("/metrics")).text
+    before = cache_counts(scraped)
+    bias_before = [judge_total(scraped, name) for name in BIAS_COUNTERS]
 
     first, second = await asked_twice(client, upstream)
 
@@ -169,8 +189,12 @@ async def test_a_seeded_comparison_asked_again_is_answered_from_its_stored_calls
         assert repeat.request_key == original.request_key is not None
         assert repeat.raw_output == original.raw_output is not None
         assert repeat.provider_model == original.provider_model == JUDGE
-    hits, misses, saved = cache_counts((await client.get("/metrics")).text)
+    scraped = (await client.get("/metrics")).text
+    hits, misses, saved = cache_counts(scraped)
     assert (hits - before[0], misses - before[1]) == (2, 2)
+    # The bias counters count the repeated calls once: two design calls, one swap pair.
+    bias_after = [judge_total(scraped, name) for name in BIAS_COUNTERS]
+    assert [a - b for a, b in zip(bias_after, bias_before, strict=True)] == [2, 1]
     paid = sum(c["cost_usd"] for c in calls_of(first))
     assert saved - before[2] == pytest.approx(paid)
     # The bias report counts the repeated calls once: two calls, one swap pair.
@@ -271,3 +295,23 @@ def test_the_request_key_is_a_keyed_hmac_in_privacy_mode() -> None:
     run.keeper = TextKeeper(hash_only=True, salt=b"salt")
     hashed = StoredAnswers(None, JudgeCall, run).key(material)  # type: ignore[arg-type]
     assert hashed == TextKeeper(hash_only=True, salt=b"salt").digest(material) != plain
+
+
+def test_drift_canaries_and_card_probes_ask_the_judge_without_the_cache() -> None:
+    """Comparisons of origin `canary` measure the judge as it answers now; traffic uses the
+    cache of a judge that has it, and a judge without it is never looked up."""
+    cached, plain = (
+        JudgeConfig(name=name, provider="sim", model="sim", cache=cache)
+        for name, cache in (("with", True), ("without", False))
+    )
+    judges = [
+        RuntimeJudge(c.name, 1, judge_config_hash(c), c.model, None, True, build_judge(c))
+        for c in (cached, plain)
+    ]
+    keeper = TextKeeper(hash_only=False, salt=b"salt")
+    run = Run(None, None, keeper, None)  # type: ignore[arg-type]
+    traffic = clients_of(Comparison(origin="traffic"), run)
+    canary = clients_of(Comparison(origin="canary"), run)
+    assert isinstance(traffic(judges[0])._cache, StoredAnswers)
+    assert traffic(judges[1])._cache is None
+    assert canary(judges[0])._cache is None
