@@ -25,8 +25,13 @@ def upgrade() -> None:
     for table in TABLES:
         op.add_column(table, sa.Column("request_key", sa.String(64), nullable=True))
         op.add_column(table, sa.Column("cached_from", CALL_ID, nullable=True))
+    keyed = sa.text("request_key IS NOT NULL")
     op.create_index(
-        "ix_judge_calls_request_key", "judge_calls", ["judge_config_hash", "request_key"]
+        "ix_judge_calls_request_key",
+        "judge_calls",
+        ["judge_config_hash", "request_key"],
+        postgresql_where=keyed,
+        sqlite_where=keyed,
     )
 
 
