@@ -93,6 +93,18 @@ REASONING_TOKENS = counter(
     "Tokens reasoning judges spent reasoning (a part of their output tokens), by judge.",
     ["judge"],
 )
+# The judge-call cache (app/jobs/callcache.py): look-ups of judges with `cache: true`.
+JUDGE_CACHE_LOOKUPS = counter(
+    "fairpair_judge_cache_lookups",
+    "Judge-call cache look-ups by outcome: hit (answered from a stored call, nothing paid) or "
+    "miss (the judge was asked).",
+    ["judge", "outcome"],
+)
+JUDGE_CACHE_SAVED_USD = counter(
+    "fairpair_judge_cache_saved_usd",
+    "What the stored calls that cache hits repeated had cost: the money the cache saved.",
+    ["judge"],
+)
 JUDGE_CALL_SECONDS = Histogram(
     "fairpair_judge_call_duration_seconds",
     "Judge call latency, retries included.",
@@ -194,6 +206,7 @@ class RecordedCall(Protocol):
     retries: int
     latency_ms: float
     reasoning_tokens: int | None
+    cached_from: int | None
 
 
 _AB_WINNER = {"first": "A", "second": "B", "tie": "tie"}
@@ -207,8 +220,27 @@ def swap_class(p1: str, p2: str) -> SwapClass:
     return "primacy" if "second" not in (p1, p2) else "recency"
 
 
+def record_cache_lookup(judge: str, saved_usd: float | None) -> None:
+    """Count one cache look-up: a hit when `saved_usd` (what the repeated call cost) is given."""
+    if saved_usd is None:
+        JUDGE_CACHE_LOOKUPS.labels(judge, "miss").inc()
+        return
+    JUDGE_CACHE_LOOKUPS.labels(judge, "hit").inc()
+    JUDGE_CACHE_SAVED_USD.labels(judge).inc(saved_usd)
+
+
+def count_reasoning_tokens(judge: str, tokens: int | None) -> None:
+    """Add a call's reasoning tokens to its judge's counter (pair and score calls alike)."""
+    if tokens:
+        REASONING_TOKENS.labels(judge).inc(tokens)
+
+
 def record_call(comparison: RecordedComparison, call: RecordedCall) -> None:
-    """Count one completed judge call: outcome, latency, retries and, for design calls, the pick."""
+    """Count one completed judge call: outcome, latency, retries and, for design calls, the pick.
+    A call answered from the cache is not a call to the judge: the cache's counters have it, and
+    the bias counters count the call it repeats once (STATISTICS.md)."""
+    if call.cached_from is not None:
+        return
     outcome = "failed" if call.pick is None else "parsed"
     if call.pick is None:
         log.warning(
@@ -223,8 +255,7 @@ def record_call(comparison: RecordedComparison, call: RecordedCall) -> None:
     JUDGE_CALL_SECONDS.labels(call.judge_name, outcome).observe(call.latency_ms / 1000)
     if call.retries:
         JUDGE_RETRIES.labels(call.judge_name).inc(call.retries)
-    if call.reasoning_tokens:
-        REASONING_TOKENS.labels(call.judge_name).inc(call.reasoning_tokens)
+    count_reasoning_tokens(call.judge_name, call.reasoning_tokens)
     if call.design and call.pick is not None:
         picks = PLACEBO_DESIGN_CALLS if comparison.placebo else DESIGN_CALLS
         picks.labels(call.judge_name, call.pick).inc()
@@ -232,7 +263,9 @@ def record_call(comparison: RecordedComparison, call: RecordedCall) -> None:
 
 def swap_pair(calls: Iterable[RecordedCall]) -> tuple[str, str] | None:
     """The (AB, BA) picks of one judge's round 0 and round 1, when both parsed."""
-    picks = {(c.round, c.display_order): c.pick for c in calls if c.design}
+    picks = {
+        (c.round, c.display_order): c.pick for c in calls if c.design and c.cached_from is None
+    }
     p1, p2 = picks.get((0, "AB")), picks.get((1, "BA"))
     return (p1, p2) if p1 is not None and p2 is not None else None
 

@@ -67,7 +67,12 @@ def stored_result_read(stored: dict[str, Any]) -> dict[str, Any]:
 
 def call_read(call: JudgeCall) -> CallRead:
     """One call as the API shows it."""
-    return from_row(CallRead, call, labels={"A": call.label_a, "B": call.label_b})
+    return from_row(
+        CallRead,
+        call,
+        labels={"A": call.label_a, "B": call.label_b},
+        cached=call.cached_from is not None,
+    )
 
 
 # The comparison's columns its answer shows as they are.

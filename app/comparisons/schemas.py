@@ -106,6 +106,12 @@ class CallRead(BaseModel):
         description="the model the provider reports having answered with (e.g. a dated "
         "snapshot); null when it reported none or the call failed before an answer",
     )
+    cached: bool = Field(
+        False,
+        description="answered from the judge-call cache (the judge's `cache: true`): an exact "
+        "repeat of a call its version answered before; costs 0 and is not a new observation",
+    )
+    cached_from: int | None = Field(None, description="the id of the stored call it repeats")
 
 
 class JudgeResultRead(BaseModel):

@@ -17,12 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import logs, metrics
 from app.comparisons import queries
-from app.comparisons.fanout import FanOut, PairTexts, outcome_of, winner_of
+from app.comparisons.fanout import ClientOf, FanOut, PairTexts, outcome_of, winner_of
 from app.comparisons.panels import panel_verdict, stored_result
 from app.comparisons.protocols import Order, Protocol, judge_verdict, planned_calls
 from app.comparisons.schemas import CompareRequest, ComparisonRead, ProtocolIn
 from app.db import Base
 from app.deps import from_state
+from app.jobs.callcache import caching_clients
 from app.jobs.closing import JobTables
 from app.jobs.kind import Job, Run, Services
 from app.jobs.models import JobStatus, record_values
@@ -169,7 +170,7 @@ class CompareKind:
             request.reference,
         )
         persist = PairPersist(job.row, run)
-        fanout = FanOut(run.slots, texts, job.plan.protocol, persist, run.client_of)
+        fanout = FanOut(run.slots, texts, job.plan.protocol, persist, clients_of(job.row, run))
         return await fanout.run(job.plan.judges, stored)
 
     def verdict(self, job: ComparisonJob, calls: StoredCalls) -> dict[str, Any]:
@@ -193,6 +194,15 @@ class CompareKind:
 
 # The process's comparison kind, made once in the lifespan like every kind.
 CompareKindDep = Annotated[CompareKind, from_state("compare_kind")]
+
+
+def clients_of(comparison: Comparison, run: Run) -> ClientOf:
+    """The clients a comparison's calls go through: with the judge-call cache for judges that
+    have it, except on drift canaries and card probes (origin `canary`), which measure the judge
+    as it answers now."""
+    if comparison.origin == "canary":
+        return run.client_of
+    return caching_clients(run, JudgeCall)
 
 
 class PairPersist:

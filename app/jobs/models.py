@@ -135,6 +135,10 @@ class StoredCall(Base):
     retries: Mapped[int] = mapped_column(Integer, default=0)
     error_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The judge-call cache (app/jobs/callcache.py): the request's key (an HMAC in privacy mode)
+    # when the judge caches, and on an answer served from the cache, the call it repeats.
+    request_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    cached_from: Mapped[int | None] = mapped_column(BigIntId, nullable=True)
 
 
 def record_values(judge: RuntimeJudge, result: CallRecord, keeper: TextKeeper) -> dict[str, Any]:
@@ -160,4 +164,6 @@ def record_values(judge: RuntimeJudge, result: CallRecord, keeper: TextKeeper) -
         "retries": result.retries,
         "error_kind": result.error_kind,
         "error": keeper.text(result.error),  # a provider's text may quote the request
+        "request_key": result.request_key,
+        "cached_from": result.cached_from,
     }

@@ -241,6 +241,12 @@ class JudgeFields(BaseModel):
         description="azure_openai: how the key variable's value is sent: `api_key` (an "
         "`api-key` header) or `entra_id` (a Microsoft Entra ID token, `Authorization: Bearer`)",
     )
+    cache: bool = Field(
+        False,
+        description="answer an exact repeat of a call this judge version made before (same "
+        "rendered prompt, labels, order and parameters) from the stored call, at no cost; "
+        "not part of the version",
+    )
 
     @model_validator(mode="after")
     def _settings_fit(self) -> Self:
@@ -344,6 +350,7 @@ class JudgeUpdate(BaseModel):
     deployment: Deployment | None = None
     api_version: ApiVersion | None = None
     azure_auth: AzureAuth | None = None
+    cache: bool | None = None
     enabled: bool | None = None
 
 

@@ -33,7 +33,7 @@ SAME_FIELDS = (
     "rpm", "json_mode", "logprobs", "price_in_per_mtok", "price_out_per_mtok",
     "price_in_per_mtok_batch", "price_out_per_mtok_batch", "batch_api", "reasoning",
     "reasoning_effort", "max_completion_tokens", "thinking_budget_tokens", "deployment",
-    "api_version", "azure_auth",
+    "api_version", "azure_auth", "cache",
 )  # fmt: skip
 
 

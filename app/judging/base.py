@@ -15,6 +15,13 @@ from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from app.judging.anonymize import NO_ANONYMIZATION, default_anonymizer
+from app.judging.cache import (
+    PAIR_ANSWER,
+    SCORES_ANSWER,
+    CachedAnswer,
+    CallCache,
+    request_material,
+)
 from app.judging.judge import ChatRequest, Completion, redact
 from app.judging.parsing import (
     ParsedPair,
@@ -81,6 +88,17 @@ class _Outcome(Generic[T]):
     error_kind: ErrorKind | None = None
     error: str | None = None
 
+    @classmethod
+    def repeating(cls, hit: CachedAnswer) -> _Outcome[T]:
+        """A call answered from the cache: what the stored call reported, and nothing spent."""
+        return cls(
+            raw_output=hit.raw_output,
+            provider_model=hit.provider_model,
+            tokens_in=0,
+            tokens_out=0,
+            reasoning_tokens=0,
+        )
+
     def add(self, completion: Completion) -> None:
         self.raw_output = raw_output(completion)
         self.provider_model = completion.provider_model or self.provider_model
@@ -131,6 +149,7 @@ class JudgeClient(ABC):
             self._limiter = RequestRateLimiter(config.rpm)
         self._policy = RetryPolicy(config.max_attempts, config.backoff_base_s, config.backoff_max_s)
         self._sender: Sender | None = None
+        self._cache: CallCache | None = None
         self._prices = (config.price_in_per_mtok, config.price_out_per_mtok)
         self._default_rng: random.Random = random.SystemRandom()
         # Jitter has its own generator so that retries never shift a seeded caller's draws.
@@ -158,6 +177,21 @@ class JudgeClient(ABC):
         twin._sender = sender
         twin._prices = self.config.batch_prices
         return twin
+
+    def caching(self, cache: CallCache) -> JudgeClient:
+        """This judge with its requests looked up in `cache` first (`cache: true`)."""
+        twin = copy.copy(self)
+        twin._cache = cache
+        return twin
+
+    async def _lookup(
+        self, request: ChatRequest, fields: Sequence[str]
+    ) -> tuple[str | None, CachedAnswer | None]:
+        """The request's cache key and the stored answer to it, if the judge caches."""
+        if self._cache is None:
+            return None, None
+        key = self._cache.key(request_material(self.config, self.config_hash, request))
+        return key, await self._cache.find(key, fields)
 
     async def _send_with_retries(
         self, request: ChatRequest, deadline: float
@@ -269,16 +303,24 @@ class JudgeClient(ABC):
             f"Reminder: answer with exactly one JSON object and nothing else: {_PAIR_FORMAT} "
             f"The labels are {first_label} and {second_label}."
         )
+        key, hit = await self._lookup(request, PAIR_ANSWER)
+        if hit is not None:
+            outcome: _Outcome[ParsedPair] = _Outcome.repeating(hit)
+            return self._pair_record(rendered, outcome, timing, key, hit, **hit.answer)
         outcome = await self._ask(
             request,
             lambda c: parse_pair_answer(c.text, first_label, second_label),
             reminder,
             deadline,
         )
-        return self._pair_result(rendered, outcome, timing)
+        return self._pair_result(rendered, outcome, timing, key)
 
     def _pair_result(
-        self, rendered: RenderedPrompt, outcome: _Outcome[ParsedPair], timing: _Timing
+        self,
+        rendered: RenderedPrompt,
+        outcome: _Outcome[ParsedPair],
+        timing: _Timing,
+        key: str | None = None,
     ) -> PairCallResult:
         first_label, second_label = rendered.labels
         confidence, source = None, None
@@ -286,17 +328,36 @@ class JudgeClient(ABC):
             confidence, source = pair_confidence(
                 outcome.parsed, outcome.completion.logprobs, first_label, second_label
             )
+        pick = outcome.parsed.pick if outcome.parsed is not None else None
+        return self._pair_record(
+            rendered, outcome, timing, key, None, pick, confidence, confidence_source=source
+        )
+
+    def _pair_record(
+        self,
+        rendered: RenderedPrompt,
+        outcome: _Outcome[ParsedPair],
+        timing: _Timing,
+        key: str | None,
+        hit: CachedAnswer | None,
+        pick: Any,
+        confidence: float | None,
+        confidence_source: Any,
+    ) -> PairCallResult:
+        first_label, second_label = rendered.labels
         return self._record(
             PairCallResult,
             rendered,
             outcome,
             timing,
-            pick=outcome.parsed.pick if outcome.parsed is not None else None,
+            pick=pick,
             label_pair=rendered.label_pair or f"{first_label}/{second_label}",
             first_label=first_label,
             second_label=second_label,
             confidence=confidence,
-            confidence_source=source,
+            confidence_source=confidence_source,
+            request_key=key,
+            cached_from=hit.call_id if hit is not None else None,
         )
 
     async def judge_scores(
@@ -332,18 +393,33 @@ class JudgeClient(ABC):
             f"Score every label: {', '.join(rendered.labels)}; each from {rubric.min:g} "
             f"to {rubric.max:g}."
         )
+        key, hit = await self._lookup(request, SCORES_ANSWER)
+        if hit is not None:
+            scores = tuple(hit.answer["scores"])
+            return self._score_result(rendered, _Outcome.repeating(hit), timing, key, hit, scores)
         outcome = await self._ask(
             request,
             lambda c: parse_score_answer(c.text, rendered.labels, rubric),
             reminder,
             deadline,
         )
-        return self._score_result(rendered, outcome, timing)
+        return self._score_result(rendered, outcome, timing, key, None, outcome.parsed)
 
     def _score_result(
-        self, rendered: RenderedPrompt, outcome: _Outcome[tuple[float, ...]], timing: _Timing
+        self,
+        rendered: RenderedPrompt,
+        outcome: _Outcome[tuple[float, ...]],
+        timing: _Timing,
+        key: str | None = None,
+        hit: CachedAnswer | None = None,
+        scores: tuple[float, ...] | None = None,
     ) -> ScoreCallResult:
-        answer = {"labels": rendered.labels, "scores": outcome.parsed}
+        answer = {
+            "labels": rendered.labels,
+            "scores": scores,
+            "request_key": key,
+            "cached_from": hit.call_id if hit is not None else None,
+        }
         return self._record(ScoreCallResult, rendered, outcome, timing, **answer)
 
     def _record(

@@ -170,6 +170,9 @@ class JudgeConfig:
     # How an Azure judge sends its key variable's value: `api_key` in an `api-key` header, or
     # `entra_id`, a Microsoft Entra ID token, as `Authorization: Bearer`.
     azure_auth: AzureAuth = "api_key"
+    # The judge-call cache (app/judging/cache.py): an exact repeat of a request this judge
+    # version answered is answered from the stored call. Not in the version: it changes no answer.
+    cache: bool = False
 
     def __post_init__(self) -> None:
         positive = {
@@ -355,6 +358,10 @@ class CallRecord:
     anonymized_replacements: int
     # Of tokens_out, the reasoning model's reasoning (priced as output, as they are billed).
     reasoning_tokens: int | None = None
+    # The judge-call cache (app/judging/cache.py): the request's key when the judge caches, and
+    # for an answer served from the cache, the id of the stored call it repeats.
+    request_key: str | None = None
+    cached_from: int | None = None
 
     @classmethod
     def failure(cls, started: datetime, error_kind: ErrorKind, message: str) -> Self:

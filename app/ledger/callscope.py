@@ -56,6 +56,9 @@ PARSED = _call.pick.is_not(None)
 FAILED = _call.pick.is_(None)
 DECISIVE = and_(_call.design, _call.pick.in_(("first", "second")))
 PARSED_DESIGN = and_(_call.design, PARSED)
+# Made to the judge, not answered from the judge-call cache (app/jobs/callcache.py): a cached
+# answer repeats a stored call, which the rollups and the report count once.
+NOT_CACHED = _call.cached_from.is_(None)
 # The response carrying the pair's second label was picked (labels sit on slots independently).
 SECOND_LABEL_PICKED = or_(
     and_(_call.pick == "first", _call.first_slot_second_label),
@@ -122,7 +125,7 @@ def scope(
     """Conditions on calls joined to their comparison; `judges=False` ignores judge filters.
     The report counts the folded comparisons (`app.ledger.folder`): those in the rollups,
     which stopped running."""
-    conditions = [_cmp.folded.expression, _call.started_at >= filters.since]
+    conditions = [_cmp.folded.expression, NOT_CACHED, _call.started_at >= filters.since]
     if placebo != "include":
         conditions.append(_cmp.placebo.is_(placebo == "only"))
     conditions.extend(of_origin(_cmp.origin, filters.origin))
@@ -193,6 +196,18 @@ def call_counts() -> list[Any]:
 
 
 CALL_COUNTS = tuple(column.name for column in call_counts())
+
+
+def call_sums() -> list[Any]:
+    """The token sums of the report's call cube (a call that reported none adds 0); reasoning
+    tokens are a part of the output tokens."""
+    return [
+        func.coalesce(func.sum(getattr(_call, name)), 0).label(name)
+        for name in ("tokens_in", "tokens_out", "reasoning_tokens")
+    ]
+
+
+CALL_SUMS = tuple(column.name for column in call_sums())
 
 
 # One observation per (judge, comparison)

@@ -41,6 +41,7 @@ from sqlalchemy import (
     Executable,
     Select,
     String,
+    and_,
     any_,
     bindparam,
     case,
@@ -62,7 +63,7 @@ from sqlalchemy.sql.dml import Update
 
 from app.jobs.models import UNFINISHED
 from app.ledger import callscope
-from app.ledger.callscope import CALL_COUNTS, PARSED_DESIGN
+from app.ledger.callscope import NOT_CACHED, PARSED_DESIGN
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 from app.ledger.rollup_tables import (
     NEUTRAL_COLUMNS,
@@ -108,9 +109,11 @@ def fold_cube(
     *,
     tagged: bool = False,
     origin: bool = True,
+    sums: bool = True,
 ) -> Insert:
     """Add (or with sign −1, subtract) the counts of the selected calls to `call_rollup`, or
-    (`tagged`) to `call_tag_rollup` under each tag of their comparison."""
+    (`tagged`) to `call_tag_rollup` under each tag of their comparison, with their token sums
+    (`sums=False`: for the migrations that ran before the cube had them)."""
     keys: list[Any] = [
         _call.judge_name,
         _call.judge_version,
@@ -121,10 +124,11 @@ def fold_cube(
         callscope.hour_of(dialect, _call.started_at),
         *([_cmp.origin] if origin else []),
     ]
+    totals = [*callscope.call_counts(), *(callscope.call_sums() if sums else ())]
     counts = [
-        column if sign == 1 else (sign * column.element).label(column.name)
-        for column in callscope.call_counts()
+        column if sign == 1 else (sign * column.element).label(column.name) for column in totals
     ]
+    summed = tuple(column.name for column in totals)
     table: Any = CallRollup
     names = _known(CUBE_KEYS, origin)
     rows = callscope.calls_query(*keys, *counts, conditions=[calls])
@@ -135,17 +139,17 @@ def fold_cube(
         )
         table, names = CallTagRollup, ("tag_key", "tag_value", *names)
     rows = rows.group_by(*keys).order_by(*keys)
-    insert = _insert(dialect)(table).from_select([*names, *CALL_COUNTS], rows)
+    insert = _insert(dialect)(table).from_select([*names, *summed], rows)
     return insert.on_conflict_do_update(
         index_elements=list(names),
-        set_={name: table.__table__.c[name] + insert.excluded[name] for name in CALL_COUNTS},
+        set_={name: table.__table__.c[name] + insert.excluded[name] for name in summed},
     )
 
 
-def fold_cubes(dialect: str, calls: ColumnElement[bool]) -> Insert:
+def fold_cubes(dialect: str, calls: ColumnElement[bool], *, sums: bool = True) -> Insert:
     """PostgreSQL: both cubes' folds in one statement (the tagged one as a WITH)."""
-    return fold_cube(dialect, calls).add_cte(
-        fold_cube(dialect, calls, tagged=True).cte("tag_counts")
+    return fold_cube(dialect, calls, sums=sums).add_cte(
+        fold_cube(dialect, calls, tagged=True, sums=sums).cte("tag_counts")
     )
 
 
@@ -334,16 +338,28 @@ def _fold_new(dialect: str) -> tuple[Executable, ...]:
 
 
 def fold_statements(
-    dialect: str, calls: ColumnElement[bool], rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+    dialect: str,
+    calls: ColumnElement[bool],
+    rollups: tuple[type[Any], ...] = MOVE_ROLLUPS,
+    *,
+    current: bool = True,
 ) -> tuple[Executable, ...]:
     """The statements that fold the calls `calls` selects (a condition on calls joined to their
-    comparison), in their order; `rollups`: the observation rollups the schema has."""
+    comparison), in their order; `rollups`: the observation rollups the schema has; `current`:
+    leave cached calls out and fold token sums (False: as the migrations before issue 39 ran
+    them, on a schema with neither)."""
+    if current:
+        calls = and_(calls, NOT_CACHED)
     if dialect == "postgresql":
-        return fold_observations_moving(dialect, calls, rollups), fold_cubes(dialect, calls)
+        both = fold_cubes(dialect, calls, sums=current)
+        return fold_observations_moving(dialect, calls, rollups), both
     # SQLite has no INSERT in a WITH: the moves read the rows the fold just wrote.
     folded = select(*_columns(*_FOLDED)).where(_folded_keys(calls)).subquery("folded")
     moves = [fold_moves(dialect, rollup, folded) for rollup in rollups]
-    cubes = fold_cube(dialect, calls), fold_cube(dialect, calls, tagged=True)
+    cubes = (
+        fold_cube(dialect, calls, sums=current),
+        fold_cube(dialect, calls, tagged=True, sums=current),
+    )
     return fold_observations(dialect, calls), *moves, *cubes
 
 
@@ -368,9 +384,10 @@ def _fold_new_rendered(dialect: Dialect) -> tuple[_DriverStatement, ...]:
     so the folded sums are too.
     """
     ids = bindparam("ids", [], type_=postgresql.ARRAY(String))
+    calls = and_(_cmp.id == any_(ids), NOT_CACHED)
     statements = (
-        fold_observations_moving("postgresql", _cmp.id == any_(ids)),
-        fold_cubes("postgresql", _cmp.id == any_(ids)),
+        fold_observations_moving("postgresql", calls),
+        fold_cubes("postgresql", calls),
         fold_neutral_sums(JudgeObservation.comparison_id == any_(ids)),
     )
     rendered = []
@@ -438,9 +455,10 @@ def pending_comparisons(limit: int, skip_locked: bool) -> Select[str]:
 
 
 def _counted(origin: bool) -> ColumnElement[bool]:
-    """The calls a rebuild folds: those of folded comparisons (every call, for the schemas
-    before comparisons had an origin, when every stored call was folded as it was written)."""
-    return _cmp.folded.expression if origin else true()
+    """The calls a rebuild folds: those of folded comparisons made to the judge (every call, for
+    the schemas before comparisons had an origin, when every stored call was folded as it was
+    written and none was an answer from the judge-call cache)."""
+    return and_(_cmp.folded.expression, NOT_CACHED) if origin else true()
 
 
 def rebuild_statements(dialect: str, *, origin: bool = True) -> list[Executable]:
@@ -450,7 +468,18 @@ def rebuild_statements(dialect: str, *, origin: bool = True) -> list[Executable]
         delete(CallRollup),
         delete(JudgeObservation),
         fold_observations(dialect, _counted(origin), track=False, origin=origin),
-        fold_cube(dialect, _counted(origin), origin=origin),
+        fold_cube(dialect, _counted(origin), origin=origin, sums=origin),
+    ]
+
+
+def rebuild_cube_statements(dialect: str) -> list[Executable]:
+    """Recompute both call cubes from the calls of folded comparisons (the migration that gave
+    them token sums ran these)."""
+    return [
+        delete(CallRollup),
+        fold_cube(dialect, _counted(True)),
+        delete(CallTagRollup),
+        fold_cube(dialect, _counted(True), tagged=True),
     ]
 
 
@@ -462,7 +491,7 @@ def rebuild_moved_statements(
     (`origin=False`: before comparisons had an origin)."""
     return [
         delete(CallTagRollup),
-        fold_cube(dialect, _counted(origin), tagged=True, origin=origin),
+        fold_cube(dialect, _counted(origin), tagged=True, origin=origin, sums=origin),
         *refill_statements(dialect, rollups, origin=origin),
     ]
 
@@ -515,15 +544,23 @@ async def unfold(session: AsyncSession, comparisons: ColumnElement[bool]) -> Non
 
 
 def unfold_statements(
-    dialect: str, ids: Select[Any], rollups: tuple[type[Any], ...] = MOVE_ROLLUPS
+    dialect: str,
+    ids: Select[Any],
+    rollups: tuple[type[Any], ...] = MOVE_ROLLUPS,
+    *,
+    current: bool = True,
 ) -> list[Executable]:
-    """Subtract the comparisons `ids` selects from the rollups: their calls from both cubes,
-    their observations from the observation rollups (`rollups`: those the schema has), then
-    delete those observations (rows left at 0 go too)."""
-    calls = _call.comparison_id.in_(ids)
+    """Subtract the comparisons `ids` selects from the rollups: their calls from both cubes (as
+    they were folded: `current` as in `fold_statements`), their observations from the
+    observation rollups (`rollups`: those the schema has), then delete those observations
+    (rows left at 0 go too)."""
+    calls: ColumnElement[bool] = _call.comparison_id.in_(ids)
+    if current:
+        calls = and_(calls, NOT_CACHED)
     statements: list[Executable] = []
     for cube in (CallRollup, CallTagRollup):
-        statements.append(fold_cube(dialect, calls, sign=-1, tagged=cube is CallTagRollup))
+        tagged = cube is CallTagRollup
+        statements.append(fold_cube(dialect, calls, sign=-1, tagged=tagged, sums=current))
         statements.append(delete(cube).where(cube.calls == 0))
     observations = JudgeObservation.comparison_id.in_(ids)
     gone = select(*_columns(*_FOLDED)).where(observations).subquery("folded")

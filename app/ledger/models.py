@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Boolean, Float, Index, Integer, String, Text, UniqueConstraint, false
+from sqlalchemy import Boolean, Float, Index, Integer, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType
@@ -77,6 +77,15 @@ class JudgeCall(StoredCall):
         Index("ix_judge_calls_started_at", "started_at"),
         # Walked for the models a judge's provider reported (app/reports/provider_models.py).
         Index("ix_judge_calls_judge_model_started", "judge_name", "provider_model", "started_at"),
+        # The judge-call cache's look-up (app/jobs/callcache.py); only the calls of judges that
+        # cache have a key, so the others' inserts do not pay for the index.
+        Index(
+            "ix_judge_calls_request_key",
+            "judge_config_hash",
+            "request_key",
+            postgresql_where=text("request_key IS NOT NULL"),
+            sqlite_where=text("request_key IS NOT NULL"),
+        ),
     )
 
     comparison_id: Mapped[str] = job_reference("comparisons", index=True)

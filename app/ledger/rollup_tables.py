@@ -36,6 +36,10 @@ class CubeColumns:
     first: Mapped[int] = mapped_column(BigInteger)
     design_ties: Mapped[int] = mapped_column(BigInteger)
     second_label: Mapped[int] = mapped_column(BigInteger)
+    # Token sums (`callscope.call_sums`), so the report shows them per judge.
+    tokens_in: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    tokens_out: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    reasoning_tokens: Mapped[int] = mapped_column(BigInteger, server_default="0")
 
 
 class CallRollup(CubeColumns, Base):

@@ -55,7 +55,7 @@ from app.config import Settings
 from app.db import values_of
 from app.labels.queries import accuracy_by_bucket
 from app.labels.report import label_sections
-from app.ledger.callscope import CALL_COUNTS, ReportFilters
+from app.ledger.callscope import CALL_COUNTS, CALL_SUMS, ReportFilters
 from app.ledger.folder import prepare_report
 from app.reports import queries
 from app.reports.observation_rollups import observation_parts as observation_parts_from_rollups
@@ -115,7 +115,7 @@ class JudgeData:
         """File one row of `queries.call_cube`."""
         self.versions.add(row.version)
         (self.placebo if row.placebo else self.counts).update(
-            {name: getattr(row, name) for name in CALL_COUNTS}
+            {name: getattr(row, name) for name in (*CALL_COUNTS, *CALL_SUMS)}
         )
         if row.error_kind is not None:  # a failed call counts, placebo or not
             self.error_kinds[row.error_kind] += row.calls
@@ -158,6 +158,9 @@ def call_counts(data: JudgeData) -> CallCounts:
         parsed=c["parsed"],
         failed=c["failed"],
         ties=c["ties"],
+        tokens_in=c["tokens_in"],
+        tokens_out=c["tokens_out"],
+        reasoning_tokens=c["reasoning_tokens"],
         by_error_kind=dict(sorted(data.error_kinds.items())),
         failure_rate=_rate(c["failed"], c["calls"]),
         failure_rate_ci95=stats.wilson_ci(c["failed"], c["calls"]),

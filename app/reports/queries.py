@@ -51,6 +51,7 @@ from app.ledger.callscope import (
     ReportFilters,
     bucket_of,
     call_counts,
+    call_sums,
     calls_query,
     fetch,
     length_class,
@@ -80,6 +81,7 @@ async def call_cube(session: AsyncSession, filters: ReportFilters) -> list[Row[A
         _call.label_pair.label("label_pair"),
         bucket_of(session, _call.started_at, filters.bucket).label("bucket"),
         *call_counts(),
+        *call_sums(),
         conditions=scope(filters, placebo="include"),
     )
     return await fetch(

@@ -16,7 +16,7 @@ from sqlalchemy import BigInteger, Row, cast, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.ledger import callscope
-from app.ledger.callscope import CALL_COUNTS, ReportFilters, of_origin
+from app.ledger.callscope import CALL_COUNTS, CALL_SUMS, ReportFilters, of_origin
 from app.ledger.rollup_tables import CallRollup, CallTagRollup
 from app.reports import queries
 from app.reports.series import bucket_start
@@ -41,6 +41,9 @@ class CubeRow(NamedTuple):
     first: int
     design_ties: int
     second_label: int
+    tokens_in: int
+    tokens_out: int
+    reasoning_tokens: int
 
 
 def hour_start(hour: int) -> datetime:
@@ -84,7 +87,10 @@ async def rolled_up(
     if filters.protocol is not None:
         conditions.append(r.protocol == filters.protocol)
     # PostgreSQL sums bigints into numerics; the counts stay integers.
-    sums = [cast(func.sum(r.__table__.c[name]), BigInteger).label(name) for name in CALL_COUNTS]
+    sums = [
+        cast(func.sum(r.__table__.c[name]), BigInteger).label(name)
+        for name in (*CALL_COUNTS, *CALL_SUMS)
+    ]
     query = select(*keys, *sums).where(*conditions).group_by(*grouped)
     return await callscope.fetch(session, query)
 

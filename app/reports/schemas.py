@@ -72,6 +72,11 @@ class CallCounts(BaseModel):
     parsed: int
     failed: int
     ties: int
+    tokens_in: int = Field(0, description="input tokens the judge's calls reported")
+    tokens_out: int = Field(0, description="output tokens the judge's calls reported")
+    reasoning_tokens: int = Field(
+        0, description="of tokens_out, those a reasoning model spent reasoning"
+    )
     by_error_kind: dict[str, int]
     placebo: int = Field(
         0, description="calls on placebo comparisons (counted in every figure here)"

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.db import utcnow
 from app.jobs.kind import Run
 from app.jobs.models import record_values
@@ -132,6 +133,7 @@ class ScoreFanOut:
             if kept is None:
                 raise
             return kept
+        metrics.count_reasoning_tokens(judge.name, result.reasoning_tokens)
         return ScoreCall(**values), [Score(**score) for score in scores]
 
     async def kept_call(self, session_id: str, reviewer: str) -> Stored | None:

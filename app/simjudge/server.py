@@ -276,15 +276,16 @@ async def _reply(
 def first_attempt_answer(
     knobs: SimKnobs, tag: Callable[[SimReply], SimReply] = _untagged, reasoning: bool = False
 ) -> Callable[[object], tuple[int, dict[str, Any]]]:
-    """What the live endpoint answers a chat request body the first time it sees it: the batch
-    emulation's answers, since a provider batch never retries a request (with `reasoning`, the
-    usage a reasoning model reports)."""
+    """What the live endpoint answers a body the first time (a provider batch never retries):
+    the batch emulation's answers; with `reasoning`, a reasoning model's usage and refusals."""
 
     def answer(payload: object) -> tuple[int, dict[str, Any]]:
         try:
             model, messages, top_logprobs = _chat_payload(payload)
         except BadRequestError as err:
             return 400, _error_body(str(err), "invalid_request_error")
+        if reasoning and (refusal := reasoning_refusal(payload)) is not None:
+            return 400, refusal
         reply = tag(simulate_chat(knobs, model, messages, attempt=0, top_logprobs=top_logprobs))
         return reply.status, _reply_json(model, messages, reply, reasoning)
 

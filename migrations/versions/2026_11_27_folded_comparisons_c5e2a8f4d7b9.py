@@ -32,7 +32,9 @@ def upgrade() -> None:
         )
     comparisons = sa.table("comparisons", sa.column("id"), sa.column("status"))
     unfinished = sa.select(comparisons.c.id).where(comparisons.c.status.in_(UNFINISHED))
-    for statement in unfold_statements(op.get_bind().dialect.name, unfinished, OBSERVATION_ROLLUPS):
+    # `current=False`: the schema here has no cached calls and no token sums (issue 39).
+    dialect = op.get_bind().dialect.name
+    for statement in unfold_statements(dialect, unfinished, OBSERVATION_ROLLUPS, current=False):
         op.execute(statement)
     op.execute(
         sa.text("UPDATE comparisons SET folded = true WHERE status NOT IN ('running', 'waiting')")
@@ -50,7 +52,8 @@ def downgrade() -> None:
     # The rollups then count every stored call again, as the write path folded them.
     op.drop_index("ix_comparisons_unfolded", table_name="comparisons")
     unfolded = JudgeCall.comparison_id.in_(sa.select(Comparison.id).where(~Comparison.folded))
-    for statement in fold_statements(op.get_bind().dialect.name, unfolded, OBSERVATION_ROLLUPS):
+    dialect = op.get_bind().dialect.name
+    for statement in fold_statements(dialect, unfolded, OBSERVATION_ROLLUPS, current=False):
         op.execute(statement)
     with op.batch_alter_table("comparisons") as batch:
         batch.drop_column("folded")

@@ -5,6 +5,7 @@ definition-time refusal of logprobs on a reasoning judge."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,36 @@ async def test_a_reasoning_judges_swap_comparison_runs_against_the_reasoning_sim
     assert shown == [SIM_REASONING_TOKENS] * 2
     after = reasoning_tokens_counted((await client.get("/metrics")).text)
     assert after - before == 2 * SIM_REASONING_TOKENS
+    # The bias report sums them per judge: the whole hours from the rollups (the default window)
+    # and a partial hour from the calls (a window starting just before them) alike.
+    started = min(c["started_at"] for j in stored["judges"] for c in j["calls"])
+    since = (datetime.fromisoformat(started) - timedelta(seconds=1)).isoformat()
+    for params in ({"judge": "o3-judge"}, {"judge": "o3-judge", "since": since}):
+        [judged] = (await client.get("/v1/bias-report", params=params)).json()["judges"]
+        counts = judged["calls"]
+        assert counts["reasoning_tokens"] == 2 * SIM_REASONING_TOKENS
+        assert counts["tokens_out"] > counts["reasoning_tokens"]
+        assert counts["tokens_in"] > 0
+
+
+async def test_a_reasoning_judges_score_calls_count_their_reasoning_tokens_in_metrics(
+    reasoning_sim_url: str,
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+) -> None:
+    judge = http_judge("o3-judge", reasoning_sim_url, reasoning_effort="low", json_mode=True)
+    client = await live_factory(settings_factory(judge, auth="off"))
+    before = reasoning_tokens_counted((await client.get("/metrics")).text)
+    score = {
+        "prompt": "Explain recursion in one paragraph.",
+        "responses": ["Calls itself on smaller input.\n[sim q=2]", "Repeats.\n[sim q=-2]"],
+        "judges": ["o3-judge"],
+    }
+    response = await client.post("/v1/score", json=score)
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == "complete"
+    after = reasoning_tokens_counted((await client.get("/metrics")).text)
+    assert after - before == SIM_REASONING_TOKENS
 
 
 def reasoning_tokens_counted(scraped: str) -> float:

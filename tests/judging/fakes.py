@@ -125,12 +125,20 @@ class ScriptedProvider:
 
 @contextmanager
 def running_sim_judge(
-    knobs: SimKnobs, *, reasoning: bool = False, answer_ids: bool = False, azure: bool = False
+    knobs: SimKnobs,
+    *,
+    reasoning: bool = False,
+    answer_ids: bool = False,
+    azure: bool = False,
+    wrap: Callable[[Any], Any] | None = None,
 ) -> Iterator[str]:
     """A real sim-judge on a free 127.0.0.1 port (`--reasoning` when `reasoning`,
-    `--answer-ids` when `answer_ids`, `--azure` when `azure`); yields its OpenAI base URL (with
-    `azure`, its Azure resource URL: no path)."""
+    `--answer-ids` when `answer_ids`, `--azure` when `azure`; its ASGI app passed through
+    `wrap` when given); yields its OpenAI base URL (with `azure`, its Azure resource URL: no
+    path)."""
     app = create_sim_app(knobs, reasoning=reasoning, answer_ids=answer_ids, azure=azure)
+    if wrap is not None:
+        app = wrap(app)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

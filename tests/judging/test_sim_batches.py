@@ -182,6 +182,43 @@ async def test_openai_batch_answers_equal_the_live_endpoints_first_answers() -> 
     assert stats["chat_completions"]["received"] == 0
 
 
+async def test_a_reasoning_sims_batch_lines_get_the_refusals_of_its_live_endpoint() -> None:
+    """`sim-judge --reasoning` refuses a batch line as its live endpoint refuses the request:
+    400 with OpenAI's `invalid_request_error`, `param` and `code`; a line a reasoning model takes
+    is answered, with the reasoning tokens it reports."""
+    allowed = {key: value for key, value in _chat_body(1).items() if key != "temperature"}
+    bodies = {
+        "temperature": _chat_body(1),
+        "max_tokens": {**allowed, "max_tokens": 100},
+        "logprobs": {**allowed, "logprobs": True},
+        "top_logprobs": {**allowed, "top_logprobs": 5},
+        "allowed": {**allowed, "max_completion_tokens": 100, "temperature": 1},
+    }
+    lines = [_input_line(name, body) for name, body in bodies.items()]
+    async with _client(SimJudgeApp(SimKnobs(seed=2), reasoning=True)) as client:
+        done = await _retrieve(client, (await _create_batch(client, lines)).id)
+        got = {
+            line["custom_id"]: line["response"]
+            for line in await _file_lines(client, done.output_file_id)
+            + await _file_lines(client, done.error_file_id)
+        }
+        live = {
+            name: await client.post("/v1/chat/completions", json=body)
+            for name, body in bodies.items()
+        }
+
+    for name in ("temperature", "max_tokens", "logprobs", "top_logprobs"):
+        error = got[name]["body"]["error"]
+        assert got[name]["status_code"] == live[name].status_code == 400
+        assert got[name]["body"] == live[name].json()
+        assert (error["type"], error["param"]) == ("invalid_request_error", name)
+    assert got["allowed"]["status_code"] == 200
+    usage = got["allowed"]["body"]["usage"]
+    assert usage["completion_tokens_details"]["reasoning_tokens"] == sim_server.SIM_REASONING_TOKENS
+    assert done.request_counts is not None
+    assert (done.request_counts.completed, done.request_counts.failed) == (1, 4)
+
+
 async def test_a_line_that_is_not_a_chat_request_is_a_per_request_error() -> None:
     lines = [
         _input_line("good", _chat_body(1)),

@@ -31,8 +31,11 @@ class CallCounts:
             failure_rate (float | None | Unset): failed / total
             failure_rate_ci95 (list[float] | None | Unset):
             placebo (int | Unset): calls on placebo comparisons (counted in every figure here) Default: 0.
+            reasoning_tokens (int | Unset): of tokens_out, those a reasoning model spent reasoning Default: 0.
             tier (CallCountsTier | Unset): by calls (thresholds of decisive calls); high_failure_rate needs moderate
                 Default: CallCountsTier.INSUFFICIENT.
+            tokens_in (int | Unset): input tokens the judge's calls reported Default: 0.
+            tokens_out (int | Unset): output tokens the judge's calls reported Default: 0.
     """
 
     by_error_kind: CallCountsByErrorKind
@@ -44,7 +47,10 @@ class CallCounts:
     failure_rate: float | None | Unset = UNSET
     failure_rate_ci95: list[float] | None | Unset = UNSET
     placebo: int | Unset = 0
+    reasoning_tokens: int | Unset = 0
     tier: CallCountsTier | Unset = CallCountsTier.INSUFFICIENT
+    tokens_in: int | Unset = 0
+    tokens_out: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,9 +87,15 @@ class CallCounts:
 
         placebo = self.placebo
 
+        reasoning_tokens = self.reasoning_tokens
+
         tier: str | Unset = UNSET
         if not isinstance(self.tier, Unset):
             tier = self.tier.value
+
+        tokens_in = self.tokens_in
+
+        tokens_out = self.tokens_out
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -103,8 +115,14 @@ class CallCounts:
             field_dict["failure_rate_ci95"] = failure_rate_ci95
         if placebo is not UNSET:
             field_dict["placebo"] = placebo
+        if reasoning_tokens is not UNSET:
+            field_dict["reasoning_tokens"] = reasoning_tokens
         if tier is not UNSET:
             field_dict["tier"] = tier
+        if tokens_in is not UNSET:
+            field_dict["tokens_in"] = tokens_in
+        if tokens_out is not UNSET:
+            field_dict["tokens_out"] = tokens_out
 
         return field_dict
 
@@ -164,12 +182,18 @@ class CallCounts:
 
         placebo = d.pop("placebo", UNSET)
 
+        reasoning_tokens = d.pop("reasoning_tokens", UNSET)
+
         _tier = d.pop("tier", UNSET)
         tier: CallCountsTier | Unset
         if isinstance(_tier, Unset):
             tier = UNSET
         else:
             tier = CallCountsTier(_tier)
+
+        tokens_in = d.pop("tokens_in", UNSET)
+
+        tokens_out = d.pop("tokens_out", UNSET)
 
         call_counts = cls(
             by_error_kind=by_error_kind,
@@ -181,7 +205,10 @@ class CallCounts:
             failure_rate=failure_rate,
             failure_rate_ci95=failure_rate_ci95,
             placebo=placebo,
+            reasoning_tokens=reasoning_tokens,
             tier=tier,
+            tokens_in=tokens_in,
+            tokens_out=tokens_out,
         )
 
         call_counts.additional_properties = d

@@ -42,6 +42,9 @@ class CallRead:
         started_at (datetime.datetime):
         tokens_in (int | None):
         tokens_out (int | None):
+        cached (bool | Unset): answered from the judge-call cache (the judge's `cache: true`): an exact repeat of a call
+            its version answered before; costs 0 and is not a new observation Default: False.
+        cached_from (int | None | Unset): the id of the stored call it repeats
         provider_model (None | str | Unset): the model the provider reports having answered with (e.g. a dated
             snapshot); null when it reported none or the call failed before an answer
         reasoning_tokens (int | None | Unset): of tokens_out, those a reasoning model spent reasoning
@@ -64,6 +67,8 @@ class CallRead:
     started_at: datetime.datetime
     tokens_in: int | None
     tokens_out: int | None
+    cached: bool | Unset = False
+    cached_from: int | None | Unset = UNSET
     provider_model: None | str | Unset = UNSET
     reasoning_tokens: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -121,6 +126,14 @@ class CallRead:
         tokens_out: int | None
         tokens_out = self.tokens_out
 
+        cached = self.cached
+
+        cached_from: int | None | Unset
+        if isinstance(self.cached_from, Unset):
+            cached_from = UNSET
+        else:
+            cached_from = self.cached_from
+
         provider_model: None | str | Unset
         if isinstance(self.provider_model, Unset):
             provider_model = UNSET
@@ -156,6 +169,10 @@ class CallRead:
                 "tokens_out": tokens_out,
             }
         )
+        if cached is not UNSET:
+            field_dict["cached"] = cached
+        if cached_from is not UNSET:
+            field_dict["cached_from"] = cached_from
         if provider_model is not UNSET:
             field_dict["provider_model"] = provider_model
         if reasoning_tokens is not UNSET:
@@ -272,6 +289,17 @@ class CallRead:
 
         tokens_out = _parse_tokens_out(d.pop("tokens_out"))
 
+        cached = d.pop("cached", UNSET)
+
+        def _parse_cached_from(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        cached_from = _parse_cached_from(d.pop("cached_from", UNSET))
+
         def _parse_provider_model(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -308,6 +336,8 @@ class CallRead:
             started_at=started_at,
             tokens_in=tokens_in,
             tokens_out=tokens_out,
+            cached=cached,
+            cached_from=cached_from,
             provider_model=provider_model,
             reasoning_tokens=reasoning_tokens,
         )

@@ -37,6 +37,8 @@ class JudgeCreate:
         batch_api (JudgeCreateBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
             batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
             JudgeCreateBatchApi.AUTO.
+        cache (bool | Unset): answer an exact repeat of a call this judge version made before (same rendered prompt,
+            labels, order and parameters) from the stored call, at no cost; not part of the version Default: False.
         deployment (None | str | Unset):
         enabled (bool | Unset):  Default: True.
         family (None | str | Unset):
@@ -72,6 +74,7 @@ class JudgeCreate:
     azure_auth: JudgeCreateAzureAuth | Unset = JudgeCreateAzureAuth.API_KEY
     base_url: None | str | Unset = UNSET
     batch_api: JudgeCreateBatchApi | Unset = JudgeCreateBatchApi.AUTO
+    cache: bool | Unset = False
     deployment: None | str | Unset = UNSET
     enabled: bool | Unset = True
     family: None | str | Unset = UNSET
@@ -133,6 +136,8 @@ class JudgeCreate:
         batch_api: str | Unset = UNSET
         if not isinstance(self.batch_api, Unset):
             batch_api = self.batch_api.value
+
+        cache = self.cache
 
         deployment: None | str | Unset
         if isinstance(self.deployment, Unset):
@@ -260,6 +265,8 @@ class JudgeCreate:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
             field_dict["batch_api"] = batch_api
+        if cache is not UNSET:
+            field_dict["cache"] = cache
         if deployment is not UNSET:
             field_dict["deployment"] = deployment
         if enabled is not UNSET:
@@ -364,6 +371,8 @@ class JudgeCreate:
             batch_api = UNSET
         else:
             batch_api = JudgeCreateBatchApi(_batch_api)
+
+        cache = d.pop("cache", UNSET)
 
         def _parse_deployment(data: object) -> None | str | Unset:
             if data is None:
@@ -544,6 +553,7 @@ class JudgeCreate:
             azure_auth=azure_auth,
             base_url=base_url,
             batch_api=batch_api,
+            cache=cache,
             deployment=deployment,
             enabled=enabled,
             family=family,

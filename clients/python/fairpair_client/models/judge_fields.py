@@ -35,6 +35,8 @@ class JudgeFields:
         batch_api (JudgeFieldsBatchApi | Unset): whether provider-mode batches send this judge's calls to its provider's
             batch API; `auto`: for api.openai.com and api.anthropic.com only (vLLM, Ollama have none) Default:
             JudgeFieldsBatchApi.AUTO.
+        cache (bool | Unset): answer an exact repeat of a call this judge version made before (same rendered prompt,
+            labels, order and parameters) from the stored call, at no cost; not part of the version Default: False.
         deployment (None | str | Unset):
         family (None | str | Unset):
         json_mode (bool | None | Unset):
@@ -67,6 +69,7 @@ class JudgeFields:
     azure_auth: JudgeFieldsAzureAuth | Unset = JudgeFieldsAzureAuth.API_KEY
     base_url: None | str | Unset = UNSET
     batch_api: JudgeFieldsBatchApi | Unset = JudgeFieldsBatchApi.AUTO
+    cache: bool | Unset = False
     deployment: None | str | Unset = UNSET
     family: None | str | Unset = UNSET
     json_mode: bool | None | Unset = UNSET
@@ -119,6 +122,8 @@ class JudgeFields:
         batch_api: str | Unset = UNSET
         if not isinstance(self.batch_api, Unset):
             batch_api = self.batch_api.value
+
+        cache = self.cache
 
         deployment: None | str | Unset
         if isinstance(self.deployment, Unset):
@@ -241,6 +246,8 @@ class JudgeFields:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
             field_dict["batch_api"] = batch_api
+        if cache is not UNSET:
+            field_dict["cache"] = cache
         if deployment is not UNSET:
             field_dict["deployment"] = deployment
         if family is not UNSET:
@@ -332,6 +339,8 @@ class JudgeFields:
             batch_api = UNSET
         else:
             batch_api = JudgeFieldsBatchApi(_batch_api)
+
+        cache = d.pop("cache", UNSET)
 
         def _parse_deployment(data: object) -> None | str | Unset:
             if data is None:
@@ -508,6 +517,7 @@ class JudgeFields:
             azure_auth=azure_auth,
             base_url=base_url,
             batch_api=batch_api,
+            cache=cache,
             deployment=deployment,
             family=family,
             json_mode=json_mode,

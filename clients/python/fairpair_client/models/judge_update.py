@@ -30,6 +30,7 @@ class JudgeUpdate:
         azure_auth (JudgeUpdateAzureAuthType0 | None | Unset):
         base_url (None | str | Unset):
         batch_api (JudgeUpdateBatchApiType0 | None | Unset):
+        cache (bool | None | Unset):
         deployment (None | str | Unset):
         enabled (bool | None | Unset):
         family (None | str | Unset):
@@ -60,6 +61,7 @@ class JudgeUpdate:
     azure_auth: JudgeUpdateAzureAuthType0 | None | Unset = UNSET
     base_url: None | str | Unset = UNSET
     batch_api: JudgeUpdateBatchApiType0 | None | Unset = UNSET
+    cache: bool | None | Unset = UNSET
     deployment: None | str | Unset = UNSET
     enabled: bool | None | Unset = UNSET
     family: None | str | Unset = UNSET
@@ -126,6 +128,12 @@ class JudgeUpdate:
             batch_api = self.batch_api.value
         else:
             batch_api = self.batch_api
+
+        cache: bool | None | Unset
+        if isinstance(self.cache, Unset):
+            cache = UNSET
+        else:
+            cache = self.cache
 
         deployment: None | str | Unset
         if isinstance(self.deployment, Unset):
@@ -293,6 +301,8 @@ class JudgeUpdate:
             field_dict["base_url"] = base_url
         if batch_api is not UNSET:
             field_dict["batch_api"] = batch_api
+        if cache is not UNSET:
+            field_dict["cache"] = cache
         if deployment is not UNSET:
             field_dict["deployment"] = deployment
         if enabled is not UNSET:
@@ -416,6 +426,15 @@ class JudgeUpdate:
             return cast(JudgeUpdateBatchApiType0 | None | Unset, data)
 
         batch_api = _parse_batch_api(d.pop("batch_api", UNSET))
+
+        def _parse_cache(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        cache = _parse_cache(d.pop("cache", UNSET))
 
         def _parse_deployment(data: object) -> None | str | Unset:
             if data is None:
@@ -678,6 +697,7 @@ class JudgeUpdate:
             azure_auth=azure_auth,
             base_url=base_url,
             batch_api=batch_api,
+            cache=cache,
             deployment=deployment,
             enabled=enabled,
             family=family,
