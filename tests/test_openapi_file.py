@@ -6,9 +6,12 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import json
+import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from packaging.version import Version
 
 from app.config import Settings
 from app.main import create_app
@@ -77,3 +80,24 @@ def test_every_operation_that_checks_a_key_declares_the_bearer_scheme() -> None:
     open_ones = {op for op, declared in security.items() if declared is None}
     assert open_ones == {("/healthz", "get"), ("/readyz", "get"), ("/metrics", "get")}
     assert {str(declared) for declared in security.values() if declared} == {"[{'bearer': []}]"}
+
+
+API_VERSIONS = ROOT / "clients" / "API_VERSIONS"
+BUMP = (
+    "the API changed: raise `version` in pyproject.toml (the API's and the client's version), "
+    "regenerate openapi.json and the client, and add 'VERSION SHA256' to clients/API_VERSIONS"
+)
+
+
+def test_the_client_version_follows_the_apis() -> None:
+    """Each published schema has one version, raised when the schema changes: the last line of
+    clients/API_VERSIONS is the committed openapi.json's, and the client carries its version."""
+    document = json.loads((ROOT / "openapi.json").read_text(encoding="utf-8"))
+    client = tomllib.loads((ROOT / "clients" / "python" / "pyproject.toml").read_text())
+    assert client["project"]["version"] == document["info"]["version"], REGENERATE
+    lines = API_VERSIONS.read_text().splitlines()
+    history = [line.split() for line in lines if line.strip() and not line.startswith("#")]
+    versions = [Version(version) for version, _ in history]
+    assert versions == sorted(set(versions)), "clients/API_VERSIONS: versions must only rise"
+    digest = hashlib.sha256((ROOT / "openapi.json").read_bytes()).hexdigest()
+    assert history[-1] == [document["info"]["version"], digest], BUMP
