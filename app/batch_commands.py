@@ -91,6 +91,16 @@ def eta(batch: dict[str, Any], now: datetime) -> str:
     return f"{int(left_s // 60)}m{int(left_s % 60):02d}s"
 
 
+def cost_text(batch: dict[str, Any]) -> str:
+    """The batch's cost: priced calls in dollars, and the calls with no price said as unknown,
+    never as $0."""
+    unpriced = batch.get("unpriced_calls") or 0
+    if unpriced and not batch["cost_usd"]:
+        return "cost unknown (no prices)"
+    priced = f"${batch['cost_usd']:.4f}"
+    return f"{priced} + {unpriced} calls unpriced" if unpriced else priced
+
+
 def progress_line(batch: dict[str, Any], now: datetime) -> str:
     """One line: status, items done, what the rest wait on, cost, time left."""
     counts, total = batch["counts"], batch["total"]
@@ -104,7 +114,7 @@ def progress_line(batch: dict[str, Any], now: datetime) -> str:
         f"running {counts['running']}",
         f"at a provider {counts['waiting']}" if counts["waiting"] else "",
         f"failed {counts['failed']}" if counts["failed"] else "",
-        f"${batch['cost_usd']:.4f}",
+        cost_text(batch),
         f"eta {eta(batch, now)}" if batch["status"] not in FINISHED else "",
     ]
     return "  ".join(part for part in parts if part)

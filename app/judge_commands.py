@@ -63,7 +63,7 @@ class Check:
 def prices_of(config: JudgeConfig) -> str:
     """`in/out` $ per million tokens, or `unknown` for a judge whose prices are both 0 (the
     default: unset), so that an unpriced judge never reads as free. The simulated judge is."""
-    if config.provider != "sim" and not (config.price_in_per_mtok or config.price_out_per_mtok):
+    if not config.prices_known:
         return "unknown"
     return f"${config.price_in_per_mtok:g}/${config.price_out_per_mtok:g}"
 

@@ -7,7 +7,7 @@ import binascii
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Subquery, case, func, select
+from sqlalchemy import ColumnElement, Integer, Subquery, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.batches.models import (
@@ -99,7 +99,7 @@ async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
         starts += [started_at] if started_at else []
         ends += [finished_at] if finished_at else []
     counts = BatchCounts(**by_status)
-    calls, cost = await call_totals(session, batch.id)
+    calls, cost, unpriced = await call_totals(session, batch.id)
     status = batch_status(batch, counts)
     finished = counts.completed + counts.failed + counts.cancelled
     unfinished = counts.queued + counts.running + counts.waiting
@@ -112,6 +112,7 @@ async def read_batch(session: AsyncSession, batch: Batch) -> BatchRead:
         progress=round(finished / batch.item_count, 4) if batch.item_count else 1.0,
         calls=calls,
         cost_usd=cost,
+        unpriced_calls=unpriced,
         created_at=batch.created_at,
         started_at=min(starts) if starts else None,
         finished_at=max(ends) if ends and not unfinished else None,
@@ -148,22 +149,29 @@ async def provider_jobs(session: AsyncSession, batch: Batch) -> list[ProviderJob
     ]
 
 
-async def call_totals(session: AsyncSession, batch_id: str) -> tuple[int, float]:
-    """(judge calls, their cost) stored so far by the batch's comparisons and score sessions."""
-    calls, cost = 0, 0.0
+async def call_totals(session: AsyncSession, batch_id: str) -> tuple[int, float, int]:
+    """(judge calls, the cost of the priced ones, answered calls without a price) stored so far
+    by the batch's comparisons and score sessions."""
+    calls, cost, unpriced = 0, 0.0, 0
     for call, target in (
         (JudgeCall, JudgeCall.comparison_id),
         (ScoreCall, ScoreCall.session_id),
     ):
-        count, total = (
+        no_price = (call.cost_usd.is_(None) & call.tokens_in.is_not(None)).cast(Integer)
+        count, total, unknown = (
             await session.execute(
-                select(func.count(call.id), func.coalesce(func.sum(call.cost_usd), 0.0))
+                select(
+                    func.count(call.id),
+                    func.coalesce(func.sum(call.cost_usd), 0.0),
+                    func.coalesce(func.sum(no_price), 0),
+                )
                 .join(BatchItem, BatchItem.target_id == target)
                 .where(BatchItem.batch_id == batch_id)
             )
         ).one()
         calls, cost = calls + int(count), cost + float(total or 0.0)
-    return calls, cost
+        unpriced += int(unknown or 0)
+    return calls, cost, unpriced
 
 
 async def stored_batch(session: AsyncSession, batch_id: str) -> Batch:

@@ -142,7 +142,11 @@ class BatchRead(BaseModel):
     counts: BatchCounts
     progress: float = Field(description="share of items finished (completed, failed or cancelled)")
     calls: int = Field(description="judge calls stored so far")
-    cost_usd: float = Field(description="cost of the judge calls stored so far")
+    cost_usd: float = Field(description="cost of the priced judge calls stored so far")
+    unpriced_calls: int = Field(
+        0,
+        description="answered calls whose judge has no prices (cost unknown, not in cost_usd)",
+    )
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

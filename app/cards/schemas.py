@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class CardRunStarted(BaseModel):
@@ -16,7 +16,10 @@ class CardRunStarted(BaseModel):
     batch_id: str
     items: int
     calls: int
-    stated_cost_usd: float
+    stated_cost_usd: float | None = Field(
+        description="the run's estimated price at the judge's prices; null when it has none "
+        "(unknown, not free)"
+    )
 
 
 class ProbeFigure(BaseModel):

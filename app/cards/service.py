@@ -33,6 +33,7 @@ from app.jobs.kind import Services
 from app.jobs.models import JobStatus
 from app.judges.models import Judge, JudgeVersion
 from app.judges.service import get_judge
+from app.judging.types import prices_known
 from app.ledger.models import Comparison, ComparisonTag, JudgeCall
 
 RUN, JUDGE, VERSION = "fairpair:card-run", "fairpair:card-judge", "fairpair:card-version"
@@ -61,15 +62,18 @@ def planned(settings: Settings, simulated: bool) -> list[probes.Probe]:
     return probes.battery(settings.card_seed, settings.card_probes_per_family, simulated)
 
 
-def stated_cost(battery: list[probes.Probe], config: dict[str, Any]) -> tuple[int, float]:
-    """The calls (both display orders of each probe) and their estimated price in USD."""
+def stated_cost(battery: list[probes.Probe], config: dict[str, Any]) -> tuple[int, float | None]:
+    """The calls (both display orders of each probe) and their estimated price in USD (None:
+    the judge has no prices, and an unpriced run is not free)."""
     price_in = float(config.get("price_in_per_mtok") or 0.0)
     price_out = float(config.get("price_out_per_mtok") or 0.0)
+    calls = 2 * len(battery)
+    if not prices_known(str(config.get("provider")), price_in, price_out):
+        return calls, None
     tokens_in = sum(
         2 * (TEMPLATE_TOKENS + (len(p.prompt) + len(p.response_a) + len(p.response_b)) // 4)
         for p in battery
     )
-    calls = 2 * len(battery)
     cost = (tokens_in * price_in + calls * OUT_TOKENS * price_out) / 1_000_000
     return calls, round(cost, 6)
 

@@ -259,9 +259,11 @@ class JudgeClient(ABC):
         return dataclasses.replace(failed, template_hash=template_hash)
 
     def _cost(self, tokens_in: int | None, tokens_out: int | None) -> float | None:
-        """What a call cost from its token counts; None when a count is missing or invalid: a
-        negative count (a provider's bug or a hostile server) would make a negative cost, which
-        would lower every sum it joins."""
+        """What a call cost from its token counts; None (unknown) when the judge has no prices,
+        or a count is missing or invalid: a negative count (a provider's bug or a hostile
+        server) would make a negative cost, which would lower every sum it joins."""
+        if not self.config.prices_known:
+            return None
         if tokens_in is None or tokens_out is None or tokens_in < 0 or tokens_out < 0:
             return None
         price_in, price_out = self._prices

@@ -123,6 +123,12 @@ class SimKnobs:
             raise ValueError(f"batch_outcome must be one of {', '.join(BATCH_OUTCOMES)}")
 
 
+def prices_known(provider: str, price_in_per_mtok: float, price_out_per_mtok: float) -> bool:
+    """Whether a judge's calls can be priced: a price was set (both are 0 by default, which means
+    unset, so an unpriced judge never reads as free), or it is the simulated judge, which is."""
+    return provider == "sim" or price_in_per_mtok > 0 or price_out_per_mtok > 0
+
+
 @dataclass(frozen=True)
 class JudgeConfig:
     """Everything needed to call one judge; `api_key` is already resolved by the caller."""
@@ -258,6 +264,11 @@ class JudgeConfig:
         if self.provider not in BATCH_API_HOSTS or self.batch_api == "off":
             return False
         return self.batch_api == "on" or self.base_url_host == BATCH_API_HOSTS[self.provider]
+
+    @property
+    def prices_known(self) -> bool:
+        """Whether the judge's calls can be priced (`prices_known`)."""
+        return prices_known(self.provider, self.price_in_per_mtok, self.price_out_per_mtok)
 
     @property
     def batch_prices(self) -> tuple[float, float]:

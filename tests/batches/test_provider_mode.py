@@ -14,6 +14,7 @@ import httpx2
 import pytest
 from sqlalchemy import select
 
+from app.batch_commands import cost_text
 from app.batches.models import BatchItem, ProviderJob, ProviderRequest
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
@@ -486,3 +487,24 @@ async def test_per_request_errors_become_failed_calls_of_their_kind(
     for position, result in enumerate(results):
         answered = sum(1 for c in calls if c[0] == position and c[8] is None)
         assert result["status"] == ("completed" if answered == 2 else "failed")
+
+
+async def test_a_batch_of_an_unpriced_judge_says_its_cost_is_unknown_not_zero(
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+    sim_port: int,
+) -> None:
+    # The same OpenAI judge without prices (issue 43): its answered calls have no cost, and the
+    # batch counts them apart instead of reading $0.
+    unpriced = (
+        judges_toml(sim_port)
+        .replace("price_in_per_mtok = 2.0\n", "")
+        .replace("price_out_per_mtok = 8.0\n", "")
+    )
+    client = await live_factory(settings_factory(unpriced, **FAST_ROUNDS))
+    done = await wait_for_batch(client, await submit(client, [compare_item(0)], "live"), {})
+    assert (done["status"], done["calls"]) == ("completed", 2)
+    assert (done["cost_usd"], done["unpriced_calls"]) == (0.0, 2)
+    assert cost_text(done) == "cost unknown (no prices)"
+    assert cost_text({**done, "cost_usd": 0.5}) == "$0.5000 + 2 calls unpriced"
+    assert cost_text({**done, "cost_usd": 0.5, "unpriced_calls": 0}) == "$0.5000"

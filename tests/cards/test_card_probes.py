@@ -8,6 +8,7 @@ import random
 import pytest
 
 from app.cards import probes, stats
+from app.cards.service import stated_cost
 from app.judging.simulation import INJECTION, simulate_chat
 from app.judging.types import SimKnobs
 
@@ -139,3 +140,14 @@ def test_an_item_judged_alike_in_both_orders_counts_as_one_answer() -> None:
     assert figure.ci == pytest.approx(items_only.ci, abs=0.01)
     assert stats.figure("padding", _calls("padding", 0.5, 200, seed=5)).design_effect < 1.2
     assert figure.ci_level == pytest.approx(1 - 0.05 / 4)
+
+
+def test_a_battery_on_an_unpriced_judge_states_its_calls_and_an_unknown_cost() -> None:
+    battery = probes.battery(0, 4, False)
+    priced = {"provider": "openai", "price_in_per_mtok": 2.5, "price_out_per_mtok": 10.0}
+    calls, cost = stated_cost(battery, priced)
+    assert calls == 2 * len(battery)
+    assert cost is not None
+    assert cost > 0
+    assert stated_cost(battery, {"provider": "openai"}) == (calls, None)
+    assert stated_cost(battery, {"provider": "sim"}) == (calls, 0.0)

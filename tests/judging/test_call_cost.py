@@ -3,6 +3,7 @@ admin pointed a judge at) that reports a negative count gives a call of unknown 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -11,7 +12,7 @@ import httpx2
 import pytest
 
 from app.judging.providers import build_judge
-from app.judging.types import JudgeConfig, PairCallResult
+from app.judging.types import JudgeConfig, PairCallResult, prices_known
 from tests.judging.fakes import ScriptedProvider, chat_completion, shown_blocks
 
 CONFIG = JudgeConfig(
@@ -34,9 +35,11 @@ def answering(tokens: tuple[int, int]) -> Callable[[httpx2.Request], httpx2.Resp
     return answer
 
 
-async def judged(tokens: tuple[int, int], deadline: float) -> PairCallResult:
+async def judged(
+    tokens: tuple[int, int], deadline: float, config: JudgeConfig = CONFIG
+) -> PairCallResult:
     provider = ScriptedProvider([answering(tokens)])
-    judge = build_judge(CONFIG, transport=provider.transport())
+    judge = build_judge(config, transport=provider.transport())
     try:
         return await judge.judge_pair("Q?", "one", "two", deadline=deadline, rng=random.Random(1))
     finally:
@@ -54,3 +57,22 @@ async def test_negative_token_counts_give_no_cost_never_a_negative_one(
 async def test_valid_counts_are_priced(deadline_in: Callable[[float], float]) -> None:
     result = await judged((100, 0), deadline_in(10))
     assert result.cost_usd == 100 * 2.0 / 1e6
+
+
+async def test_a_judge_without_prices_gives_calls_of_unknown_cost_never_free(
+    deadline_in: Callable[[float], float],
+) -> None:
+    # Both prices 0 is the default, i.e. unset (issue 43): the call is answered, its cost unknown.
+    unpriced = dataclasses.replace(CONFIG, price_in_per_mtok=0.0, price_out_per_mtok=0.0)
+    result = await judged((100, 20), deadline_in(10), unpriced)
+    assert (result.ok, result.tokens_in, result.cost_usd) == (True, 100, None)
+    # One price set is a price: the other one is then a stated zero.
+    output_only = dataclasses.replace(unpriced, price_out_per_mtok=8.0)
+    assert (await judged((100, 20), deadline_in(10), output_only)).cost_usd == 20 * 8.0 / 1e6
+
+
+def test_the_simulated_judge_is_priced_at_zero_and_only_it() -> None:
+    assert prices_known("sim", 0.0, 0.0)
+    assert not prices_known("openai", 0.0, 0.0)
+    assert not prices_known("azure_openai", 0.0, 0.0)
+    assert prices_known("anthropic", 3.0, 0.0)

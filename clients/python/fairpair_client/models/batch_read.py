@@ -26,7 +26,7 @@ class BatchRead:
     Attributes:
         calls (int): judge calls stored so far
         cancelled_at (datetime.datetime | None):
-        cost_usd (float): cost of the judge calls stored so far
+        cost_usd (float): cost of the priced judge calls stored so far
         counts (BatchCounts): Items by status.
         created_at (datetime.datetime):
         finished_at (datetime.datetime | None):
@@ -41,6 +41,8 @@ class BatchRead:
         rate_limited_until (datetime.datetime | None | Unset): while items are left: until when some of them wait on a
             rate limit (a judge's `rpm`, or a provider's 429 and its Retry-After), so a wait does not look like a hang; null
             when none waits or it cannot tell
+        unpriced_calls (int | Unset): answered calls whose judge has no prices (cost unknown, not in cost_usd) Default:
+            0.
         workers (int | None | Unset): while items are left: the processes running items now (`fairpair worker`s with
             Redis; the API process itself without); null when finished or it cannot tell
     """
@@ -60,6 +62,7 @@ class BatchRead:
     mode: BatchReadMode | Unset = BatchReadMode.LIVE
     provider_jobs: list[ProviderJobRead] | Unset = UNSET
     rate_limited_until: datetime.datetime | None | Unset = UNSET
+    unpriced_calls: int | Unset = 0
     workers: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -123,6 +126,8 @@ class BatchRead:
         else:
             rate_limited_until = self.rate_limited_until
 
+        unpriced_calls = self.unpriced_calls
+
         workers: int | None | Unset
         if isinstance(self.workers, Unset):
             workers = UNSET
@@ -154,6 +159,8 @@ class BatchRead:
             field_dict["provider_jobs"] = provider_jobs
         if rate_limited_until is not UNSET:
             field_dict["rate_limited_until"] = rate_limited_until
+        if unpriced_calls is not UNSET:
+            field_dict["unpriced_calls"] = unpriced_calls
         if workers is not UNSET:
             field_dict["workers"] = workers
 
@@ -268,6 +275,8 @@ class BatchRead:
 
         rate_limited_until = _parse_rate_limited_until(d.pop("rate_limited_until", UNSET))
 
+        unpriced_calls = d.pop("unpriced_calls", UNSET)
+
         def _parse_workers(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -293,6 +302,7 @@ class BatchRead:
             mode=mode,
             provider_jobs=provider_jobs,
             rate_limited_until=rate_limited_until,
+            unpriced_calls=unpriced_calls,
             workers=workers,
         )
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -19,7 +19,8 @@ class CardRunStarted:
         items (int):
         judge (str):
         run_id (str):
-        stated_cost_usd (float):
+        stated_cost_usd (float | None): the run's estimated price at the judge's prices; null when it has none (unknown,
+            not free)
         version (int):
     """
 
@@ -28,7 +29,7 @@ class CardRunStarted:
     items: int
     judge: str
     run_id: str
-    stated_cost_usd: float
+    stated_cost_usd: float | None
     version: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -43,6 +44,7 @@ class CardRunStarted:
 
         run_id = self.run_id
 
+        stated_cost_usd: float | None
         stated_cost_usd = self.stated_cost_usd
 
         version = self.version
@@ -76,7 +78,12 @@ class CardRunStarted:
 
         run_id = d.pop("run_id")
 
-        stated_cost_usd = d.pop("stated_cost_usd")
+        def _parse_stated_cost_usd(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        stated_cost_usd = _parse_stated_cost_usd(d.pop("stated_cost_usd"))
 
         version = d.pop("version")
 
