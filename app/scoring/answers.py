@@ -51,7 +51,7 @@ def call_read(call: ScoreCall) -> ScoreCallRead:
         )
         for k, index in enumerate(call.display_order)
     ]
-    return from_row(ScoreCallRead, call, shown=shown)
+    return from_row(ScoreCallRead, call, shown=shown, cached=call.cached_from is not None)
 
 
 def response_scores(

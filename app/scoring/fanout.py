@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.db import utcnow
+from app.jobs.callcache import StoredAnswers
 from app.jobs.kind import Run
 from app.jobs.models import record_values
 from app.jobs.writes import StagedCall
@@ -79,9 +80,13 @@ class ScoreFanOut:
         """One scoring call within the deadline; failures come back as results."""
         slots = self.run.slots
 
+        client = judge.client
+        if client.config.cache:  # an exact repeat is answered from the stored score call
+            client = client.caching(StoredAnswers(judge, ScoreCall, self.run))
+
         async def invoke() -> ScoreCallResult:
             try:
-                return await judge.client.judge_scores(
+                return await client.judge_scores(
                     prompt, texts, rubric, criteria=criteria, deadline=slots.deadline, rng=rng
                 )
             except PromptTooLongError as exc:  # checked before the session; a safety net

@@ -99,8 +99,13 @@ def scope(
     filters: ScoringFilters, table: Any = Score, *, judge: bool = False, audit: bool = False
 ) -> list[Any]:
     """Conditions on a scores table (or alias); `judge=True` also keeps only the named judge,
-    `audit=True` keeps the audit scores too (else counted scores only)."""
-    conditions: list[ColumnElement[bool]] = [table.scored_at >= filters.since]
+    `audit=True` keeps the audit scores too (else counted scores only). Scores of calls answered
+    from the judge-call cache are left out: the statistics count a repeated call once."""
+    conditions: list[ColumnElement[bool]] = [
+        table.scored_at >= filters.since,
+        # A score repeated from the judge-call cache is not a new observation of its reviewer.
+        table.call_id.not_in(select(ScoreCall.id).where(ScoreCall.cached_from.is_not(None))),
+    ]
     if not audit:
         conditions.append(table.counted.is_(True))
     if filters.until is not None:

@@ -142,6 +142,12 @@ class ScoreCallRead(BaseModel):
     error: str | None
     started_at: datetime
     finished_at: datetime
+    cached: bool = Field(
+        False,
+        description="answered from the judge-call cache (the reviewer's `cache: true`): its "
+        "scores repeat the stored call's and are not new observations",
+    )
+    cached_from: int | None = Field(None, description="the id of the stored call it repeats")
 
 
 class ReviewerEntry(BaseModel):

@@ -315,3 +315,42 @@ def test_drift_canaries_and_card_probes_ask_the_judge_without_the_cache() -> Non
     assert isinstance(traffic(judges[0])._cache, StoredAnswers)
     assert traffic(judges[1])._cache is None
     assert canary(judges[0])._cache is None
+
+
+SCORE_BODY = {
+    "prompt": "Explain recursion in one paragraph.",
+    "responses": [
+        "A function that calls itself on a smaller input until a base case.\n[sim q=2]",
+        "Recursion is when something repeats.\n[sim q=-2]",
+    ],
+    "judges": [JUDGE],
+}
+
+
+async def test_a_score_session_asked_again_is_answered_from_its_stored_call_and_counted_once(
+    upstream: Upstream,
+    settings_factory: Callable[..., Settings],
+    live_factory: Callable[..., Any],
+) -> None:
+    # Re-scoring a frozen transcript (issue 39): the reviewer's call is not paid for again, and
+    # the scoring statistics (the report's reviewers) count its scores once.
+    settings = settings_factory(cached_judge(upstream.url), auth="off", draw_seed=7)
+    client = await live_factory(settings)
+    answers, asked = [], []
+    for _ in range(2):
+        before = upstream.requests
+        response = await client.post("/v1/score", json=SCORE_BODY)
+        assert response.status_code == 200, response.text
+        answers.append(response.json())
+        asked.append(upstream.requests - before)
+    assert asked == [1, 0]
+    first, second = ([r["call"] for r in answer["reviewers"]] for answer in answers)
+    assert [(c["cached"], c["cached_from"]) for c in first] == [(False, None)]
+    assert [c["cached"] for c in second] == [True]
+    assert second[0]["cost_usd"] == 0
+    assert [r["raw"] for r in answers[1]["responses"]] == [
+        r["raw"] for r in answers[0]["responses"]
+    ]
+    report = (await client.get("/v1/bias-report", params={"judge": JUDGE})).json()
+    [reviewer] = [r for r in report["reviewers"] if r["reviewer"] == JUDGE]
+    assert reviewer["n_total"] == len(SCORE_BODY["responses"])

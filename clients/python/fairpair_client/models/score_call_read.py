@@ -32,6 +32,9 @@ class ScoreCallRead:
         started_at (datetime.datetime):
         tokens_in (int | None):
         tokens_out (int | None):
+        cached (bool | Unset): answered from the judge-call cache (the reviewer's `cache: true`): its scores repeat the
+            stored call's and are not new observations Default: False.
+        cached_from (int | None | Unset): the id of the stored call it repeats
         reasoning_tokens (int | None | Unset): of tokens_out, those a reasoning model spent reasoning
     """
 
@@ -46,6 +49,8 @@ class ScoreCallRead:
     started_at: datetime.datetime
     tokens_in: int | None
     tokens_out: int | None
+    cached: bool | Unset = False
+    cached_from: int | None | Unset = UNSET
     reasoning_tokens: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -81,6 +86,14 @@ class ScoreCallRead:
         tokens_out: int | None
         tokens_out = self.tokens_out
 
+        cached = self.cached
+
+        cached_from: int | None | Unset
+        if isinstance(self.cached_from, Unset):
+            cached_from = UNSET
+        else:
+            cached_from = self.cached_from
+
         reasoning_tokens: int | None | Unset
         if isinstance(self.reasoning_tokens, Unset):
             reasoning_tokens = UNSET
@@ -104,6 +117,10 @@ class ScoreCallRead:
                 "tokens_out": tokens_out,
             }
         )
+        if cached is not UNSET:
+            field_dict["cached"] = cached
+        if cached_from is not UNSET:
+            field_dict["cached_from"] = cached_from
         if reasoning_tokens is not UNSET:
             field_dict["reasoning_tokens"] = reasoning_tokens
 
@@ -172,6 +189,17 @@ class ScoreCallRead:
 
         tokens_out = _parse_tokens_out(d.pop("tokens_out"))
 
+        cached = d.pop("cached", UNSET)
+
+        def _parse_cached_from(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        cached_from = _parse_cached_from(d.pop("cached_from", UNSET))
+
         def _parse_reasoning_tokens(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -193,6 +221,8 @@ class ScoreCallRead:
             started_at=started_at,
             tokens_in=tokens_in,
             tokens_out=tokens_out,
+            cached=cached,
+            cached_from=cached_from,
             reasoning_tokens=reasoning_tokens,
         )
 
