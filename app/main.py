@@ -79,6 +79,8 @@ def create_app(
         responses=PROBLEM_RESPONSES,
         # /docs is served from the app's own copy of Swagger UI (app/dashboard/assets.py).
         docs_url=None,
+        # ReDoc's page loads its script from a CDN: no page of the app does (`/docs` instead).
+        redoc_url=None,
     )
     install_error_handlers(app)
     if settings.auth == "off":
