@@ -101,6 +101,15 @@ def cost_text(batch: dict[str, Any]) -> str:
     return f"{priced} + {unpriced} calls unpriced" if unpriced else priced
 
 
+def rate_limit_text(until: str | None, now: datetime) -> str:
+    """`rate-limited Ns` while the batch's items wait on a judge's rpm or a provider's 429 (a
+    wait, not a hang); nothing once it has passed."""
+    if until is None:
+        return ""
+    seconds = (datetime.fromisoformat(until) - now).total_seconds()
+    return f"rate-limited {seconds:.0f}s" if seconds > 0 else ""
+
+
 def progress_line(batch: dict[str, Any], now: datetime) -> str:
     """One line: status, items done, what the rest wait on, cost, time left."""
     counts, total = batch["counts"], batch["total"]
@@ -113,6 +122,7 @@ def progress_line(batch: dict[str, Any], now: datetime) -> str:
         f"[{bar}] {done}/{total}",
         f"running {counts['running']}",
         f"at a provider {counts['waiting']}" if counts["waiting"] else "",
+        rate_limit_text(batch.get("rate_limited_until"), now),
         f"failed {counts['failed']}" if counts["failed"] else "",
         cost_text(batch),
         f"eta {eta(batch, now)}" if batch["status"] not in FINISHED else "",

@@ -7,8 +7,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
+from app.batch_commands import progress_line
 from tests.batches.support import compare_item
 from tests.conftest import make_key, write_judges_file
 from tests.support.processes import free_port, run_fairpair, running
@@ -106,3 +108,25 @@ def test_a_bad_file_or_an_absent_server_is_one_line_and_exit_2(tmp_path: Path) -
     assert down.returncode == 2
     assert down.stderr.startswith("batch: cannot reach the server:")
     assert len(down.stderr.strip().splitlines()) == 1
+
+
+def test_the_progress_line_says_what_the_items_wait_on() -> None:
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    batch = {
+        "status": "running",
+        "total": 10,
+        "counts": {"completed": 4, "failed": 0, "cancelled": 0, "running": 2, "waiting": 3},
+        "progress": 0.4,
+        "cost_usd": 0.0,
+        "unpriced_calls": 8,
+        "created_at": "2026-11-29T11:59:00+00:00",
+        "started_at": "2026-11-29T11:59:00+00:00",
+        "rate_limited_until": "2026-11-29T12:00:42+00:00",
+    }
+    line = progress_line(batch, now)
+    assert "[#########...............] 4/10" in line
+    assert "at a provider 3" in line
+    assert "rate-limited 42s" in line
+    assert "cost unknown" in line
+    passed = progress_line({**batch, "rate_limited_until": "2026-11-29T11:59:59+00:00"}, now)
+    assert "rate-limited" not in passed
