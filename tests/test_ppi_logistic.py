@@ -15,6 +15,7 @@ from ppi_py import ppi_logistic_ci, ppi_logistic_pointestimate
 from app import ppi
 
 Array = np.ndarray
+ORACLE_ATOL = 2e-8
 
 
 def logistic_data(seed: int, n: int, big_n: int, agree: float) -> tuple[Array, ...]:
@@ -50,9 +51,12 @@ def test_the_logistic_estimate_and_interval_equal_ppi_python(seed: int, n: int, 
     data = logistic_data(seed, n, big_n, agree=0.9)
     fit = ours(*data)
     point, low, high = reference(*data)
-    np.testing.assert_allclose(fit.theta, point, atol=1e-9, rtol=0)
-    np.testing.assert_allclose(fit.ci95[0], low, atol=1e-9, rtol=0)
-    np.testing.assert_allclose(fit.ci95[1], high, atol=1e-9, rtol=0)
+    # ppi-python's fit starts from scikit-learn's and stops where scipy's L-BFGS-B does, which
+    # moves by a few 1e-9 between machines (6.8e-9 on one CI run, under 1e-9 on others); ours
+    # solves to a gradient of ~1e-17. Agreement to 2e-8 is the oracle's own precision.
+    np.testing.assert_allclose(fit.theta, point, atol=ORACLE_ATOL, rtol=0)
+    np.testing.assert_allclose(fit.ci95[0], low, atol=ORACLE_ATOL, rtol=0)
+    np.testing.assert_allclose(fit.ci95[1], high, atol=ORACLE_ATOL, rtol=0)
     assert 0 < fit.lam <= 1
 
 

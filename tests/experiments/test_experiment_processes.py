@@ -21,7 +21,9 @@ from tests.batches.support import call_stats, item_rows, poll_batch, redis_serve
 ITEMS = 400
 FINISH_TIMEOUT_S = 400
 FAST_RECOVERY = {"batch_lease_s": 5, "batch_requeue_after_s": 3}
-pytestmark = pytest.mark.slow
+# Its waits are bounded by FINISH_TIMEOUT_S, so the watchdog's limit must be above them (a
+# loaded CI machine took more than the default 300 s to finish 40 items).
+pytestmark = [pytest.mark.slow, pytest.mark.time_limit(3 * FINISH_TIMEOUT_S)]
 
 
 def experiment(name: str) -> dict[str, Any]:
