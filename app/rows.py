@@ -10,14 +10,23 @@ import sqlalchemy
 from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
+# `row_names` of each row type seen.
+_NAMES: dict[type, frozenset[str]] = {}
 
 
 def row_names(row: object) -> frozenset[str]:
     """What `row` holds by name: a mapped row's column attributes (never a relationship, which
-    would load lazily) or a dataclass's fields."""
-    if dataclasses.is_dataclass(row):
-        return frozenset(field.name for field in dataclasses.fields(row))
-    return frozenset(attr.key for attr in sqlalchemy.inspect(type(row)).column_attrs)
+    would load lazily) or a dataclass's fields; worked out once per type (answers build one
+    model a stored call, on the hot path)."""
+    kind = type(row)
+    names = _NAMES.get(kind)
+    if names is None:
+        if dataclasses.is_dataclass(row):
+            names = frozenset(field.name for field in dataclasses.fields(row))
+        else:
+            names = frozenset(attr.key for attr in sqlalchemy.inspect(kind).column_attrs)
+        _NAMES[kind] = names
+    return names
 
 
 def from_row(model: type[M], row: object, **fields: Any) -> M:
